@@ -1,0 +1,57 @@
+// swift-tools-version: 6.0
+import PackageDescription
+
+let strictSettings: [SwiftSetting] = [
+    .enableUpcomingFeature("ExistentialAny"),
+    .enableUpcomingFeature("MemberImportVisibility"),
+]
+
+let package = Package(
+    name: "relaylint",
+    platforms: [.macOS(.v13)],
+    products: [
+        .executable(name: "relaylint", targets: ["relaylint"]),
+        .library(name: "RelayLintCore", targets: ["RelayLintCore"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
+        .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
+    ],
+    targets: [
+        .target(
+            name: "RelayLintCore",
+            dependencies: [
+                .product(name: "Yams", package: "Yams"),
+                .product(name: "Crypto", package: "swift-crypto"),
+            ],
+            resources: [.copy("../../Rules")],
+            swiftSettings: strictSettings
+        ),
+        .executableTarget(
+            name: "relaylint",
+            dependencies: [
+                "RelayLintCore",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            path: "Sources/RelayLintCLI",
+            swiftSettings: strictSettings
+        ),
+        .target(
+            name: "RelayLintTestSupport",
+            dependencies: ["RelayLintCore"],
+            path: "Tests/RelayLintTestSupport",
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "RelayLintCoreTests",
+            dependencies: ["RelayLintCore", "RelayLintTestSupport"],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "RelayLintCLITests",
+            dependencies: ["RelayLintTestSupport", "relaylint"],
+            swiftSettings: strictSettings
+        ),
+    ]
+)

@@ -1,0 +1,107 @@
+import ArgumentParser
+import Foundation
+import RelayLintCore
+
+/// `relaylint check`: the main job.
+struct CheckCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "check",
+        abstract: "Evaluate the rules against an account export and action logs, and report the findings.",
+        discussion: """
+            Examples:
+              relaylint check --accounts accounts.json --events events.jsonl --manifest apps.yml
+              relaylint check --events a.jsonl --events b.jsonl --format json --output report.json
+            """)
+
+    @OptionGroup var rules: RuleOptions
+
+    @Option(name: .customLong("accounts"), help: ArgumentHelp(
+        "A Firebase Auth export (`firebase auth:export`), JSON or CSV (by extension); repeatable.", valueName: "file"))
+    var accountPaths: [String] = []
+
+    @Option(name: .customLong("events"), help: ArgumentHelp(
+        "An action log in relaylint's JSON Lines format; repeatable. Equal timestamps keep the order the files are given in.",
+        valueName: "file"))
+    var eventPaths: [String] = []
+
+    @Option(name: .customLong("manifest"), help: ArgumentHelp(
+        "The app manifest (YAML or JSON): apps: [{bundle_id, creates_accounts, in_app_deletion}].", valueName: "file"))
+    var manifestPath: String?
+
+    @Option(help: ArgumentHelp("Output format: \(ReporterRegistry.identifiers.joined(separator: ", ")).", valueName: "format"))
+    var format: String = "text"
+
+    @Option(help: ArgumentHelp("Write the report to this file instead of standard output.", valueName: "file"))
+    var output: String?
+
+    @Option(name: .customLong("fail-on"), help: ArgumentHelp(
+        "Exit with 1 when a finding has this severity or a higher one: error, warning, note, never.", valueName: "severity"))
+    var failOn: String = "error"
+
+    @Flag(name: .customLong("skip-invalid"), help: "Count and list invalid records in the report and go on, instead of stopping with exit code 2.")
+    var skipInvalid = false
+
+    @Flag(name: .customLong("show-pii"), help: "Show email addresses and phone numbers unmasked (reports are masked by default).")
+    var showPII = false
+
+    @Option(name: .customLong("relay-domain"), help: ArgumentHelp(
+        "A private-relay email domain; repeat to replace the default list (privaterelay.appleid.com, private.icloud.com).",
+        valueName: "domain"))
+    var relayDomains: [String] = []
+
+    @Option(help: ArgumentHelp("Colour in text output: auto (only on a terminal), always, never.", valueName: "when"))
+    var color: String = "auto"
+
+    @Option(help: ArgumentHelp("Threads for evaluation (default: the number of cores); output does not depend on it.", valueName: "n"))
+    var jobs: Int?
+
+    func validate() throws {
+        if eventPaths.isEmpty && accountPaths.isEmpty {
+            throw ValidationError("nothing to check: give --events FILE and/or --accounts FILE")
+        }
+        if ReporterRegistry.reporter(for: format) == nil {
+            throw ValidationError("unknown format '\(format)'; expected one of \(ReporterRegistry.identifiers.joined(separator: ", "))")
+        }
+        if failOn != "never" && Severity(rawValue: failOn) == nil {
+            throw ValidationError("--fail-on must be error, warning, note or never; found '\(failOn)'")
+        }
+        if !["auto", "always", "never"].contains(color) {
+            throw ValidationError("--color must be auto, always or never; found '\(color)'")
+        }
+        if let jobs, jobs < 1 { throw ValidationError("--jobs must be at least 1") }
+    }
+
+    func run() throws {
+        let ruleSet = try rules.load()
+        var request = LintRequest(
+            eventPaths: eventPaths, accountPaths: accountPaths, manifestPath: manifestPath, rules: ruleSet,
+            skipInvalid: skipInvalid, showPII: showPII)
+        if !relayDomains.isEmpty { request.relayDomains = RelayDomains(relayDomains) }
+        if let jobs { request.parallelism = jobs }
+        let report: LintReport
+        do {
+            report = try Linter.run(request)
+        } catch {
+            StandardError.write(error.diagnostics)
+            StandardError.write("relaylint: no report written: the inputs are invalid (use --skip-invalid to skip bad records)")
+            throw ExitCode(ExitStatus.invalidInput)
+        }
+        let reporter = ReporterRegistry.reporter(for: format)!
+        let useColor = color == "always" || (color == "auto" && output == nil && StandardOutput.isTerminal
+                                              && ProcessInfo.processInfo.environment["NO_COLOR"] == nil)
+        let rendered = reporter.render(report, options: ReportOptions(color: useColor))
+        if let output {
+            do {
+                try Data(rendered.utf8).write(to: URL(fileURLWithPath: output))
+            } catch {
+                StandardError.write("\(output): error: cannot write report: \(error.localizedDescription)")
+                throw ExitCode(ExitStatus.invalidInput)
+            }
+            StandardError.write("relaylint: wrote \(format) report to \(output): \(report.summary.findings) findings")
+        } else {
+            StandardOutput.write(rendered)
+        }
+        let threshold = failOn == "never" ? nil : Severity(rawValue: failOn)
+        if report.fails(at: threshold) { throw ExitCode(ExitStatus.findings) }
+    }
+}

@@ -1,0 +1,68 @@
+import ArgumentParser
+import Foundation
+import RelayLintCore
+
+/// The `relaylint` command: a thin shell over `RelayLintCore` that parses arguments, writes
+/// output and maps outcomes to the contract's exit codes (0 clean, 1 findings, 2 bad input).
+@main
+struct RelayLint: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "relaylint",
+        abstract: "Check that an app handles anonymized Apple IDs (Hide My Email) the way Apple requires.",
+        discussion: """
+            relaylint evaluates compliance policies written in YAML against a Firebase Auth export \
+            and the app's action log, and reports every violation with its evidence.
+
+            Exit codes: 0 no finding at or above --fail-on, 1 findings at or above it, \
+            2 bad usage, unreadable or invalid input, or invalid rules.
+            """,
+        version: RelayLintVersion.current,
+        subcommands: [CheckCommand.self, RulesCommand.self, ExplainCommand.self],
+        defaultSubcommand: nil
+    )
+
+    /// Replaces ArgumentParser's default so that usage errors exit with 2, as the contract says,
+    /// instead of 64.
+    static func main() {
+        do {
+            var command = try parseAsRoot()
+            try command.run()
+        } catch {
+            if exitCode(for: error) == .validationFailure {
+                StandardError.write(fullMessage(for: error))
+                Foundation.exit(ExitStatus.invalidInput)
+            }
+            exit(withError: error)
+        }
+    }
+}
+
+/// The contract's exit codes.
+enum ExitStatus {
+    static let clean: Int32 = 0
+    static let findings: Int32 = 1
+    static let invalidInput: Int32 = 2
+}
+
+/// Writes to standard error, for diagnostics and progress.
+enum StandardError {
+    static func write(_ text: String) {
+        let line = text.hasSuffix("\n") ? text : text + "\n"
+        FileHandle.standardError.write(Data(line.utf8))
+    }
+
+    /// Prints diagnostics compiler-style, at most `limit` of them, then how many were left out.
+    static func write(_ diagnostics: [Diagnostic], limit: Int = 50) {
+        for diagnostic in diagnostics.prefix(limit) { write(diagnostic.description) }
+        if diagnostics.count > limit { write("… and \(diagnostics.count - limit) more problems") }
+    }
+}
+
+/// Writes to standard output.
+enum StandardOutput {
+    static func write(_ text: String) {
+        FileHandle.standardOutput.write(Data(text.utf8))
+    }
+
+    static var isTerminal: Bool { isatty(STDOUT_FILENO) == 1 }
+}

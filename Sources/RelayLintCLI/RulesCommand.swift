@@ -1,0 +1,75 @@
+import ArgumentParser
+import Foundation
+import RelayLintCore
+
+/// `relaylint rules`: list, validate and test rule packs.
+struct RulesCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "rules",
+        abstract: "List, validate or test rules (the built-in pack, or your own with --rules).",
+        subcommands: [List.self, Validate.self, Test.self])
+
+    struct List: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "List the rules with their severity, scope and title.")
+        @OptionGroup var rules: RuleOptions
+
+        func run() throws {
+            let ruleSet = try rules.load()
+            let width = ruleSet.rules.map(\.id.count).max() ?? 0
+            for rule in ruleSet.rules {
+                let id = rule.id.padding(toLength: width, withPad: " ", startingAt: 0)
+                let severity = rule.severity.rawValue.padding(toLength: 7, withPad: " ", startingAt: 0)
+                let scope = rule.scope.rawValue.padding(toLength: 7, withPad: " ", startingAt: 0)
+                StandardOutput.write("\(id)  \(severity)  \(scope)  \(rule.title)\n")
+            }
+        }
+    }
+
+    struct Validate: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Check rule files for unknown keys, wrong types, bad durations and severities, and missing examples.")
+        @OptionGroup var rules: RuleOptions
+
+        func run() throws {
+            let ruleSet = try rules.load()
+            let withoutExamples = ruleSet.rules.filter { $0.examples.isEmpty }
+            for rule in withoutExamples {
+                StandardError.write("\(rule.location): warning: rule '\(rule.id)' has no examples; add some so 'rules test' can check it")
+            }
+            StandardOutput.write("\(ruleSet.rules.count) rules in \(ruleSet.files.count) files are valid\n")
+        }
+    }
+
+    struct Test: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Run the examples every rule carries and compare what fires with what the example expects.",
+            discussion: "Exit codes: 0 all examples pass, 1 some fail, 2 the rules are invalid.")
+        @OptionGroup var rules: RuleOptions
+
+        func run() throws {
+            let ruleSet = try rules.load()
+            let outcomes = RuleExampleRunner.run(ruleSet)
+            var failed = 0
+            for outcome in outcomes {
+                if outcome.passed {
+                    StandardOutput.write("PASS \(outcome.rule): \(outcome.example)\n")
+                    continue
+                }
+                failed += 1
+                StandardOutput.write("FAIL \(outcome.rule): \(outcome.example)\n")
+                StandardOutput.write("  \(outcome.location): example\n")
+                for problem in outcome.problems { StandardOutput.write("  \(problem)\n") }
+                if outcome.problems.isEmpty {
+                    StandardOutput.write("  expected to fire: [\(outcome.expected.joined(separator: ", "))]\n")
+                    StandardOutput.write("  fired:            [\(outcome.actual.joined(separator: ", "))]\n")
+                }
+                StandardOutput.write("  timeline:\n")
+                for line in outcome.timeline { StandardOutput.write("    \(line)\n") }
+            }
+            let rulesWithout = ruleSet.rules.filter { $0.examples.isEmpty }.map(\.id)
+            if !rulesWithout.isEmpty { StandardOutput.write("rules without examples: \(rulesWithout.joined(separator: ", "))\n") }
+            StandardOutput.write("\(outcomes.count - failed) passed, \(failed) failed\n")
+            if failed > 0 { throw ExitCode(ExitStatus.findings) }
+        }
+    }
+}

@@ -1,0 +1,166 @@
+import Foundation
+
+/// Reads all inputs into a `Dataset`, streaming the logs and keeping only the events some rule
+/// (or the identity model) can look at, while counting every record so that the report accounts
+/// for all of them.
+struct DatasetBuilder {
+    let relayDomains: RelayDomains
+    let skipInvalid: Bool
+    /// Event types to keep; nil keeps all (a rule matches events of any type).
+    let retainedTypes: Set<String>?
+    private(set) var dataset = Dataset()
+    private var invalid: [Diagnostic] = []
+    private var seenIDs: [String: (digest: ContentDigest, location: SourceLocation)] = [:]
+    private var lookAlikeCount = 0
+    static let noteLimit = 200
+
+    /// Event types the identity model reads whatever the rules say.
+    static let identityTypes: Set<String> = [
+        "account.created", "signin", "identity.linked", "identity.unlinked", "account.deleted",
+    ]
+
+    init(relayDomains: RelayDomains, skipInvalid: Bool, retainedTypes: Set<String>?) {
+        self.relayDomains = relayDomains
+        self.skipInvalid = skipInvalid
+        self.retainedTypes = retainedTypes.map { $0.union(DatasetBuilder.identityTypes) }
+    }
+
+    mutating func setManifest(_ manifest: AppManifest, sha256: String) {
+        dataset.manifest = manifest
+        dataset.inputs.append(InputFileSummary(path: manifest.path, kind: .manifest, sha256: sha256, records: manifest.entries.count))
+    }
+
+    /// Reads one JSON Lines log. Invalid records are collected; `finish` decides whether they stop the run.
+    mutating func readEvents(path: String, fileIndex: Int) throws(InputError) {
+        let reader = EventLogReader(path: path, fileIndex: fileIndex)
+        var summary = InputFileSummary(path: path, kind: .events, sha256: "", records: 0)
+        do {
+            let (sha256, records) = try reader.read { record in
+                switch record {
+                case .invalid(let diagnostic):
+                    summary.invalid += 1
+                    invalid.append(diagnostic)
+                case .event(let event, let digest):
+                    if ingest(event, digest: digest) {
+                        summary.firstTime = min(summary.firstTime ?? event.time, event.time)
+                        summary.lastTime = max(summary.lastTime ?? event.time, event.time)
+                    } else {
+                        summary.duplicates += 1
+                    }
+                }
+            }
+            summary.sha256 = sha256
+            summary.records = records
+        } catch let error as InputError {
+            throw error
+        } catch {
+            throw InputError.unreadable(path: path, reason: "\(error)")
+        }
+        dataset.inputs.append(summary)
+    }
+
+    /// Adds one event; false when it is an exact duplicate of an earlier one.
+    mutating func ingest(_ event: Event, digest: ContentDigest) -> Bool {
+        if let seen = seenIDs[event.id] {
+            if seen.digest == digest {
+                dataset.duplicateCount += 1
+                return false
+            }
+            addNote(.warning, "event id '\(event.id)' was already used at \(seen.location) with different content; both events are kept", at: event.location)
+        } else {
+            seenIDs[event.id] = (digest, event.location)
+        }
+        dataset.eventCount += 1
+        dataset.earliest = min(dataset.earliest ?? event.time, event.time)
+        dataset.latest = max(dataset.latest ?? event.time, event.time)
+        dataset.eventsPerDay[event.time.utcDay, default: 0] += 1
+        dataset.eventsPerType[event.type, default: 0] += 1
+        let app = event.app ?? dataset.defaultApp
+        dataset.appsSeen.insert(app)
+        if event.type == "account.created" { dataset.appsCreatingAccounts.insert(app) }
+        for (field, value) in event.fields {
+            if case .string(let text) = value, text.contains("@"), relayDomains.isLookAlike(text) {
+                addLookAlikeNote(text, field: field, at: event.location)
+            }
+        }
+        var subject = dataset.subjects[event.subject] ?? Dataset.Subject()
+        let position = (event.time, event.sequence, event.app)
+        if subject.firstEvent.map({ (event.time, event.sequence) < ($0.time, $0.sequence) }) ?? true {
+            subject.firstEvent = position
+        }
+        if event.type == "account.created",
+            subject.firstCreation.map({ (event.time, event.sequence) < ($0.time, $0.sequence) }) ?? true
+        {
+            subject.firstCreation = position
+        }
+        if retainedTypes?.contains(event.type) ?? true { subject.events.append(event) }
+        dataset.subjects[event.subject] = subject
+        return true
+    }
+
+    /// Reads one account export, JSON or CSV by extension.
+    mutating func readAccounts(path: String) throws(InputError) {
+        let (data, sha256) = try FileBytes.read(path: path)
+        let accounts: [AccountRecord]
+        let bad: [Diagnostic]
+        let records: Int
+        if path.lowercased().hasSuffix(".csv") {
+            let result = FirebaseCSVExportReader(path: path).read(data: data)
+            (accounts, bad, records) = (result.accounts, result.invalid, result.records)
+        } else {
+            let result = try FirebaseJSONExportReader(path: path).read(data: data)
+            (accounts, bad) = (result.accounts, result.invalid)
+            records = accounts.count + bad.count
+        }
+        invalid.append(contentsOf: bad)
+        var duplicates = 0
+        for account in accounts where !add(account) { duplicates += 1 }
+        dataset.inputs.append(InputFileSummary(path: path, kind: .accounts, sha256: sha256, records: records,
+                                               invalid: bad.count, duplicates: duplicates))
+    }
+
+    /// Adds one exported account; false when the subject was already exported.
+    mutating func add(_ account: AccountRecord) -> Bool {
+        if let existing = dataset.subjects[account.localId]?.account {
+            addNote(.warning, "account '\(account.localId)' was already exported at \(existing.location); the first record is used", at: account.location)
+            return false
+        }
+        let addresses = Set(([account.email] + account.providers.map(\.email)).compactMap { $0.map(Identity.emailKey) })
+        for address in addresses.sorted() where relayDomains.isLookAlike(address) {
+            addLookAlikeNote(address, field: "email", at: account.location)
+        }
+        dataset.subjects[account.localId, default: Dataset.Subject()].account = account
+        dataset.accountCount += 1
+        return true
+    }
+
+    /// Records a bad record found outside a file read (rule examples).
+    mutating func reject(_ diagnostic: Diagnostic) { invalid.append(diagnostic) }
+
+    /// Ends reading: throws the invalid records unless they are to be skipped.
+    mutating func finish() throws(InputError) -> Dataset {
+        if !invalid.isEmpty {
+            guard skipInvalid else { throw InputError.invalidRecords(invalid) }
+            dataset.skipped = invalid
+        }
+        if lookAlikeCount > DatasetBuilder.noteLimit {
+            dataset.notes.append(Diagnostic(.note, "\(lookAlikeCount - DatasetBuilder.noteLimit) more look-alike relay addresses are not listed",
+                                            at: SourceLocation(file: dataset.inputs.first?.path ?? "")))
+        }
+        return dataset
+    }
+
+    private mutating func addLookAlikeNote(_ address: String, field: String, at location: SourceLocation) {
+        lookAlikeCount += 1
+        guard lookAlikeCount <= DatasetBuilder.noteLimit else { return }
+        let domain = RelayDomains.domain(of: address) ?? address
+        dataset.notes.append(Diagnostic(
+            .note, "'\(field)' has domain '\(domain)', which looks like a relay domain but is not one; it is treated as a real address",
+            at: location))
+    }
+
+    private mutating func addNote(_ severity: Severity, _ message: String, at location: SourceLocation) {
+        guard dataset.notes.count < DatasetBuilder.noteLimit * 2 else { return }
+        dataset.notes.append(Diagnostic(severity, message, at: location))
+    }
+}

@@ -1,0 +1,73 @@
+/// The identities a subject holds at a point of its timeline, and the transitions events make
+/// (contract §2.3 and §2.4). This is the engine's only domain knowledge: what the log's identity
+/// vocabulary means. Which transitions matter for compliance is left to the rules.
+struct IdentityLedger {
+    private(set) var identities: [IdentitySlot: Identity] = [:]
+    private(set) var isDeleted = false
+
+    /// The state as rule conditions see it.
+    var snapshot: SubjectSnapshot {
+        var facets: IdentityFacets = []
+        for identity in identities.values { facets.formUnion(identity.facets) }
+        return SubjectSnapshot(facets: facets, isDeleted: isDeleted)
+    }
+
+    func holds(_ slot: IdentitySlot) -> Bool { identities[slot] != nil }
+
+    /// Adds an identity unless the subject holds it; an anonymized `apple.com` identity makes a
+    /// held one anonymized. Returns the facets added.
+    @discardableResult
+    mutating func add(_ identity: Identity) -> IdentityFacets {
+        if var existing = identities[identity.slot] {
+            guard identity.isAnonymized, !existing.isAnonymized else { return [] }
+            existing.isAnonymized = true
+            identities[identity.slot] = existing
+            return .anonymizedApple
+        }
+        identities[identity.slot] = identity
+        return identity.facets
+    }
+
+    /// Removes an identity; an email unlink without an address removes every email identity.
+    /// Returns the facets removed.
+    @discardableResult
+    mutating func remove(_ identity: Identity) -> IdentityFacets {
+        if let existing = identities.removeValue(forKey: identity.slot) { return existing.facets }
+        guard identity.key.isEmpty else { return [] }
+        var removed: IdentityFacets = []
+        for (slot, existing) in identities where slot.category == identity.category {
+            identities[slot] = nil
+            removed.formUnion(existing.facets)
+        }
+        return removed
+    }
+
+    mutating func markDeleted(_ deleted: Bool) { isDeleted = deleted }
+}
+
+/// A subject's state just before or after one event, compact enough to keep per event.
+public struct SubjectSnapshot: Sendable, Hashable {
+    public var facets: IdentityFacets
+    public var isDeleted: Bool
+
+    public var isAnonymized: Bool { facets.contains(.anonymizedApple) }
+
+    func satisfies(_ condition: StateCondition) -> Bool {
+        if let anonymized = condition.anonymized, anonymized != isAnonymized { return false }
+        if let deleted = condition.deleted, deleted != isDeleted { return false }
+        for required in condition.holds where facets.isDisjoint(with: required) { return false }
+        return facets.isDisjoint(with: condition.lacks)
+    }
+}
+
+extension Identity {
+    /// The facets holding this identity gives a subject.
+    var facets: IdentityFacets {
+        switch category {
+        case .email: isRelayEmail ? .relayEmail : .email
+        case .phone: .phone
+        case .social: .social
+        case .apple: isAnonymized ? [.apple, .anonymizedApple] : .apple
+        }
+    }
+}

@@ -1,0 +1,199 @@
+import Dispatch
+import Foundation
+
+/// What to check and how: the inputs of one `relaylint check` run.
+public struct LintRequest: Sendable {
+    public var eventPaths: [String]
+    public var accountPaths: [String]
+    public var manifestPath: String?
+    public var rules: RuleSet
+    public var relayDomains: RelayDomains
+    /// Count and list bad records instead of stopping (`--skip-invalid`).
+    public var skipInvalid: Bool
+    /// Show emails and phone numbers unmasked (`--show-pii`).
+    public var showPII: Bool
+    public var toolVersion: String
+    /// Threads for the subject pass; the report does not depend on it.
+    public var parallelism: Int
+
+    public init(eventPaths: [String] = [], accountPaths: [String] = [], manifestPath: String? = nil, rules: RuleSet,
+                relayDomains: RelayDomains = RelayDomains(), skipInvalid: Bool = false, showPII: Bool = false,
+                toolVersion: String = RelayLintVersion.current, parallelism: Int = ProcessInfo.processInfo.activeProcessorCount) {
+        self.eventPaths = eventPaths
+        self.accountPaths = accountPaths
+        self.manifestPath = manifestPath
+        self.rules = rules
+        self.relayDomains = relayDomains
+        self.skipInvalid = skipInvalid
+        self.showPII = showPII
+        self.toolVersion = toolVersion
+        self.parallelism = max(1, parallelism)
+    }
+}
+
+/// The library's entry point: reads the inputs, evaluates every rule, returns the report.
+public enum Linter {
+    /// Runs one check. Throws every input problem found (with file and line) when the inputs
+    /// cannot be trusted; never prints.
+    public static func run(_ request: LintRequest) throws(DiagnosticsError) -> LintReport {
+        let subjectRules = request.rules.rules.filter { $0.scope == .subject }
+        let appRules = request.rules.rules.filter { $0.scope == .app }
+        var builder = DatasetBuilder(relayDomains: request.relayDomains, skipInvalid: request.skipInvalid,
+                                     retainedTypes: retainedTypes(of: request.rules.rules))
+        var problems: [Diagnostic] = []
+        if let manifestPath = request.manifestPath {
+            do {
+                let manifestKeys = Set(request.rules.rules.flatMap(manifestKeys(of:)))
+                let (manifest, sha256) = try AppManifestLoader.load(path: manifestPath, ruleKeys: manifestKeys)
+                builder.setManifest(manifest, sha256: sha256)
+            } catch {
+                problems.append(contentsOf: error.diagnostics)
+            }
+        }
+        for path in request.accountPaths {
+            do { try builder.readAccounts(path: path) } catch { problems.append(contentsOf: error.diagnostics) }
+        }
+        for (index, path) in request.eventPaths.enumerated() {
+            do { try builder.readEvents(path: path, fileIndex: index) } catch { problems.append(contentsOf: error.diagnostics) }
+        }
+        let dataset: Dataset
+        do {
+            dataset = try builder.finish()
+        } catch {
+            problems.append(contentsOf: error.diagnostics)
+            throw DiagnosticsError(problems)
+        }
+        guard problems.isEmpty else { throw DiagnosticsError(problems) }
+        return evaluate(dataset, subjectRules: subjectRules, appRules: appRules, request: request)
+    }
+
+    static func evaluate(_ dataset: Dataset, subjectRules: [Rule], appRules: [Rule], request: LintRequest) -> LintReport {
+        let context = EvaluationContext(
+            relayDomains: request.relayDomains, masker: PIIMasker(isEnabled: !request.showPII),
+            horizon: dataset.latest ?? Timestamp(nanoseconds: 0), defaultApp: dataset.defaultApp,
+            appMatchers: appRules.flatMap { EvaluationContext.appMatchers(of: $0.requirement) })
+        let evaluator = SubjectRuleEvaluator(rules: subjectRules, matching: MatcherEvaluation(relayDomains: request.relayDomains), context: context)
+        let subjectIDs = dataset.subjects.keys.sorted()
+        let results = parallelMap(subjectIDs, parallelism: request.parallelism) { id -> SubjectRuleEvaluator.Result in
+            let subject = dataset.subjects[id]!
+            return evaluator.evaluate(Timeline(subject: id, events: subject.events, account: subject.account,
+                                               relayDomains: request.relayDomains))
+        }
+
+        var findings: [Finding] = []
+        var tallies = Array(repeating: SubjectRuleEvaluator.Tally(), count: subjectRules.count)
+        var appMatches = Array(repeating: [String: Evidence](), count: context.appMatchers.count)
+        var anonymized = 0
+        for result in results {
+            findings.append(contentsOf: result.findings)
+            for index in tallies.indices {
+                tallies[index].triggered += result.tallies[index].triggered
+                tallies[index].violated += result.tallies[index].violated
+                tallies[index].pending += result.tallies[index].pending
+            }
+            for index in appMatches.indices {
+                appMatches[index].merge(result.appMatches[index]) { first, second in
+                    (first.time, first.location) <= (second.time, second.location) ? first : second
+                }
+            }
+            if result.wasEverAnonymized { anonymized += 1 }
+        }
+
+        let apps = appFacts(of: dataset)
+        let appResult = AppRuleEvaluator(rules: appRules, context: context).evaluate(apps: apps, matches: appMatches)
+        findings.append(contentsOf: appResult.findings)
+        findings.sort(by: Finding.reportOrder)
+
+        var outcomes: [String: LintReport.RuleOutcome] = [:]
+        for (rule, tally) in Array(zip(subjectRules, tallies)) + Array(zip(appRules, appResult.tallies)) {
+            outcomes[rule.id] = LintReport.RuleOutcome(rule: rule, checked: tally.triggered, violated: tally.violated, pending: tally.pending)
+        }
+        var bySeverity: [Severity: Int] = [:]
+        for finding in findings { bySeverity[finding.severity, default: 0] += 1 }
+        let accountsPerApp = Dictionary(grouping: dataset.subjects.values.filter { $0.account != nil }) { dataset.app(ofAccountOf: $0) }
+        return LintReport(
+            tool: LintReport.Tool(version: request.toolVersion),
+            inputs: dataset.inputs,
+            ruleFiles: request.rules.files,
+            rulePackSHA256: request.rules.packSHA256,
+            rules: request.rules.rules.compactMap { outcomes[$0.id] },
+            apps: apps.map { LintReport.AppOutcome(bundleId: $0.bundleId, createsAccounts: $0.createsAccounts,
+                                                    inManifest: $0.manifestEntry != nil, accounts: accountsPerApp[$0.bundleId]?.count ?? 0) },
+            summary: LintReport.Summary(
+                subjects: dataset.subjects.count, events: dataset.eventCount, accounts: dataset.accountCount,
+                duplicates: dataset.duplicateCount, skippedRecords: dataset.skipped.count, anonymizedSubjects: anonymized,
+                findings: findings.count, pending: tallies.reduce(0) { $0 + $1.pending }, bySeverity: bySeverity),
+            findings: findings,
+            skipped: dataset.skipped,
+            notes: dataset.notes,
+            eventsPerDay: dataset.eventsPerDay.sorted { $0.key < $1.key }.map { (day: $0.key, count: $0.value) },
+            earliest: dataset.earliest, latest: dataset.latest, showsPII: request.showPII)
+    }
+
+    /// Every app the data or the manifest names, with what the contract says about it.
+    static func appFacts(of dataset: Dataset) -> [AppRuleEvaluator.AppFacts] {
+        var names = dataset.appsSeen
+        var creating = dataset.appsCreatingAccounts
+        for subject in dataset.subjects.values where subject.account != nil {
+            let app = dataset.app(ofAccountOf: subject)
+            names.insert(app)
+            creating.insert(app)
+        }
+        for entry in dataset.manifest?.entries ?? [] {
+            names.insert(entry.bundleId)
+            if entry.declares("creates_accounts") { creating.insert(entry.bundleId) }
+        }
+        let firstLog = dataset.inputs.first { $0.kind == .events }.map { SourceLocation(file: $0.path, line: 1) }
+        return names.sorted().map { name in
+            let entry = dataset.manifest?.entry(for: name)
+            return AppRuleEvaluator.AppFacts(bundleId: name, createsAccounts: creating.contains(name), manifestEntry: entry,
+                                             location: entry?.location ?? firstLog)
+        }
+    }
+
+    /// Event types any rule can look at; nil when some matcher accepts every type.
+    static func retainedTypes(of rules: [Rule]) -> Set<String>? {
+        var types: Set<String> = []
+        for rule in rules {
+            let matchers = [rule.trigger].compactMap { $0 } + rule.requirement.matchers
+            for matcher in matchers {
+                guard let referenced = matcher.referencedTypes else { return nil }
+                types.formUnion(referenced)
+            }
+        }
+        return types
+    }
+
+    static func manifestKeys(of rule: Rule) -> [String] {
+        func keys(_ requirement: Requirement) -> [String] {
+            switch requirement {
+            case .manifest(let declarations): Array(declarations.keys)
+            case .all(let inner), .any(let inner): inner.flatMap(keys)
+            default: []
+            }
+        }
+        return keys(rule.requirement) + Array(rule.appCondition?.manifest.keys ?? [:].keys)
+    }
+
+    /// Maps over the items on several threads, keeping the items' order in the result.
+    static func parallelMap<T: Sendable, R: Sendable>(_ items: [T], parallelism: Int, _ transform: @Sendable (T) -> R) -> [R] {
+        guard parallelism > 1, items.count > 64 else { return items.map(transform) }
+        let slots = UnsafeMutableBufferPointer<R?>.allocate(capacity: items.count)
+        slots.initialize(repeating: nil)
+        defer { slots.deallocate() }
+        let box = UnsafeSendable(slots)
+        let chunkCount = min(items.count, parallelism * 8)
+        DispatchQueue.concurrentPerform(iterations: chunkCount) { chunk in
+            let start = items.count * chunk / chunkCount
+            let end = items.count * (chunk + 1) / chunkCount
+            for index in start..<end { box.value[index] = transform(items[index]) }
+        }
+        return slots.map { $0! }
+    }
+}
+
+/// Hands a buffer whose elements are written by disjoint indices to concurrent workers.
+private struct UnsafeSendable<Value>: @unchecked Sendable {
+    let value: Value
+    init(_ value: Value) { self.value = value }
+}

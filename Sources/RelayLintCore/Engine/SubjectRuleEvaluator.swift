@@ -1,0 +1,181 @@
+/// Evaluates subject rules over one subject's timeline. Subjects are independent, so many of
+/// these run in parallel.
+struct SubjectRuleEvaluator {
+    let rules: [Rule]
+    let matching: MatcherEvaluation
+    let context: EvaluationContext
+
+    /// Counters that tell a reviewer how much was checked, per rule.
+    struct Tally {
+        var triggered = 0
+        var violated = 0
+        var pending = 0
+    }
+
+    struct Result {
+        var findings: [Finding] = []
+        /// Per rule, in the order of `rules`.
+        var tallies: [Tally]
+        /// For each app-rule matcher (`EvaluationContext.appMatchers`), the earliest matching step per app.
+        var appMatches: [[String: Evidence]]
+        var wasEverAnonymized: Bool
+    }
+
+    func evaluate(_ timeline: Timeline) -> Result {
+        var result = Result(tallies: Array(repeating: Tally(), count: rules.count),
+                            appMatches: Array(repeating: [:], count: context.appMatchers.count),
+                            wasEverAnonymized: timeline.wasEverAnonymized)
+        let steps = timeline.steps
+        for (index, step) in steps.enumerated() {
+            for (ruleIndex, rule) in rules.enumerated() {
+                guard let trigger = rule.trigger, matching.matches(trigger, step) else { continue }
+                result.tallies[ruleIndex].triggered += 1
+                switch verdict(rule.requirement, at: index, in: steps) {
+                case .satisfied: break
+                case .pending: result.tallies[ruleIndex].pending += 1
+                case .violated(let failure):
+                    result.tallies[ruleIndex].violated += 1
+                    result.findings.append(finding(rule, failure, at: index, in: timeline))
+                }
+            }
+            for (matcherIndex, matcher) in context.appMatchers.enumerated() where matching.matches(matcher, step) {
+                let app = context.app(of: step.event)
+                if result.appMatches[matcherIndex][app] == nil {
+                    result.appMatches[matcherIndex][app] = Evidence(
+                        role: .witness, event: step.event.id, type: step.event.type, time: step.event.time,
+                        location: step.event.location)
+                }
+            }
+        }
+        return result
+    }
+
+    // MARK: Requirements
+
+    func verdict(_ requirement: Requirement, at index: Int, in steps: [Timeline.Step]) -> RequirementVerdict {
+        switch requirement {
+        case .temporal(let temporal):
+            return verdict(temporal, at: index, in: steps)
+        case .all(let requirements):
+            var sawPending = false
+            for inner in requirements {
+                switch verdict(inner, at: index, in: steps) {
+                case .violated(let failure): return .violated(failure)
+                case .pending: sawPending = true
+                case .satisfied: break
+                }
+            }
+            return sawPending ? .pending : .satisfied
+        case .any(let requirements):
+            var failures: [RequirementFailure] = []
+            var sawPending = false
+            for inner in requirements {
+                switch verdict(inner, at: index, in: steps) {
+                case .satisfied: return .satisfied
+                case .pending: sawPending = true
+                case .violated(let failure): failures.append(failure)
+                }
+            }
+            if sawPending { return .pending }
+            return .violated(RequirementFailure(
+                expected: failures.map(\.expected).joined(separator: "; or "),
+                evidence: failures.flatMap(\.evidence), witness: failures.lazy.compactMap(\.witness).first))
+        case .exists, .absent, .manifest:
+            // App-only forms; the loader rejects them in subject rules.
+            return .satisfied
+        }
+    }
+
+    /// Scans from the firing event towards the past (`before`) or the future (`after`).
+    func verdict(_ requirement: TemporalRequirement, at index: Int, in steps: [Timeline.Step]) -> RequirementVerdict {
+        let trigger = steps[index]
+        let step = requirement.direction == .before ? -1 : 1
+        var failure = RequirementFailure(expected: requirement.summary, evidence: [])
+        var cursor = index + step
+        while cursor >= 0, cursor < steps.count {
+            let candidate = steps[cursor]
+            let gap = abs(candidate.event.time.nanoseconds - trigger.event.time.nanoseconds)
+            if let within = requirement.within, gap > within.nanoseconds {
+                guard requirement.mustExist else { return .satisfied }
+                noteSkippedWitness(requirement, from: cursor, by: step, in: steps, into: &failure,
+                                   note: "outside the \(within.text) window")
+                return .violated(failure)
+            }
+            if matching.matches(requirement.witness, candidate) {
+                if requirement.mustExist { return .satisfied }
+                failure.evidence.append((cursor, .witness, "found, but the rule forbids it"))
+                failure.witness = cursor
+                return .violated(failure)
+            }
+            if let interruption = requirement.interruption, matching.matches(interruption, candidate) {
+                guard requirement.mustExist else { return .satisfied }
+                failure.evidence.append((cursor, .interruption, "breaks off any earlier match"))
+                noteSkippedWitness(requirement, from: cursor + step, by: step, in: steps, into: &failure,
+                                   note: "does not count: \(candidate.event.id) lies in between")
+                return .violated(failure)
+            }
+            if let boundary = requirement.boundary, matching.matches(boundary, candidate) {
+                guard requirement.mustExist else { return .satisfied }
+                failure.evidence.append((cursor, .boundary, requirement.direction == .before ? "the search starts after this event" : "the search ends at this event"))
+                noteSkippedWitness(requirement, from: cursor + step, by: step, in: steps, into: &failure,
+                                   note: "does not count: it lies beyond \(candidate.event.id)")
+                return .violated(failure)
+            }
+            cursor += step
+        }
+        guard requirement.mustExist else { return .satisfied }
+        if requirement.direction == .after, let within = requirement.within,
+            context.horizon.nanoseconds - trigger.event.time.nanoseconds < within.nanoseconds
+        {
+            return .pending
+        }
+        return .violated(failure)
+    }
+
+    /// Records the nearest witness beyond the point where the search stopped, so the evidence
+    /// shows what came close.
+    private func noteSkippedWitness(
+        _ requirement: TemporalRequirement, from start: Int, by step: Int, in steps: [Timeline.Step],
+        into failure: inout RequirementFailure, note: String
+    ) {
+        var cursor = start
+        while cursor >= 0, cursor < steps.count {
+            if matching.matches(requirement.witness, steps[cursor]) {
+                failure.evidence.append((cursor, .witness, note))
+                failure.witness = failure.witness ?? cursor
+                return
+            }
+            cursor += step
+        }
+    }
+
+    // MARK: Findings
+
+    private func finding(_ rule: Rule, _ failure: RequirementFailure, at index: Int, in timeline: Timeline) -> Finding {
+        let steps = timeline.steps
+        let event = steps[index].event
+        let app = context.app(of: event)
+        let witness = failure.witness.map { steps[$0].event }
+        let message = rule.message.render(masker: context.masker) { name in
+            switch name {
+            case "subject": return timeline.subject
+            case "app": return app
+            case "rule": return rule.id
+            case "expected": return failure.expected
+            default:
+                let parts = name.split(separator: ".", maxSplits: 1).map(String.init)
+                let source = parts[0] == "event" ? event : witness
+                return source?.value(of: parts[1])?.displayText
+            }
+        }
+        let items = (failure.evidence + [(index, Evidence.Role.trigger, "fires the rule")]).sorted { $0.index < $1.index }
+        let evidence = items.map { item in
+            Evidence(role: item.role, event: steps[item.index].event.id, type: steps[item.index].event.type,
+                     time: steps[item.index].event.time, location: steps[item.index].event.location, note: item.note)
+        }
+        return Finding(
+            rule: rule.id, severity: context.severity(of: rule), subject: timeline.subject, app: app, event: event.id,
+            time: event.time, message: message, fingerprint: Fingerprint.of(rule: rule.id, subject: timeline.subject, event: event.id),
+            location: event.location, expected: failure.expected, evidence: evidence)
+    }
+}

@@ -1,0 +1,66 @@
+/// One subject's events in contract order, each with the subject's state just before and after
+/// it. Rules are evaluated over this; it is built once per subject and then dropped.
+struct Timeline {
+    struct Step {
+        let event: Event
+        let before: SubjectSnapshot
+        let after: SubjectSnapshot
+        /// Facets of identities this event added (a second email identity counts).
+        let added: IdentityFacets
+        let removed: IdentityFacets
+    }
+
+    let subject: String
+    let steps: [Step]
+    let account: AccountRecord?
+    /// The state after the last event (export identities included).
+    let finalState: SubjectSnapshot
+    /// Whether the subject was anonymized at any point.
+    let wasEverAnonymized: Bool
+
+    /// Orders the events by time, then input order, and replays identity changes, merging in
+    /// the export's identities as contract §2.3 "Export and log together" says.
+    init(subject: String, events: [Event], account: AccountRecord?, relayDomains: RelayDomains) {
+        self.subject = subject
+        self.account = account
+        let ordered = events.sorted { ($0.time, $0.sequence) < ($1.time, $1.sequence) }
+        var ledger = IdentityLedger()
+        var exportIdentities: [Identity] = []
+        if let account {
+            let linkedInLog = Set(ordered.lazy.filter { $0.type == "identity.linked" }
+                .compactMap { IdentityChange.identity(linkedBy: $0, relayDomains: relayDomains)?.slot })
+            exportIdentities = account.identities(relayDomains: relayDomains).filter { !linkedInLog.contains($0.slot) }
+        }
+        let exportTime = account?.createdAt
+        var exportApplied = exportIdentities.isEmpty
+        func applyExport() {
+            for identity in exportIdentities { ledger.add(identity) }
+            exportApplied = true
+        }
+        if !exportApplied, exportTime == nil { applyExport() }
+        var everAnonymized = ledger.snapshot.isAnonymized
+        var steps: [Step] = []
+        steps.reserveCapacity(ordered.count)
+        for event in ordered {
+            if !exportApplied, let exportTime, event.time >= exportTime { applyExport() }
+            let before = ledger.snapshot
+            var added: IdentityFacets = []
+            var removed: IdentityFacets = []
+            for change in IdentityChange.of(event, relayDomains: relayDomains) {
+                switch change {
+                case .add(let identity): added.formUnion(ledger.add(identity))
+                case .remove(let identity): removed.formUnion(ledger.remove(identity))
+                case .accountCreated: ledger.markDeleted(false)
+                case .accountDeleted: ledger.markDeleted(true)
+                }
+            }
+            let after = ledger.snapshot
+            everAnonymized = everAnonymized || before.isAnonymized || after.isAnonymized
+            steps.append(Step(event: event, before: before, after: after, added: added, removed: removed))
+        }
+        if !exportApplied { applyExport() }
+        self.steps = steps
+        self.finalState = ledger.snapshot
+        self.wasEverAnonymized = everAnonymized || finalState.isAnonymized
+    }
+}

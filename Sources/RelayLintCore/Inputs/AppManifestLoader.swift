@@ -1,0 +1,54 @@
+import Foundation
+
+/// Loads the app manifest (YAML or JSON): `apps: [{bundle_id, creates_accounts, in_app_deletion, …}]`.
+enum AppManifestLoader {
+    /// Declarations the engine itself reads, with their expected kinds.
+    static let knownKeys: [String: String] = [
+        "bundle_id": "string", "name": "string", "creates_accounts": "bool", "in_app_deletion": "bool",
+    ]
+
+    /// - Parameter ruleKeys: declarations the loaded rules test (`manifest:` conditions), which
+    ///   are allowed besides the known ones; any other key is reported as a likely typo.
+    static func load(path: String, ruleKeys: Set<String>) throws(DiagnosticsError) -> (manifest: AppManifest, sha256: String) {
+        let data: Data, sha256: String
+        do {
+            (data, sha256) = try FileBytes.read(path: path)
+        } catch {
+            throw DiagnosticsError(error.diagnostics)
+        }
+        let text = String(decoding: data, as: UTF8.self)
+        let tree: YAMLTree
+        switch YAMLTree.parse(text, path: path) {
+        case .failure(let error): throw error
+        case .success(nil): throw DiagnosticsError([Diagnostic(.error, "manifest is empty; expected 'apps:' with one entry per app", at: SourceLocation(file: path, line: 1, column: 1))])
+        case .success(let parsed?): tree = parsed
+        }
+        var reader = SchemaReader()
+        var entries: [AppManifest.Entry] = []
+        let allowed = Array(Set(knownKeys.keys).union(ruleKeys)).sorted()
+        if let map = reader.mapping(tree, what: "the manifest", allowed: ["apps"], required: ["apps"]),
+            let list = map["apps"].flatMap({ reader.list($0.value, what: "'apps'") })
+        {
+            var seen: Set<String> = []
+            for item in list {
+                guard let entry = reader.mapping(item, what: "an app entry", allowed: allowed, required: ["bundle_id"]) else { continue }
+                var declarations: [String: JSONValue] = [:]
+                for (key, pair) in entry {
+                    switch knownKeys[key] {
+                    case "bool": if let flag = reader.bool(pair.value, what: "'\(key)'") { declarations[key] = .bool(flag) }
+                    case "string": if let text = reader.nonEmptyString(pair.value, what: "'\(key)'") { declarations[key] = .string(text) }
+                    default: declarations[key] = pair.value.jsonValue
+                    }
+                }
+                guard case .string(let bundleId)? = declarations["bundle_id"] else { continue }
+                if !seen.insert(bundleId).inserted {
+                    reader.report("app '\(bundleId)' is listed twice", at: item.location)
+                    continue
+                }
+                entries.append(AppManifest.Entry(bundleId: bundleId, declarations: declarations, location: item.location))
+            }
+        }
+        guard reader.diagnostics.isEmpty else { throw DiagnosticsError(reader.diagnostics) }
+        return (AppManifest(entries: entries, path: path), sha256)
+    }
+}

@@ -1,0 +1,130 @@
+import Foundation
+
+/// Reads the CSV variant of `firebase auth:export` (FORMATS §1.4): no header, a trailing comma on
+/// every line, 28 columns from CLIs before 15.19 and 52 from newer ones.
+///
+/// Written by hand rather than with a CSV library because legacy exports contain bare `"` inside
+/// unquoted display names, which strict RFC 4180 readers reject.
+struct FirebaseCSVExportReader {
+    let path: String
+
+    /// Provider columns: (first 0-based column, provider id). Each block is rawId, email,
+    /// displayName, photoUrl.
+    static let providerBlocks: [(Int, String)] = [
+        (7, "google.com"), (11, "facebook.com"), (15, "twitter.com"), (19, "github.com"),
+        (28, "apple.com"), (32, "microsoft.com"), (36, "gc.apple.com"), (40, "playgames.google.com"),
+        (44, "linkedin.com"), (48, "yahoo.com"),
+    ]
+
+    func read(data: Data) -> (accounts: [AccountRecord], invalid: [Diagnostic], records: Int) {
+        let text = String(decoding: data, as: UTF8.self)
+        var accounts: [AccountRecord] = []
+        var invalid: [Diagnostic] = []
+        var records = 0
+        for (fields, line) in FirebaseCSVExportReader.rows(of: text) {
+            if fields.count == 1, fields[0].allSatisfy(\.isWhitespace) { continue }
+            records += 1
+            let location = SourceLocation(file: path, line: line)
+            switch account(from: fields, location: location) {
+            case .success(let account): accounts.append(account)
+            case .failure(let problem): invalid.append(Diagnostic(.error, problem.reason, at: location))
+            }
+        }
+        return (accounts, invalid, records)
+    }
+
+    func account(from rawFields: [String], location: SourceLocation) -> Result<AccountRecord, InputProblem> {
+        var fields = rawFields
+        // The exporter ends every line with an extra comma: one empty field more than the columns.
+        if fields.count == 29 || fields.count == 53, fields.last == "" { fields.removeLast() }
+        guard fields.count == 28 || fields.count == 52 else {
+            return .failure(InputProblem(
+                "expected 28 or 52 columns (Firebase CSV export, plus a trailing comma), found \(rawFields.count) fields"))
+        }
+        let localId = fields[0]
+        guard !localId.isEmpty else { return .failure(InputProblem("column 1 (UID) is empty")) }
+        func cell(_ index: Int) -> String? { index < fields.count && !fields[index].isEmpty ? fields[index] : nil }
+        var createdAt: Timestamp? = nil
+        if let text = cell(23) {
+            guard let value = Double(text), let parsed = Timestamp(epochMilliseconds: JSONNumber(text: text, value: value)) else {
+                return .failure(InputProblem("column 24 (createdAt) must be epoch milliseconds, found '\(text)'"))
+            }
+            createdAt = parsed
+        }
+        var providers: [AccountRecord.ProviderEntry] = []
+        for (column, providerId) in FirebaseCSVExportReader.providerBlocks where column + 3 < fields.count {
+            if let rawId = cell(column) {
+                providers.append(AccountRecord.ProviderEntry(providerId: providerId, rawId: rawId, email: cell(column + 1)))
+            }
+        }
+        return .success(AccountRecord(
+            localId: localId, email: cell(1), phoneNumber: cell(25), hasPasswordHash: cell(3) != nil,
+            disabled: cell(26)?.lowercased() == "true", createdAt: createdAt, providers: providers, location: location))
+    }
+
+    /// Splits CSV text into rows of fields with the 1-based line each row starts on. Quoted fields
+    /// may hold commas, doubled quotes and line breaks; a quote inside an unquoted field is kept
+    /// as it is (legacy exporters did not escape it).
+    static func rows(of text: String) -> [([String], Int)] {
+        var rows: [([String], Int)] = []
+        var fields: [String] = []
+        var field = ""
+        var line = 1
+        var rowStart = 1
+        var inQuotes = false
+        var fieldStarted = false
+        var iterator = text.unicodeScalars.makeIterator()
+        var pending: Unicode.Scalar? = nil
+        func next() -> Unicode.Scalar? {
+            if let scalar = pending {
+                pending = nil
+                return scalar
+            }
+            return iterator.next()
+        }
+        while let scalar = next() {
+            if inQuotes {
+                if scalar == "\"" {
+                    let following = next()
+                    if following == "\"" {
+                        field.unicodeScalars.append("\"")
+                    } else {
+                        inQuotes = false
+                        pending = following
+                    }
+                } else {
+                    if scalar == "\n" { line += 1 }
+                    field.unicodeScalars.append(scalar)
+                }
+                continue
+            }
+            switch scalar {
+            case "\"" where !fieldStarted:
+                inQuotes = true
+                fieldStarted = true
+            case ",":
+                fields.append(field)
+                field = ""
+                fieldStarted = false
+            case "\r":
+                continue
+            case "\n":
+                fields.append(field)
+                rows.append((fields, rowStart))
+                fields = []
+                field = ""
+                fieldStarted = false
+                line += 1
+                rowStart = line
+            default:
+                field.unicodeScalars.append(scalar)
+                fieldStarted = true
+            }
+        }
+        if fieldStarted || !fields.isEmpty || !field.isEmpty {
+            fields.append(field)
+            rows.append((fields, rowStart))
+        }
+        return rows
+    }
+}

@@ -1,0 +1,28 @@
+/// Why an input could not be used at all (as opposed to one bad record in it).
+public enum InputError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// The file could not be opened or read.
+    case unreadable(path: String, reason: String)
+    /// One or more records are invalid and `--skip-invalid` was not given.
+    case invalidRecords([Diagnostic])
+    /// The file's format is not the expected one.
+    case unrecognizedFormat(path: String, expected: String)
+
+    public var description: String {
+        switch self {
+        case .unreadable(let path, let reason): "\(path): error: cannot read file: \(reason)"
+        case .invalidRecords(let diagnostics): diagnostics.map(\.description).joined(separator: "\n")
+        case .unrecognizedFormat(let path, let expected): "\(path): error: unrecognized format, expected \(expected)"
+        }
+    }
+
+    /// The diagnostics this error stands for.
+    public var diagnostics: [Diagnostic] {
+        switch self {
+        case .unreadable(let path, let reason):
+            [Diagnostic(.error, "cannot read file: \(reason)", at: SourceLocation(file: path))]
+        case .invalidRecords(let diagnostics): diagnostics
+        case .unrecognizedFormat(let path, let expected):
+            [Diagnostic(.error, "unrecognized format, expected \(expected)", at: SourceLocation(file: path))]
+        }
+    }
+}

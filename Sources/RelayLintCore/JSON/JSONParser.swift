@@ -1,0 +1,250 @@
+/// A strict RFC 8259 JSON parser over UTF-8 bytes.
+///
+/// It reports the byte offset of the first error so callers can name the line and column, and
+/// exposes its primitives so that the account-export reader can stream the `users` array and
+/// remember where each user starts.
+struct JSONParser: ~Copyable {
+    /// A syntax error at a byte offset of the parsed buffer.
+    struct SyntaxError: Error, Equatable {
+        var offset: Int
+        var reason: String
+    }
+
+    private let bytes: UnsafeBufferPointer<UInt8>
+    private(set) var offset: Int
+    private let maximumDepth = 512
+
+    init(bytes: UnsafeBufferPointer<UInt8>, offset: Int = 0) {
+        self.bytes = bytes
+        self.offset = offset
+    }
+
+    /// Parses one complete document: a value with only whitespace around it.
+    static func parseDocument(_ bytes: UnsafeBufferPointer<UInt8>) throws(SyntaxError) -> JSONValue {
+        var parser = JSONParser(bytes: bytes)
+        parser.skipWhitespace()
+        let value = try parser.parseValue(depth: 0)
+        parser.skipWhitespace()
+        if !parser.isAtEnd { throw parser.error("unexpected text after the JSON value") }
+        return value
+    }
+
+    static func parseDocument(_ text: String) throws(SyntaxError) -> JSONValue {
+        var copy = text
+        let result: Result<JSONValue, SyntaxError> = copy.withUTF8 { buffer in
+            Result { () throws(SyntaxError) in try parseDocument(buffer) }
+        }
+        return try result.get()
+    }
+
+    var isAtEnd: Bool { offset >= bytes.count }
+    var currentByte: UInt8? { offset < bytes.count ? bytes[offset] : nil }
+
+    mutating func skipWhitespace() {
+        while offset < bytes.count {
+            switch bytes[offset] {
+            case 0x20, 0x09, 0x0A, 0x0D: offset += 1
+            default: return
+            }
+        }
+    }
+
+    func error(_ reason: String) -> SyntaxError { SyntaxError(offset: offset, reason: reason) }
+
+    /// Consumes `byte` after optional whitespace, or fails naming what was expected.
+    mutating func expect(_ byte: UInt8, _ what: String) throws(SyntaxError) {
+        skipWhitespace()
+        guard currentByte == byte else { throw error("expected \(what)") }
+        offset += 1
+    }
+
+    /// Consumes `byte` after optional whitespace if it is there.
+    mutating func consume(_ byte: UInt8) -> Bool {
+        skipWhitespace()
+        if currentByte == byte {
+            offset += 1
+            return true
+        }
+        return false
+    }
+
+    mutating func parseValue(depth: Int) throws(SyntaxError) -> JSONValue {
+        skipWhitespace()
+        guard let byte = currentByte else { throw error("unexpected end of input, expected a value") }
+        switch byte {
+        case UInt8(ascii: "{"): return try parseObject(depth: depth)
+        case UInt8(ascii: "["): return try parseArray(depth: depth)
+        case UInt8(ascii: "\""): return .string(try parseString())
+        case UInt8(ascii: "t"): try parseLiteral("true"); return .bool(true)
+        case UInt8(ascii: "f"): try parseLiteral("false"); return .bool(false)
+        case UInt8(ascii: "n"): try parseLiteral("null"); return .null
+        case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): return .number(try parseNumber())
+        default: throw error("unexpected character '\(Self.printable(byte))', expected a value")
+        }
+    }
+
+    private mutating func parseObject(depth: Int) throws(SyntaxError) -> JSONValue {
+        guard depth < maximumDepth else { throw error("nesting deeper than \(maximumDepth) levels") }
+        offset += 1
+        var members: [String: JSONValue] = [:]
+        if consume(UInt8(ascii: "}")) { return .object(members) }
+        repeat {
+            skipWhitespace()
+            guard currentByte == UInt8(ascii: "\"") else { throw error("expected a string key") }
+            let key = try parseString()
+            try expect(UInt8(ascii: ":"), "':' after an object key")
+            members[key] = try parseValue(depth: depth + 1)
+        } while consume(UInt8(ascii: ","))
+        try expect(UInt8(ascii: "}"), "',' or '}' in an object")
+        return .object(members)
+    }
+
+    private mutating func parseArray(depth: Int) throws(SyntaxError) -> JSONValue {
+        guard depth < maximumDepth else { throw error("nesting deeper than \(maximumDepth) levels") }
+        offset += 1
+        var elements: [JSONValue] = []
+        if consume(UInt8(ascii: "]")) { return .array(elements) }
+        repeat {
+            elements.append(try parseValue(depth: depth + 1))
+        } while consume(UInt8(ascii: ","))
+        try expect(UInt8(ascii: "]"), "',' or ']' in an array")
+        return .array(elements)
+    }
+
+    private mutating func parseLiteral(_ literal: StaticString) throws(SyntaxError) {
+        let count = literal.utf8CodeUnitCount
+        guard offset + count <= bytes.count else { throw error("invalid literal, expected \(literal)") }
+        let pointer = literal.utf8Start
+        for index in 0..<count where bytes[offset + index] != pointer[index] {
+            throw error("invalid literal, expected \(literal)")
+        }
+        offset += count
+    }
+
+    mutating func parseString() throws(SyntaxError) -> String {
+        let start = offset
+        offset += 1
+        let contentStart = offset
+        // Fast path: no escapes.
+        while offset < bytes.count {
+            let byte = bytes[offset]
+            if byte == UInt8(ascii: "\"") {
+                let slice = UnsafeBufferPointer(rebasing: bytes[contentStart..<offset])
+                offset += 1
+                guard let text = String(validating: slice, as: UTF8.self) else {
+                    throw SyntaxError(offset: start, reason: "string is not valid UTF-8")
+                }
+                return text
+            }
+            if byte == UInt8(ascii: "\\") { break }
+            if byte < 0x20 { throw error("control character in a string (escape it)") }
+            offset += 1
+        }
+        var scalars = Array(bytes[contentStart..<offset])
+        while offset < bytes.count {
+            let byte = bytes[offset]
+            switch byte {
+            case UInt8(ascii: "\""):
+                offset += 1
+                guard let text = String(validating: scalars, as: UTF8.self) else {
+                    throw SyntaxError(offset: start, reason: "string is not valid UTF-8")
+                }
+                return text
+            case UInt8(ascii: "\\"):
+                offset += 1
+                guard let escaped = currentByte else { break }
+                offset += 1
+                switch escaped {
+                case UInt8(ascii: "\""): scalars.append(0x22)
+                case UInt8(ascii: "\\"): scalars.append(0x5C)
+                case UInt8(ascii: "/"): scalars.append(0x2F)
+                case UInt8(ascii: "b"): scalars.append(0x08)
+                case UInt8(ascii: "f"): scalars.append(0x0C)
+                case UInt8(ascii: "n"): scalars.append(0x0A)
+                case UInt8(ascii: "r"): scalars.append(0x0D)
+                case UInt8(ascii: "t"): scalars.append(0x09)
+                case UInt8(ascii: "u"):
+                    var code = try parseHex4()
+                    if (0xD800...0xDBFF).contains(code) {
+                        guard currentByte == UInt8(ascii: "\\"), offset + 1 < bytes.count,
+                            bytes[offset + 1] == UInt8(ascii: "u")
+                        else { throw error("unpaired UTF-16 surrogate in a \\u escape") }
+                        offset += 2
+                        let low = try parseHex4()
+                        guard (0xDC00...0xDFFF).contains(low) else {
+                            throw error("unpaired UTF-16 surrogate in a \\u escape")
+                        }
+                        code = 0x10000 + ((code - 0xD800) << 10) + (low - 0xDC00)
+                    } else if (0xDC00...0xDFFF).contains(code) {
+                        throw error("unpaired UTF-16 surrogate in a \\u escape")
+                    }
+                    scalars.append(contentsOf: String(Unicode.Scalar(code)!).utf8)
+                default:
+                    offset -= 1
+                    throw error("invalid escape '\\\(Self.printable(escaped))' in a string")
+                }
+            default:
+                if byte < 0x20 { throw error("control character in a string (escape it)") }
+                scalars.append(byte)
+                offset += 1
+            }
+        }
+        throw SyntaxError(offset: start, reason: "unterminated string")
+    }
+
+    private mutating func parseHex4() throws(SyntaxError) -> UInt32 {
+        guard offset + 4 <= bytes.count else { throw error("incomplete \\u escape") }
+        var code: UInt32 = 0
+        for _ in 0..<4 {
+            let byte = bytes[offset]
+            let digit: UInt32
+            switch byte {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = UInt32(byte - UInt8(ascii: "0"))
+            case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = UInt32(byte - UInt8(ascii: "a") + 10)
+            case UInt8(ascii: "A")...UInt8(ascii: "F"): digit = UInt32(byte - UInt8(ascii: "A") + 10)
+            default: throw error("invalid hex digit in a \\u escape")
+            }
+            code = code << 4 | digit
+            offset += 1
+        }
+        return code
+    }
+
+    private mutating func parseNumber() throws(SyntaxError) -> JSONNumber {
+        let start = offset
+        if currentByte == UInt8(ascii: "-") { offset += 1 }
+        guard let first = currentByte, Self.isDigit(first) else { throw error("invalid number") }
+        if first == UInt8(ascii: "0") {
+            offset += 1
+            if let next = currentByte, Self.isDigit(next) { throw error("invalid number (leading zero)") }
+        } else {
+            skipDigits()
+        }
+        if currentByte == UInt8(ascii: ".") {
+            offset += 1
+            guard let digit = currentByte, Self.isDigit(digit) else { throw error("invalid number (digit expected after '.')") }
+            skipDigits()
+        }
+        if currentByte == UInt8(ascii: "e") || currentByte == UInt8(ascii: "E") {
+            offset += 1
+            if currentByte == UInt8(ascii: "+") || currentByte == UInt8(ascii: "-") { offset += 1 }
+            guard let digit = currentByte, Self.isDigit(digit) else { throw error("invalid number (digit expected in exponent)") }
+            skipDigits()
+        }
+        let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<offset]), as: UTF8.self)
+        guard let value = Double(text), value.isFinite else {
+            throw SyntaxError(offset: start, reason: "number out of range")
+        }
+        return JSONNumber(text: text, value: value)
+    }
+
+    private mutating func skipDigits() {
+        while let byte = currentByte, Self.isDigit(byte) { offset += 1 }
+    }
+
+    private static func isDigit(_ byte: UInt8) -> Bool { byte >= 0x30 && byte <= 0x39 }
+
+    static func printable(_ byte: UInt8) -> String {
+        byte >= 0x20 && byte < 0x7F ? String(UnicodeScalar(byte)) : "\\x" + String(byte, radix: 16)
+    }
+}

@@ -1,0 +1,128 @@
+/// A parsed JSON value.
+///
+/// relaylint parses JSON itself rather than through `JSONSerialization` so that booleans stay
+/// booleans, numbers keep their spelling (epoch milliseconds with fractions convert exactly), and
+/// syntax errors carry a byte offset that becomes a line and column.
+public enum JSONValue: Sendable, Equatable, Hashable {
+    case null
+    case bool(Bool)
+    case number(JSONNumber)
+    case string(String)
+    case array([JSONValue])
+    case object([String: JSONValue])
+
+    /// The string payload, if this is a string.
+    public var stringValue: String? {
+        if case .string(let value) = self { return value }
+        return nil
+    }
+
+    /// The members, if this is an object.
+    public var objectValue: [String: JSONValue]? {
+        if case .object(let members) = self { return members }
+        return nil
+    }
+
+    /// The elements, if this is an array.
+    public var arrayValue: [JSONValue]? {
+        if case .array(let elements) = self { return elements }
+        return nil
+    }
+
+    /// A deterministic serialization where equal JSON values give equal text: keys sorted,
+    /// no whitespace, numbers by value. Duplicate detection compares events through it.
+    public var canonicalText: String {
+        var output = ""
+        appendCanonical(to: &output)
+        return output
+    }
+
+    private func appendCanonical(to output: inout String) {
+        switch self {
+        case .null: output += "null"
+        case .bool(let value): output += value ? "true" : "false"
+        case .number(let number): output += number.canonicalText
+        case .string(let value): output += JSONValue.quoted(value)
+        case .array(let elements):
+            output += "["
+            for (index, element) in elements.enumerated() {
+                if index > 0 { output += "," }
+                element.appendCanonical(to: &output)
+            }
+            output += "]"
+        case .object(let members):
+            output += "{"
+            for (index, key) in members.keys.sorted().enumerated() {
+                if index > 0 { output += "," }
+                output += JSONValue.quoted(key)
+                output += ":"
+                members[key]!.appendCanonical(to: &output)
+            }
+            output += "}"
+        }
+    }
+
+    /// The text a report shows for a field value: strings bare, everything else as JSON.
+    public var displayText: String {
+        switch self {
+        case .string(let value): return value
+        case .number(let number): return number.text
+        default: return canonicalText
+        }
+    }
+
+    /// Quotes and escapes a string as a JSON string literal.
+    public static func quoted(_ value: String) -> String {
+        var output = "\""
+        for scalar in value.unicodeScalars {
+            switch scalar {
+            case "\"": output += "\\\""
+            case "\\": output += "\\\\"
+            case "\n": output += "\\n"
+            case "\r": output += "\\r"
+            case "\t": output += "\\t"
+            case let control where control.value < 0x20:
+                let hex = String(control.value, radix: 16)
+                output += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+            default: output.unicodeScalars.append(scalar)
+            }
+        }
+        output += "\""
+        return output
+    }
+}
+
+/// A JSON number that remembers how it was written.
+///
+/// Two numbers are equal when their values are equal (`1`, `1.0` and `1e0` are the same), as the
+/// contract's duplicate rule asks; the text is kept for exact conversions such as epoch
+/// milliseconds with a fraction.
+public struct JSONNumber: Sendable, Hashable, CustomStringConvertible {
+    /// The number as it appeared in the input.
+    public let text: String
+    /// The number's value as a double.
+    public let value: Double
+
+    public init(text: String, value: Double) {
+        self.text = text
+        self.value = value
+    }
+
+    public init(_ value: Double) {
+        self.value = value
+        self.text = JSONNumber.format(value)
+    }
+
+    public static func == (lhs: JSONNumber, rhs: JSONNumber) -> Bool { lhs.value == rhs.value }
+    public func hash(into hasher: inout Hasher) { hasher.combine(value) }
+
+    public var description: String { text }
+
+    /// The shortest text for the value: integers without a fraction.
+    var canonicalText: String { JSONNumber.format(value) }
+
+    static func format(_ value: Double) -> String {
+        if value == value.rounded(), abs(value) < 9.0e15 { return String(Int64(value)) }
+        return String(value)
+    }
+}

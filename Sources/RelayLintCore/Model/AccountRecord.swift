@@ -1,0 +1,83 @@
+/// One account of a Firebase Auth / Identity Platform export (JSON or CSV), reduced to what the
+/// rules need.
+public struct AccountRecord: Sendable, Equatable {
+    /// One entry of `providerUserInfo`.
+    public struct ProviderEntry: Sendable, Equatable {
+        public var providerId: String
+        public var rawId: String?
+        public var email: String?
+
+        public init(providerId: String, rawId: String? = nil, email: String? = nil) {
+            self.providerId = providerId
+            self.rawId = rawId
+            self.email = email
+        }
+    }
+
+    /// `localId`: the subject id the log refers to.
+    public var localId: String
+    public var email: String?
+    public var phoneNumber: String?
+    /// Whether the export carries a password hash (old exports list no `password` provider).
+    public var hasPasswordHash: Bool
+    public var disabled: Bool
+    public var createdAt: Timestamp?
+    public var providers: [ProviderEntry]
+    public var location: SourceLocation
+
+    public init(
+        localId: String, email: String? = nil, phoneNumber: String? = nil, hasPasswordHash: Bool = false,
+        disabled: Bool = false, createdAt: Timestamp? = nil, providers: [ProviderEntry] = [],
+        location: SourceLocation
+    ) {
+        self.localId = localId
+        self.email = email
+        self.phoneNumber = phoneNumber
+        self.hasPasswordHash = hasPasswordHash
+        self.disabled = disabled
+        self.createdAt = createdAt
+        self.providers = providers
+        self.location = location
+    }
+
+    /// The identities the export shows, as contract §2.4 "Identities from the export" derives them.
+    func identities(relayDomains: RelayDomains) -> [Identity] {
+        var result: [IdentitySlot: Identity] = [:]
+        func add(_ identity: Identity) {
+            if var existing = result[identity.slot] {
+                existing.isAnonymized = existing.isAnonymized || identity.isAnonymized
+                result[identity.slot] = existing
+            } else {
+                result[identity.slot] = identity
+            }
+        }
+        for entry in providers {
+            switch entry.providerId {
+            case "apple.com":
+                let anonymized = entry.email.map(relayDomains.isRelayAddress) ?? false
+                add(Identity(category: .apple, key: "apple.com", isAnonymized: anonymized))
+            case "password":
+                let address = entry.email ?? entry.rawId ?? email ?? ""
+                add(Identity(category: .email, key: Identity.emailKey(address),
+                             isRelayEmail: relayDomains.isRelayAddress(address)))
+            case "phone":
+                add(Identity(category: .phone, key: Identity.phoneKey(entry.rawId ?? phoneNumber ?? "")))
+            case let provider where Identity.isSocial(provider: provider):
+                add(Identity(category: .social, key: provider))
+            default:
+                break
+            }
+        }
+        if let phoneNumber, !phoneNumber.isEmpty {
+            add(Identity(category: .phone, key: Identity.phoneKey(phoneNumber)))
+        }
+        if let email, !email.isEmpty {
+            if relayDomains.isRelayAddress(email) {
+                add(Identity(category: .apple, key: "apple.com", isAnonymized: true))
+            } else if hasPasswordHash {
+                add(Identity(category: .email, key: Identity.emailKey(email)))
+            }
+        }
+        return result.values.sorted { ($0.category.rawValue, $0.key) < ($1.category.rawValue, $1.key) }
+    }
+}

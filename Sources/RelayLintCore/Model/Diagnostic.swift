@@ -1,0 +1,25 @@
+/// A problem with one of the tool's own inputs (a rule file, a log line, an export record),
+/// as opposed to a `Finding` about the app's behaviour.
+public struct Diagnostic: Sendable, Hashable, Codable, CustomStringConvertible {
+    public var severity: Severity
+    public var message: String
+    public var location: SourceLocation
+
+    public init(_ severity: Severity, _ message: String, at location: SourceLocation) {
+        self.severity = severity
+        self.message = message
+        self.location = location
+    }
+
+    /// `path:line:col: error: message`, as compilers print it.
+    public var description: String { "\(location): \(severity.rawValue): \(message)" }
+}
+
+/// Diagnostics that stopped an operation; thrown by loaders so the caller sees every problem.
+public struct DiagnosticsError: Error, Sendable, CustomStringConvertible {
+    public var diagnostics: [Diagnostic]
+
+    public init(_ diagnostics: [Diagnostic]) { self.diagnostics = diagnostics }
+
+    public var description: String { diagnostics.map(\.description).joined(separator: "\n") }
+}

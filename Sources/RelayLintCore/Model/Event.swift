@@ -1,0 +1,139 @@
+/// One record of the action log, after validation.
+///
+/// Reserved fields are typed; every other field stays a `JSONValue` so that custom rules can
+/// match any field without the engine knowing it.
+public struct Event: Sendable, Equatable {
+    public var id: String
+    public var time: Timestamp
+    public var subject: String
+    public var type: String
+    /// The `app` field as written; nil when absent (the app is then resolved by the dataset).
+    public var app: String?
+    /// The non-reserved fields, flat as in the log.
+    public var fields: [String: JSONValue]
+    /// Where the event was read.
+    public var location: SourceLocation
+    /// Input order: the files in the order given, then line order. Breaks ties of equal `time`.
+    public var sequence: UInt64
+
+    public init(
+        id: String, time: Timestamp, subject: String, type: String, app: String? = nil,
+        fields: [String: JSONValue] = [:], location: SourceLocation, sequence: UInt64
+    ) {
+        self.id = id
+        self.time = time
+        self.subject = subject
+        self.type = type
+        self.app = app
+        self.fields = fields
+        self.location = location
+        self.sequence = sequence
+    }
+
+    /// The reserved field names of contract §2.2.
+    public static let reservedFields: Set<String> = ["id", "time", "subject", "type", "app"]
+
+    /// A field's value by name, reserved fields included, as a rule or a template reads it.
+    public func value(of field: String) -> JSONValue? {
+        switch field {
+        case "id": .string(id)
+        case "time": .string(time.description)
+        case "subject": .string(subject)
+        case "type": .string(type)
+        case "app": app.map(JSONValue.string)
+        default: fields[field]
+        }
+    }
+
+    /// A string field, or nil when absent or not a string.
+    public func string(_ field: String) -> String? { fields[field]?.stringValue }
+
+    /// True when the field is JSON `true` or the string `"true"` in any case, as Apple's tokens
+    /// deliver `is_private_email`.
+    public func flag(_ field: String) -> Bool {
+        switch fields[field] {
+        case .bool(let value): value
+        case .string(let text): text.lowercased() == "true"
+        default: false
+        }
+    }
+}
+
+extension Event {
+    /// Builds an event from one parsed log line, checking the reserved fields (contract §2.2, §2.4).
+    ///
+    /// - Returns: the event, or the reason the record is invalid.
+    static func make(
+        from value: JSONValue, location: SourceLocation, sequence: UInt64
+    ) -> Result<Event, InputProblem> {
+        guard case .object(var members) = value else {
+            return .failure(InputProblem("expected a JSON object, found \(value.kindName)"))
+        }
+        func requiredString(_ name: String) -> Result<String, InputProblem> {
+            switch members[name] {
+            case .none: return .failure(InputProblem("missing required field '\(name)'"))
+            case .string(let text)?:
+                if text.isEmpty { return .failure(InputProblem("field '\(name)' is empty")) }
+                return .success(text)
+            case let other?:
+                return .failure(InputProblem("field '\(name)' must be a string, found \(other.kindName)"))
+            }
+        }
+        let id: String, subject: String, type: String
+        switch (requiredString("id"), requiredString("subject"), requiredString("type")) {
+        case (.success(let i), .success(let s), .success(let t)): (id, subject, type) = (i, s, t)
+        case (.failure(let problem), _, _), (_, .failure(let problem), _), (_, _, .failure(let problem)):
+            return .failure(problem)
+        }
+        let time: Timestamp
+        switch members["time"] {
+        case .none: return .failure(InputProblem("missing required field 'time'"))
+        case .string(let text)?:
+            guard let parsed = Timestamp(rfc3339: text) else {
+                return .failure(InputProblem("field 'time' is not an RFC 3339 timestamp: '\(text)' (expected YYYY-MM-DDTHH:MM:SS[.fraction](Z|±HH:MM) or epoch milliseconds as a number)"))
+            }
+            time = parsed
+        case .number(let number)?:
+            guard let parsed = Timestamp(epochMilliseconds: number) else {
+                return .failure(InputProblem("field 'time' is out of range: \(number.text)"))
+            }
+            time = parsed
+        case let other?:
+            return .failure(InputProblem("field 'time' must be an RFC 3339 string or epoch milliseconds, found \(other.kindName)"))
+        }
+        var app: String? = nil
+        switch members["app"] {
+        case .none, .null?: break
+        case .string(let text)?: app = text
+        case let other?: return .failure(InputProblem("field 'app' must be a string, found \(other.kindName)"))
+        }
+        for name in Event.reservedFields { members[name] = nil }
+        return .success(
+            Event(id: id, time: time, subject: subject, type: type, app: app, fields: members,
+                  location: location, sequence: sequence))
+    }
+}
+
+/// Why one input record was rejected; the reader adds the location.
+struct InputProblem: Error, Equatable {
+    var reason: String
+    var column: Int?
+    init(_ reason: String, column: Int? = nil) {
+        self.reason = reason
+        self.column = column
+    }
+}
+
+extension JSONValue {
+    /// The JSON kind, for messages: "a string", "a number", …
+    var kindName: String {
+        switch self {
+        case .null: "null"
+        case .bool: "a boolean"
+        case .number: "a number"
+        case .string: "a string"
+        case .array: "an array"
+        case .object: "an object"
+        }
+    }
+}

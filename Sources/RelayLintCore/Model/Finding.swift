@@ -1,0 +1,81 @@
+/// A rule's verdict on one firing event (or one app): what is wrong, where, and the evidence.
+public struct Finding: Sendable, Equatable, Codable {
+    public var rule: String
+    public var severity: Severity
+    /// The subject id, or the app's bundle id for app rules.
+    public var subject: String
+    /// The app the firing event belongs to.
+    public var app: String
+    /// The firing event's id; nil for app rules.
+    public var event: String?
+    public var time: Timestamp?
+    public var message: String
+    /// Stable across runs for the same finding: suppressions, baselines and code scanning key on it.
+    public var fingerprint: String
+    /// Where the firing event was read (the manifest entry or the log's first line for app rules).
+    public var location: SourceLocation?
+    /// What the rule required, in words.
+    public var expected: String
+    /// The events that made the rule fire, and those that came close, in timeline order.
+    public var evidence: [Evidence]
+
+    public init(rule: String, severity: Severity, subject: String, app: String, event: String?, time: Timestamp?,
+                message: String, fingerprint: String, location: SourceLocation?, expected: String, evidence: [Evidence]) {
+        self.rule = rule
+        self.severity = severity
+        self.subject = subject
+        self.app = app
+        self.event = event
+        self.time = time
+        self.message = message
+        self.fingerprint = fingerprint
+        self.location = location
+        self.expected = expected
+        self.evidence = evidence
+    }
+
+    /// Report order (contract §2.4): subject, then time (app findings first), then rule, then event.
+    public static func reportOrder(_ lhs: Finding, _ rhs: Finding) -> Bool {
+        if lhs.subject != rhs.subject { return lhs.subject < rhs.subject }
+        switch (lhs.time, rhs.time) {
+        case (nil, .some): return true
+        case (.some, nil): return false
+        case (.some(let a), .some(let b)) where a != b: return a < b
+        default: break
+        }
+        if lhs.rule != rhs.rule { return lhs.rule < rhs.rule }
+        return (lhs.event ?? "") < (rhs.event ?? "")
+    }
+}
+
+/// One event of a finding's evidence and the part it played.
+public struct Evidence: Sendable, Equatable, Codable {
+    public enum Role: String, Sendable, Codable {
+        /// The event that fired the rule.
+        case trigger
+        /// An event of the kind the requirement looks for: the offending one for `not_` forms, or
+        /// one that did not count (outside the window, interrupted, before the boundary).
+        case witness
+        /// An event that broke a witness off (`without`).
+        case interruption
+        /// The event where the search stopped (`since_last`, `until_next`).
+        case boundary
+    }
+
+    public var role: Role
+    public var event: String
+    public var type: String
+    public var time: Timestamp
+    public var location: SourceLocation
+    /// A short note: why this event matters.
+    public var note: String?
+
+    public init(role: Role, event: String, type: String, time: Timestamp, location: SourceLocation, note: String? = nil) {
+        self.role = role
+        self.event = event
+        self.type = type
+        self.time = time
+        self.location = location
+        self.note = note
+    }
+}

@@ -1,0 +1,70 @@
+/// A finding's message with `{placeholders}`, filled per finding.
+///
+/// Placeholders: `{subject}`, `{app}`, `{rule}`, `{event.FIELD}` (any field of the firing event,
+/// `id`, `type` and `time` included), `{witness.FIELD}` (the event that satisfied or broke a
+/// negative requirement), `{expected}`. Values that are email addresses or phone numbers are
+/// masked unless PII display is on.
+public struct MessageTemplate: Sendable, Equatable {
+    enum Part: Sendable, Equatable {
+        case text(String)
+        case placeholder(String)
+    }
+
+    let parts: [Part]
+    public let source: String
+
+    /// The placeholder roots a template may use.
+    static let roots: Set<String> = ["subject", "app", "rule", "expected", "event", "witness"]
+
+    /// Parses a template; returns the problem for an unknown or unterminated placeholder.
+    static func parse(_ text: String) -> Result<MessageTemplate, InputProblem> {
+        var parts: [Part] = []
+        var literal = ""
+        var index = text.startIndex
+        while index < text.endIndex {
+            let character = text[index]
+            if character == "{" {
+                guard let close = text[index...].firstIndex(of: "}") else {
+                    return .failure(InputProblem("unterminated '{' in message"))
+                }
+                let name = String(text[text.index(after: index)..<close]).trimmingWhitespace
+                let root = name.split(separator: ".", maxSplits: 1).first.map(String.init) ?? ""
+                guard roots.contains(root), (root == "event" || root == "witness") == name.contains(".") else {
+                    return .failure(InputProblem(
+                        "unknown placeholder '{\(name)}' in message (use {subject}, {app}, {rule}, {expected}, {event.FIELD} or {witness.FIELD})"))
+                }
+                if !literal.isEmpty { parts.append(.text(literal)) }
+                literal = ""
+                parts.append(.placeholder(name))
+                index = text.index(after: close)
+            } else {
+                literal.append(character)
+                index = text.index(after: index)
+            }
+        }
+        if !literal.isEmpty { parts.append(.text(literal)) }
+        return .success(MessageTemplate(parts: parts, source: text))
+    }
+
+    /// Fills the placeholders; `value` answers a placeholder name or nil for "not set".
+    func render(masker: PIIMasker, value: (String) -> String?) -> String {
+        var output = ""
+        for part in parts {
+            switch part {
+            case .text(let text): output += text
+            case .placeholder(let name):
+                if let filled = value(name) {
+                    output += name == "subject" || name == "rule" || name == "app" || name == "expected"
+                        ? filled : masker.mask(filled)
+                } else {
+                    output += "(unset)"
+                }
+            }
+        }
+        return output
+    }
+}
+
+extension String {
+    var trimmingWhitespace: String { RelayDomains.trimWhitespace(self) }
+}

@@ -1,0 +1,44 @@
+/// One compliance policy, loaded from YAML. The engine interprets it; it knows no rule by id.
+public struct Rule: Sendable, Equatable, Identifiable {
+    /// Whether a rule looks at each subject's timeline or at each app as a whole.
+    public enum Scope: String, Sendable, Equatable {
+        case subject
+        case app
+    }
+
+    /// A document the rule's requirement comes from.
+    public struct Reference: Sendable, Equatable, Codable {
+        public var title: String
+        public var url: String?
+    }
+
+    /// The apps an app rule applies to.
+    public struct AppCondition: Sendable, Equatable {
+        /// Required value of "the app creates accounts" (contract §2.4), when set.
+        public var createsAccounts: Bool?
+        /// Manifest declarations the app must have for the rule to apply.
+        public var manifest: [String: JSONValue] = [:]
+    }
+
+    /// Kebab-case, stable: reports, suppressions and pipelines refer to it.
+    public var id: String
+    public var title: String
+    public var severity: Severity
+    public var scope: Scope
+    public var description: String
+    public var rationale: String
+    public var references: [Reference]
+    /// Requirements the rule checks, such as `App Store Review Guideline 5.1.1(v)`.
+    public var controls: [String]
+    /// Subject rules: the events that fire the rule.
+    public var trigger: EventMatcher?
+    /// App rules: the apps the rule applies to.
+    public var appCondition: AppCondition?
+    public var requirement: Requirement
+    public var message: MessageTemplate
+    public var examples: [RuleExample]
+    /// Where the rule's `id` is written.
+    public var location: SourceLocation
+    /// The SHA-256 of the rule's file.
+    public var fileSHA256: String
+}

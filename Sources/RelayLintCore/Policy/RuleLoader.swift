@@ -1,0 +1,308 @@
+/// Turns rule YAML into `Rule` values, validating structure, types, durations, severities and
+/// placeholders, and reporting every problem at its file, line and column.
+struct RuleLoader {
+    private var reader = SchemaReader()
+    private let path: String
+    private let sha256: String
+
+    static let ruleKeys = [
+        "id", "title", "severity", "scope", "description", "rationale", "references", "controls", "when",
+        "require", "message", "examples",
+    ]
+    static let matcherKeys = ["type", "where", "adds", "removes", "before", "after", "any", "all", "not"]
+    static let stateKeys = ["anonymized", "holds", "lacks", "deleted"]
+    static let temporalKeys = ["preceded_by", "followed_by", "not_preceded_by", "not_followed_by"]
+    static let requirementKeys = temporalKeys + ["within", "since_last", "until_next", "without", "all", "any", "exists", "absent", "manifest"]
+    static let fieldTestKeys = ["equals", "in", "not_in", "exists", "relay", "social"]
+
+    init(path: String, sha256: String) {
+        self.path = path
+        self.sha256 = sha256
+    }
+
+    /// Loads a rule file: one rule (a mapping with `id`) or several (`rules:` list).
+    static func load(text: String, path: String, sha256: String) -> (rules: [Rule], diagnostics: [Diagnostic]) {
+        let tree: YAMLTree
+        switch YAMLTree.parse(text, path: path) {
+        case .failure(let error): return ([], error.diagnostics)
+        case .success(nil):
+            return ([], [Diagnostic(.error, "rule file is empty", at: SourceLocation(file: path, line: 1, column: 1))])
+        case .success(let parsed?): tree = parsed
+        }
+        var loader = RuleLoader(path: path, sha256: sha256)
+        var rules: [Rule] = []
+        if case .mapping(let pairs) = tree.content, pairs.count == 1, pairs[0].key == "rules" {
+            if let list = loader.reader.list(pairs[0].value, what: "'rules'") {
+                rules = list.compactMap { loader.rule($0) }
+            }
+        } else if let rule = loader.rule(tree) {
+            rules = [rule]
+        }
+        return (rules, loader.reader.diagnostics)
+    }
+
+    private mutating func rule(_ tree: YAMLTree) -> Rule? {
+        guard let map = reader.mapping(tree, what: "a rule", allowed: RuleLoader.ruleKeys,
+                                       required: ["id", "severity", "message", "require"])
+        else { return nil }
+        let before = reader.diagnostics.count
+        var id = ""
+        if let node = map["id"]?.value, let text = reader.nonEmptyString(node, what: "'id'") {
+            id = text
+            if !RuleLoader.isKebabCase(text) {
+                reader.report("rule id '\(text)' must be kebab-case: lowercase letters, digits and single hyphens", at: node.location)
+            }
+        }
+        let severity = map["severity"].flatMap { reader.severity($0.value, what: "'severity'") } ?? .error
+        var scope = Rule.Scope.subject
+        if let node = map["scope"]?.value, let text = reader.string(node, what: "'scope'") {
+            if let parsed = Rule.Scope(rawValue: text) { scope = parsed } else {
+                reader.report("'scope' must be subject or app, found '\(text)'", at: node.location)
+            }
+        }
+        let title = map["title"].flatMap { reader.nonEmptyString($0.value, what: "'title'") } ?? id
+        let description = map["description"].flatMap { reader.string($0.value, what: "'description'") } ?? ""
+        let rationale = map["rationale"].flatMap { reader.string($0.value, what: "'rationale'") } ?? ""
+        let controls = map["controls"].flatMap { reader.strings($0.value, what: "'controls'") } ?? []
+        let references = map["references"].map { self.references($0.value) } ?? []
+        var message = MessageTemplate(parts: [.text(id)], source: id)
+        if let node = map["message"]?.value, let text = reader.nonEmptyString(node, what: "'message'") {
+            switch MessageTemplate.parse(text) {
+            case .success(let template): message = template
+            case .failure(let problem): reader.report(problem.reason, at: node.location)
+            }
+        }
+        var trigger: EventMatcher? = nil
+        var appCondition: Rule.AppCondition? = nil
+        switch scope {
+        case .subject:
+            if let node = map["when"]?.value { trigger = matcher(node, what: "'when'") } else {
+                reader.report("a subject rule needs 'when': the events that fire it", at: tree.location)
+            }
+        case .app:
+            appCondition = map["when"].map { self.appCondition($0.value) } ?? Rule.AppCondition()
+        }
+        let requirement = map["require"].flatMap { self.requirement($0.value, scope: scope) } ?? Requirement.all([])
+        let examples = map["examples"].map { self.examples($0.value) } ?? []
+        guard reader.diagnostics.count == before else { return nil }
+        return Rule(
+            id: id, title: title, severity: severity, scope: scope, description: description, rationale: rationale,
+            references: references, controls: controls, trigger: trigger, appCondition: appCondition,
+            requirement: requirement, message: message, examples: examples,
+            location: map["id"]?.value.location ?? tree.location, fileSHA256: sha256)
+    }
+
+    static func isKebabCase(_ text: String) -> Bool {
+        guard let first = text.first, first.isLowercase, first.isASCII, !text.hasSuffix("-"), !text.contains("--") else {
+            return false
+        }
+        return text.allSatisfy { ($0.isASCII && ($0.isLowercase || $0.isNumber)) || $0 == "-" }
+    }
+
+    private mutating func references(_ tree: YAMLTree) -> [Rule.Reference] {
+        guard let list = reader.list(tree, what: "'references'") else { return [] }
+        return list.compactMap { item in
+            if case .scalar(.string(let title)) = item.content { return Rule.Reference(title: title, url: nil) }
+            guard let map = reader.mapping(item, what: "a reference", allowed: ["title", "url"], required: ["title"]),
+                let title = map["title"].flatMap({ reader.nonEmptyString($0.value, what: "'title'") })
+            else { return nil }
+            return Rule.Reference(title: title, url: map["url"].flatMap { reader.string($0.value, what: "'url'") })
+        }
+    }
+
+    // MARK: Matchers
+
+    mutating func matcher(_ tree: YAMLTree, what: String) -> EventMatcher? {
+        guard let map = reader.mapping(tree, what: "an event matcher (\(what))", allowed: RuleLoader.matcherKeys) else {
+            return nil
+        }
+        if map.isEmpty {
+            reader.report("an event matcher (\(what)) must not be empty", at: tree.location)
+            return nil
+        }
+        var matcher = EventMatcher()
+        if let node = map["type"]?.value { matcher.types = reader.strings(node, what: "'type'") ?? [] }
+        if let node = map["where"]?.value { matcher.fields = fieldConditions(node) }
+        if let node = map["adds"]?.value { matcher.adds = facets(node, what: "'adds'").reduce([]) { $0.union($1) } }
+        if let node = map["removes"]?.value { matcher.removes = facets(node, what: "'removes'").reduce([]) { $0.union($1) } }
+        if let node = map["before"]?.value { matcher.before = stateCondition(node, what: "'before'") }
+        if let node = map["after"]?.value { matcher.after = stateCondition(node, what: "'after'") }
+        if let node = map["any"]?.value { matcher.anyOf = matcherList(node, what: "'any'") }
+        if let node = map["all"]?.value { matcher.allOf = matcherList(node, what: "'all'") }
+        if let node = map["not"]?.value {
+            if case .sequence = node.content { matcher.noneOf = matcherList(node, what: "'not'") } else if let inner = self.matcher(node, what: "'not'") {
+                matcher.noneOf = [inner]
+            }
+        }
+        return matcher
+    }
+
+    private mutating func matcherList(_ tree: YAMLTree, what: String) -> [EventMatcher] {
+        guard let list = reader.list(tree, what: what) else { return [] }
+        if list.isEmpty { reader.report("\(what) must list at least one matcher", at: tree.location) }
+        return list.compactMap { matcher($0, what: what) }
+    }
+
+    private mutating func fieldConditions(_ tree: YAMLTree) -> [FieldCondition] {
+        guard case .mapping(let pairs) = tree.content else {
+            reader.report("'where' must be a mapping of field names to values or tests, found \(tree.kindName)", at: tree.location)
+            return []
+        }
+        var conditions: [FieldCondition] = []
+        for pair in pairs {
+            switch pair.value.content {
+            case .scalar(let value):
+                conditions.append(FieldCondition(field: pair.key, test: .oneOf([value])))
+            case .sequence(let elements):
+                conditions.append(FieldCondition(field: pair.key, test: .oneOf(scalars(elements, what: "'\(pair.key)'"))))
+            case .mapping:
+                guard let tests = reader.mapping(pair.value, what: "the test of field '\(pair.key)'", allowed: RuleLoader.fieldTestKeys)
+                else { continue }
+                if tests.isEmpty { reader.report("the test of field '\(pair.key)' is empty", at: pair.value.location) }
+                for key in RuleLoader.fieldTestKeys {
+                    guard let node = tests[key]?.value else { continue }
+                    let test: FieldCondition.Test?
+                    switch key {
+                    case "equals": test = scalar(node, what: "'equals'").map { .oneOf([$0]) }
+                    case "in": test = reader.list(node, what: "'in'").map { .oneOf(scalars($0, what: "'in'")) }
+                    case "not_in": test = reader.list(node, what: "'not_in'").map { .noneOf(scalars($0, what: "'not_in'")) }
+                    case "exists": test = reader.bool(node, what: "'exists'").map { .exists($0) }
+                    case "relay": test = reader.bool(node, what: "'relay'").map { .relayAddress($0) }
+                    default: test = reader.bool(node, what: "'social'").map { .socialProvider($0) }
+                    }
+                    if let test { conditions.append(FieldCondition(field: pair.key, test: test)) }
+                }
+            }
+        }
+        return conditions
+    }
+
+    private mutating func scalar(_ tree: YAMLTree, what: String) -> JSONValue? {
+        if case .scalar(let value) = tree.content { return value }
+        reader.report("\(what) must be a single value, found \(tree.kindName)", at: tree.location)
+        return nil
+    }
+
+    private mutating func scalars(_ trees: [YAMLTree], what: String) -> [JSONValue] {
+        trees.compactMap { scalar($0, what: "each value of \(what)") }
+    }
+
+    private mutating func facets(_ tree: YAMLTree, what: String) -> [IdentityFacets] {
+        guard let names = reader.strings(tree, what: what) else { return [] }
+        return names.compactMap { name in
+            if let facet = IdentityFacets.named(name) { return facet }
+            var message = "\(what): unknown identity '\(name)' (expected one of \(IdentityFacets.names.map(\.0).joined(separator: ", ")))"
+            if let suggestion = SchemaReader.closest(to: name, in: IdentityFacets.names.map(\.0)) {
+                message += "; did you mean '\(suggestion)'?"
+            }
+            reader.report(message, at: tree.location)
+            return nil
+        }
+    }
+
+    private mutating func stateCondition(_ tree: YAMLTree, what: String) -> StateCondition? {
+        guard let map = reader.mapping(tree, what: "a state condition (\(what))", allowed: RuleLoader.stateKeys) else { return nil }
+        var condition = StateCondition()
+        if let node = map["anonymized"]?.value { condition.anonymized = reader.bool(node, what: "'anonymized'") }
+        if let node = map["deleted"]?.value { condition.deleted = reader.bool(node, what: "'deleted'") }
+        if let node = map["holds"]?.value { condition.holds = facets(node, what: "'holds'") }
+        if let node = map["lacks"]?.value { condition.lacks = facets(node, what: "'lacks'").reduce([]) { $0.union($1) } }
+        return condition
+    }
+
+    // MARK: Requirements
+
+    private mutating func requirement(_ tree: YAMLTree, scope: Rule.Scope) -> Requirement? {
+        guard let map = reader.mapping(tree, what: "a requirement", allowed: RuleLoader.requirementKeys) else { return nil }
+        let forms = RuleLoader.temporalKeys + ["all", "any", "exists", "absent", "manifest"]
+        let present = forms.filter { map[$0] != nil }
+        guard present.count == 1, let form = present.first else {
+            reader.report(present.isEmpty
+                ? "a requirement needs one of \(forms.joined(separator: ", "))"
+                : "a requirement takes exactly one of \(present.joined(separator: ", ")); combine several with 'all' or 'any'",
+                at: tree.location)
+            return nil
+        }
+        let node = map[form]!.value
+        let modifiers = ["within", "since_last", "until_next", "without"].filter { map[$0] != nil }
+        if !RuleLoader.temporalKeys.contains(form), let modifier = modifiers.first {
+            reader.report("'\(modifier)' applies only to preceded_by, followed_by and their not_ forms", at: map[modifier]!.keyLocation)
+        }
+        switch form {
+        case "all", "any":
+            guard let list = reader.list(node, what: "'\(form)'") else { return nil }
+            if list.isEmpty { reader.report("'\(form)' must list at least one requirement", at: node.location) }
+            let requirements = list.compactMap { requirement($0, scope: scope) }
+            return form == "all" ? .all(requirements) : .any(requirements)
+        case "exists", "absent":
+            if scope == .subject {
+                reader.report("'\(form)' is for app rules (scope: app); subject rules use preceded_by or followed_by", at: map[form]!.keyLocation)
+            }
+            guard let matcher = matcher(node, what: "'\(form)'") else { return nil }
+            return form == "exists" ? .exists(matcher) : .absent(matcher)
+        case "manifest":
+            if scope == .subject { reader.report("'manifest' is for app rules (scope: app)", at: map[form]!.keyLocation) }
+            guard case .mapping(let pairs) = node.content else {
+                reader.report("'manifest' must be a mapping of declarations, found \(node.kindName)", at: node.location)
+                return nil
+            }
+            var declarations: [String: JSONValue] = [:]
+            for pair in pairs { declarations[pair.key] = pair.value.jsonValue }
+            return .manifest(declarations)
+        default:
+            if scope == .app {
+                reader.report("'\(form)' is for subject rules; app rules use exists, absent or manifest", at: map[form]!.keyLocation)
+            }
+            let direction: TemporalRequirement.Direction = form.hasSuffix("preceded_by") ? .before : .after
+            guard let witness = matcher(node, what: "'\(form)'") else { return nil }
+            var temporal = TemporalRequirement(direction: direction, mustExist: !form.hasPrefix("not_"), witness: witness)
+            if let within = map["within"]?.value { temporal.within = reader.duration(within, what: "'within'") }
+            if let boundary = map["since_last"] {
+                if direction == .after { reader.report("'since_last' goes with preceded_by; use 'until_next' with followed_by", at: boundary.keyLocation) }
+                temporal.boundary = matcher(boundary.value, what: "'since_last'")
+            }
+            if let boundary = map["until_next"] {
+                if direction == .before { reader.report("'until_next' goes with followed_by; use 'since_last' with preceded_by", at: boundary.keyLocation) }
+                temporal.boundary = matcher(boundary.value, what: "'until_next'")
+            }
+            if let interruption = map["without"]?.value { temporal.interruption = matcher(interruption, what: "'without'") }
+            return .temporal(temporal)
+        }
+    }
+
+    private mutating func appCondition(_ tree: YAMLTree) -> Rule.AppCondition {
+        var condition = Rule.AppCondition()
+        guard let map = reader.mapping(tree, what: "the app condition ('when' of an app rule)", allowed: ["creates_accounts", "manifest"]) else {
+            return condition
+        }
+        if let node = map["creates_accounts"]?.value { condition.createsAccounts = reader.bool(node, what: "'creates_accounts'") }
+        if let node = map["manifest"]?.value {
+            if case .mapping(let pairs) = node.content {
+                for pair in pairs { condition.manifest[pair.key] = pair.value.jsonValue }
+            } else {
+                reader.report("'manifest' must be a mapping of declarations, found \(node.kindName)", at: node.location)
+            }
+        }
+        return condition
+    }
+
+    // MARK: Examples
+
+    private mutating func examples(_ tree: YAMLTree) -> [RuleExample] {
+        guard let list = reader.list(tree, what: "'examples'") else { return [] }
+        return list.compactMap { item in
+            guard let map = reader.mapping(item, what: "an example", allowed: ["name", "events", "accounts", "manifest", "fires"],
+                                           required: ["name", "fires"])
+            else { return nil }
+            let name = map["name"].flatMap { reader.nonEmptyString($0.value, what: "'name'") } ?? ""
+            func records(_ key: String) -> [(value: JSONValue, location: SourceLocation)] {
+                guard let node = map[key]?.value, let list = reader.list(node, what: "'\(key)'") else { return [] }
+                return list.map { ($0.jsonValue, $0.location) }
+            }
+            let fires = map["fires"].flatMap { reader.strings($0.value, what: "'fires'") } ?? []
+            return RuleExample(name: name, events: records("events"), accounts: records("accounts"),
+                               manifest: records("manifest"), expectedFirings: fires, location: item.location)
+        }
+    }
+}
+

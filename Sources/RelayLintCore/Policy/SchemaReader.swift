@@ -1,0 +1,116 @@
+/// Reads a `YAMLTree` against an expected shape, collecting every problem with its location
+/// instead of stopping at the first, so one `rules validate` run lists them all.
+struct SchemaReader {
+    private(set) var diagnostics: [Diagnostic] = []
+
+    mutating func report(_ message: String, at location: SourceLocation) {
+        diagnostics.append(Diagnostic(.error, message, at: location))
+    }
+
+    /// The mapping's pairs by key, after checking that every key is allowed and required keys are
+    /// present. Unknown keys get a "did you mean" when one is close.
+    mutating func mapping(
+        _ tree: YAMLTree, what: String, allowed: [String], required: [String] = []
+    ) -> [String: (keyLocation: SourceLocation, value: YAMLTree)]? {
+        guard case .mapping(let pairs) = tree.content else {
+            report("\(what) must be a mapping, found \(tree.kindName)", at: tree.location)
+            return nil
+        }
+        var result: [String: (keyLocation: SourceLocation, value: YAMLTree)] = [:]
+        for pair in pairs {
+            if allowed.contains(pair.key) {
+                result[pair.key] = (pair.keyLocation, pair.value)
+            } else {
+                var message = "unknown key '\(pair.key)' in \(what)"
+                if let suggestion = SchemaReader.closest(to: pair.key, in: allowed) { message += "; did you mean '\(suggestion)'?" }
+                message += " (allowed: \(allowed.joined(separator: ", ")))"
+                report(message, at: pair.keyLocation)
+            }
+        }
+        for key in required where result[key] == nil {
+            report("\(what) is missing required key '\(key)'", at: tree.location)
+        }
+        return result
+    }
+
+    mutating func string(_ tree: YAMLTree, what: String) -> String? {
+        if case .scalar(.string(let text)) = tree.content { return text }
+        if case .scalar(.number(let number)) = tree.content { return number.text }
+        report("\(what) must be a string, found \(tree.kindName)", at: tree.location)
+        return nil
+    }
+
+    mutating func nonEmptyString(_ tree: YAMLTree, what: String) -> String? {
+        guard let text = string(tree, what: what) else { return nil }
+        if text.trimmingWhitespace.isEmpty {
+            report("\(what) must not be empty", at: tree.location)
+            return nil
+        }
+        return text
+    }
+
+    /// Strict booleans: only `true` and `false`.
+    mutating func bool(_ tree: YAMLTree, what: String) -> Bool? {
+        if case .scalar(.bool(let flag)) = tree.content { return flag }
+        report("\(what) must be true or false, found \(SchemaReader.shown(tree))", at: tree.location)
+        return nil
+    }
+
+    /// A string or a list of strings.
+    mutating func strings(_ tree: YAMLTree, what: String) -> [String]? {
+        switch tree.content {
+        case .sequence(let elements):
+            let values = elements.compactMap { string($0, what: "each item of \(what)") }
+            return values.count == elements.count ? values : nil
+        default:
+            return string(tree, what: what).map { [$0] }
+        }
+    }
+
+    mutating func list(_ tree: YAMLTree, what: String) -> [YAMLTree]? {
+        if case .sequence(let elements) = tree.content { return elements }
+        report("\(what) must be a list, found \(tree.kindName)", at: tree.location)
+        return nil
+    }
+
+    mutating func duration(_ tree: YAMLTree, what: String) -> RuleDuration? {
+        if case .scalar(.string(let text)) = tree.content, let duration = RuleDuration(text) { return duration }
+        report("\(what) must be a duration such as 30d, 12h, 90m, 45s or 2w, found \(SchemaReader.shown(tree))", at: tree.location)
+        return nil
+    }
+
+    mutating func severity(_ tree: YAMLTree, what: String) -> Severity? {
+        if case .scalar(.string(let text)) = tree.content, let severity = Severity(rawValue: text) { return severity }
+        report("\(what) must be one of error, warning, note; found \(SchemaReader.shown(tree))", at: tree.location)
+        return nil
+    }
+
+    static func shown(_ tree: YAMLTree) -> String {
+        if case .scalar(let value) = tree.content {
+            return value == .null ? "nothing" : "'\(value.displayText)'"
+        }
+        return tree.kindName
+    }
+
+    /// The allowed word nearest to a misspelt one, if it is close enough to be a typo.
+    static func closest(to word: String, in candidates: [String]) -> String? {
+        let scored = candidates.map { ($0, editDistance(word, $0)) }.min { $0.1 < $1.1 }
+        guard let (best, distance) = scored, distance <= max(2, word.count / 3) else { return nil }
+        return best
+    }
+
+    static func editDistance(_ a: String, _ b: String) -> Int {
+        let a = Array(a), b = Array(b)
+        guard !a.isEmpty else { return b.count }
+        guard !b.isEmpty else { return a.count }
+        var previous = Array(0...b.count)
+        for i in 1...a.count {
+            var current = [i] + Array(repeating: 0, count: b.count)
+            for j in 1...b.count {
+                current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1))
+            }
+            previous = current
+        }
+        return previous[b.count]
+    }
+}

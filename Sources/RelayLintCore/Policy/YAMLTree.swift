@@ -1,0 +1,132 @@
+import Yams
+
+/// A YAML document as a `Sendable` tree whose every node knows its file, line and column.
+///
+/// Yams' `Node` is not `Sendable`, and its tag resolution follows YAML 1.1 (`no` becomes false,
+/// dates become timestamps). relaylint converts at this boundary and types scalars itself:
+/// plain `true`/`false` are booleans, plain numbers are numbers, plain `null`/`~` is null, and
+/// everything else, including `no`, `yes` and dates, stays a string.
+public struct YAMLTree: Sendable, Equatable {
+    public enum Content: Sendable, Equatable {
+        case scalar(JSONValue)
+        case mapping([(key: String, keyLocation: SourceLocation, value: YAMLTree)])
+        case sequence([YAMLTree])
+
+        public static func == (lhs: Content, rhs: Content) -> Bool {
+            switch (lhs, rhs) {
+            case (.scalar(let a), .scalar(let b)): a == b
+            case (.sequence(let a), .sequence(let b)): a == b
+            case (.mapping(let a), .mapping(let b)):
+                a.count == b.count && zip(a, b).allSatisfy { $0.key == $1.key && $0.value == $1.value }
+            default: false
+            }
+        }
+    }
+
+    public var content: Content
+    public var location: SourceLocation
+
+    /// Parses YAML text; syntax errors and non-string keys become diagnostics.
+    public static func parse(_ text: String, path: String) -> Result<YAMLTree?, DiagnosticsError> {
+        let node: Node?
+        do {
+            node = try Yams.compose(yaml: text)
+        } catch let error as YamlError {
+            return .failure(DiagnosticsError([YAMLTree.diagnostic(for: error, path: path)]))
+        } catch {
+            return .failure(DiagnosticsError([Diagnostic(.error, "invalid YAML: \(error)", at: SourceLocation(file: path))]))
+        }
+        guard let node else { return .success(nil) }
+        var problems: [Diagnostic] = []
+        let tree = YAMLTree(node: node, path: path, problems: &problems)
+        return problems.isEmpty ? .success(tree) : .failure(DiagnosticsError(problems))
+    }
+
+    private init(node: Node, path: String, problems: inout [Diagnostic]) {
+        let location = YAMLTree.location(node.mark, path: path)
+        self.location = location
+        switch node {
+        case .scalar(let scalar):
+            content = .scalar(YAMLTree.typed(scalar))
+        case .sequence(let sequence):
+            content = .sequence(sequence.map { YAMLTree(node: $0, path: path, problems: &problems) })
+        case .mapping(let mapping):
+            var pairs: [(key: String, keyLocation: SourceLocation, value: YAMLTree)] = []
+            var seen: Set<String> = []
+            for (key, value) in mapping {
+                let keyLocation = YAMLTree.location(key.mark, path: path)
+                guard case .scalar(let keyScalar) = key else {
+                    problems.append(Diagnostic(.error, "mapping keys must be plain strings", at: keyLocation))
+                    continue
+                }
+                if !seen.insert(keyScalar.string).inserted {
+                    problems.append(Diagnostic(.error, "duplicate key '\(keyScalar.string)'", at: keyLocation))
+                }
+                pairs.append((keyScalar.string, keyLocation, YAMLTree(node: value, path: path, problems: &problems)))
+            }
+            content = .mapping(pairs)
+        case .alias:
+            problems.append(Diagnostic(.error, "YAML aliases are not supported here; write the value out", at: location))
+            content = .scalar(.null)
+        }
+    }
+
+    static func location(_ mark: Mark?, path: String) -> SourceLocation {
+        SourceLocation(file: path, line: mark?.line ?? 0, column: mark?.column)
+    }
+
+    /// Types a scalar as relaylint reads YAML (see the type's documentation).
+    static func typed(_ scalar: Node.Scalar) -> JSONValue {
+        let text = scalar.string
+        guard scalar.style == .plain || scalar.style == .any else { return .string(text) }
+        switch text {
+        case "true": return .bool(true)
+        case "false": return .bool(false)
+        case "null", "~", "": return .null
+        default: break
+        }
+        if let first = text.utf8.first, first == UInt8(ascii: "-") || (first >= 0x30 && first <= 0x39),
+            let value = try? JSONParser.parseDocument(text), case .number = value
+        {
+            return value
+        }
+        return .string(text)
+    }
+
+    static func diagnostic(for error: YamlError, path: String) -> Diagnostic {
+        switch error {
+        case .scanner(let context, let problem, let mark, _), .parser(let context, let problem, let mark, _):
+            let detail = context.map { "\(problem) \($0.text)" } ?? problem
+            return Diagnostic(.error, "invalid YAML: \(detail)", at: SourceLocation(file: path, line: mark.line, column: mark.column))
+        case .composer(let context, let problem, let mark, _):
+            let detail = context.map { "\(problem) \($0.text)" } ?? problem
+            return Diagnostic(.error, "invalid YAML: \(detail)", at: SourceLocation(file: path, line: mark.line, column: mark.column))
+        case .duplicatedKeysInMapping(let duplicates, let context):
+            return Diagnostic(.error, "duplicate key '\(duplicates.joined(separator: "', '"))' \(context.text)",
+                              at: SourceLocation(file: path, line: context.mark.line, column: context.mark.column))
+        default:
+            return Diagnostic(.error, "invalid YAML: \(error)", at: SourceLocation(file: path))
+        }
+    }
+
+    /// The tree as plain JSON, for values handed on unchanged (example events, manifest entries).
+    public var jsonValue: JSONValue {
+        switch content {
+        case .scalar(let value): return value
+        case .sequence(let elements): return .array(elements.map(\.jsonValue))
+        case .mapping(let pairs):
+            var members: [String: JSONValue] = [:]
+            for pair in pairs { members[pair.key] = pair.value.jsonValue }
+            return .object(members)
+        }
+    }
+
+    /// The value's kind, for messages.
+    var kindName: String {
+        switch content {
+        case .scalar(let value): value.kindName
+        case .mapping: "a mapping"
+        case .sequence: "a list"
+        }
+    }
+}

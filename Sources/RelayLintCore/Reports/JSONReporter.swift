@@ -1,0 +1,165 @@
+import Foundation
+
+/// The machine-readable report of contract §5 (version 1): stable key order, sorted findings,
+/// no timestamps of its own, so the same inputs give byte-identical output.
+public struct JSONReporter: Reporter {
+    public init() {}
+    public var identifier: String { "json" }
+    public var summary: String { "JSON report (contract version 1), for pipelines" }
+
+    public func render(_ report: LintReport, options: ReportOptions) -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        let data = try! encoder.encode(JSONReportDocument(report))
+        return String(decoding: data, as: UTF8.self) + "\n"
+    }
+}
+
+/// The Codable shape of the JSON report.
+struct JSONReportDocument: Codable, Equatable {
+    struct Input: Codable, Equatable {
+        var path: String
+        var kind: String
+        var sha256: String
+        var records: Int
+        var invalid: Int
+        var duplicates: Int
+        var firstTime: String?
+        var lastTime: String?
+    }
+
+    struct RuleEntry: Codable, Equatable {
+        var id: String
+        var title: String
+        var severity: String
+        var scope: String
+        var controls: [String]
+        var file: String
+        var checked: Int
+        var violated: Int
+        var pending: Int
+    }
+
+    struct RulePack: Codable, Equatable {
+        var sha256: String
+        var files: [RuleSet.File]
+    }
+
+    struct Summary: Codable, Equatable {
+        var subjects: Int
+        var events: Int
+        var accounts: Int
+        var findings: Int
+        var duplicates: Int
+        var skipped: Int
+        var pending: Int
+        var anonymizedSubjects: Int
+        var bySeverity: [String: Int]
+    }
+
+    struct Location: Codable, Equatable {
+        var file: String
+        var line: Int
+        var column: Int?
+    }
+
+    struct EvidenceEntry: Codable, Equatable {
+        var role: String
+        var event: String
+        var type: String
+        var time: String
+        var location: Location
+        var note: String?
+    }
+
+    struct FindingEntry: Codable, Equatable {
+        var rule: String
+        var severity: String
+        var subject: String
+        var app: String
+        var event: String?
+        var time: String?
+        var message: String
+        var fingerprint: String
+        var location: Location?
+        var expected: String
+        var evidence: [EvidenceEntry]
+
+        enum CodingKeys: String, CodingKey {
+            case rule, severity, subject, app, event, time, message, fingerprint, location, expected, evidence
+        }
+
+        // `event` and `time` are written as null for app findings, as the contract shows.
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(rule, forKey: .rule)
+            try container.encode(severity, forKey: .severity)
+            try container.encode(subject, forKey: .subject)
+            try container.encode(app, forKey: .app)
+            try container.encode(event, forKey: .event)
+            try container.encode(time, forKey: .time)
+            try container.encode(message, forKey: .message)
+            try container.encode(fingerprint, forKey: .fingerprint)
+            try container.encodeIfPresent(location, forKey: .location)
+            try container.encode(expected, forKey: .expected)
+            try container.encode(evidence, forKey: .evidence)
+        }
+    }
+
+    struct DiagnosticEntry: Codable, Equatable {
+        var severity: String
+        var message: String
+        var location: Location
+    }
+
+    var version: Int
+    var tool: LintReport.Tool
+    var inputs: [Input]
+    var rulePack: RulePack
+    var rules: [RuleEntry]
+    var apps: [LintReport.AppOutcome]
+    var summary: Summary
+    var findings: [FindingEntry]
+    var skipped: [DiagnosticEntry]
+    var notes: [DiagnosticEntry]
+
+    init(_ report: LintReport) {
+        func location(_ location: SourceLocation) -> Location {
+            Location(file: location.file, line: location.line, column: location.column)
+        }
+        func diagnostic(_ diagnostic: Diagnostic) -> DiagnosticEntry {
+            DiagnosticEntry(severity: diagnostic.severity.rawValue, message: diagnostic.message, location: location(diagnostic.location))
+        }
+        version = 1
+        tool = report.tool
+        inputs = report.inputs.map {
+            Input(path: $0.path, kind: $0.kind.rawValue, sha256: $0.sha256, records: $0.records, invalid: $0.invalid,
+                  duplicates: $0.duplicates, firstTime: $0.firstTime?.description, lastTime: $0.lastTime?.description)
+        }
+        rulePack = RulePack(sha256: report.rulePackSHA256, files: report.ruleFiles)
+        rules = report.rules.map {
+            RuleEntry(id: $0.rule.id, title: $0.rule.title, severity: $0.rule.severity.rawValue, scope: $0.rule.scope.rawValue,
+                      controls: $0.rule.controls, file: $0.rule.location.file, checked: $0.checked, violated: $0.violated,
+                      pending: $0.pending)
+        }
+        apps = report.apps
+        var bySeverity: [String: Int] = [:]
+        for severity in Severity.allCases { bySeverity[severity.rawValue] = report.summary.bySeverity[severity] ?? 0 }
+        summary = Summary(
+            subjects: report.summary.subjects, events: report.summary.events, accounts: report.summary.accounts,
+            findings: report.summary.findings, duplicates: report.summary.duplicates, skipped: report.summary.skippedRecords,
+            pending: report.summary.pending, anonymizedSubjects: report.summary.anonymizedSubjects, bySeverity: bySeverity)
+        findings = report.findings.map { finding in
+            FindingEntry(
+                rule: finding.rule, severity: finding.severity.rawValue, subject: finding.subject, app: finding.app,
+                event: finding.event, time: finding.time?.description, message: finding.message, fingerprint: finding.fingerprint,
+                location: finding.location.map(location), expected: finding.expected,
+                evidence: finding.evidence.map {
+                    EvidenceEntry(role: $0.role.rawValue, event: $0.event, type: $0.type, time: $0.time.description,
+                                  location: location($0.location), note: $0.note)
+                })
+        }
+        skipped = report.skipped.map(diagnostic)
+        notes = report.notes.map(diagnostic)
+    }
+}

@@ -1,0 +1,83 @@
+/// Everything a run found and everything it read: the single value every reporter renders.
+public struct LintReport: Sendable, Equatable {
+    /// The tool that produced the report.
+    public struct Tool: Sendable, Equatable, Codable {
+        public var name: String
+        public var version: String
+        public var informationURI: String
+
+        public init(name: String = "relaylint", version: String, informationURI: String = "https://github.com/relaylint/relaylint") {
+            self.name = name
+            self.version = version
+            self.informationURI = informationURI
+        }
+    }
+
+    /// One rule as it was applied in this run: its description and how often it was checked.
+    public struct RuleOutcome: Sendable, Equatable {
+        public var rule: Rule
+        /// Firing events (subject rules) or apps (app rules) the requirement was checked at.
+        public var checked: Int
+        public var violated: Int
+        /// Checks not decided because a window reaches past the end of the data.
+        public var pending: Int
+    }
+
+    /// What the run knows about one app.
+    public struct AppOutcome: Sendable, Equatable, Codable {
+        public var bundleId: String
+        public var createsAccounts: Bool
+        public var inManifest: Bool
+        public var accounts: Int
+    }
+
+    /// Counts for the summary line and the JSON `summary` object.
+    public struct Summary: Sendable, Equatable {
+        public var subjects: Int
+        public var events: Int
+        public var accounts: Int
+        public var duplicates: Int
+        public var skippedRecords: Int
+        public var anonymizedSubjects: Int
+        public var findings: Int
+        public var pending: Int
+        public var bySeverity: [Severity: Int]
+    }
+
+    public var tool: Tool
+    public var inputs: [InputFileSummary]
+    public var ruleFiles: [RuleSet.File]
+    public var rulePackSHA256: String
+    public var rules: [RuleOutcome]
+    public var apps: [AppOutcome]
+    public var summary: Summary
+    /// Sorted in report order (`Finding.reportOrder`).
+    public var findings: [Finding]
+    /// Records skipped with `--skip-invalid`.
+    public var skipped: [Diagnostic]
+    /// Data-quality notes.
+    public var notes: [Diagnostic]
+    /// Events per UTC day, in day order.
+    public var eventsPerDay: [(day: String, count: Int)]
+    public var earliest: Timestamp?
+    public var latest: Timestamp?
+    /// Whether PII was shown unmasked (`--show-pii`).
+    public var showsPII: Bool
+
+    public static func == (lhs: LintReport, rhs: LintReport) -> Bool {
+        lhs.tool == rhs.tool && lhs.inputs == rhs.inputs && lhs.ruleFiles == rhs.ruleFiles && lhs.rules == rhs.rules
+            && lhs.apps == rhs.apps && lhs.summary == rhs.summary && lhs.findings == rhs.findings
+            && lhs.skipped == rhs.skipped && lhs.notes == rhs.notes && lhs.earliest == rhs.earliest
+            && lhs.latest == rhs.latest && lhs.showsPII == rhs.showsPII
+            && lhs.eventsPerDay.map(\.day) == rhs.eventsPerDay.map(\.day) && lhs.eventsPerDay.map(\.count) == rhs.eventsPerDay.map(\.count)
+    }
+
+    /// The most severe finding, if any: what `--fail-on` compares with.
+    public var highestSeverity: Severity? { findings.map(\.severity).max() }
+
+    /// Whether the run fails at the given threshold (nil: never).
+    public func fails(at threshold: Severity?) -> Bool {
+        guard let threshold else { return false }
+        return findings.contains { $0.severity >= threshold }
+    }
+}

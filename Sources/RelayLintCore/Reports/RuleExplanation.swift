@@ -1,0 +1,52 @@
+/// The plain-text explanation of a rule that `relaylint explain` prints.
+public struct RuleExplanation: Sendable {
+    public let rule: Rule
+
+    public init(rule: Rule) { self.rule = rule }
+
+    public var text: String {
+        var lines: [String] = []
+        lines.append("\(rule.id): \(rule.title)")
+        lines.append("severity: \(rule.severity.rawValue), scope: \(rule.scope.rawValue), defined at \(rule.location)")
+        if !rule.controls.isEmpty { lines.append("controls: \(rule.controls.joined(separator: "; "))") }
+        lines.append("")
+        if !rule.description.isEmpty { lines += ["What it checks:", "  " + rule.description, ""] }
+        switch rule.scope {
+        case .subject:
+            if let trigger = rule.trigger { lines.append("Fires on: " + trigger.summary) }
+        case .app:
+            var applies = "every app"
+            if let creates = rule.appCondition?.createsAccounts { applies += creates ? " that creates accounts" : " that creates no accounts" }
+            lines.append("Applies to: " + applies)
+        }
+        lines.append("Requires: " + Self.summary(of: rule.requirement))
+        lines.append("Message: " + rule.message.source)
+        lines.append("")
+        if !rule.rationale.isEmpty { lines += ["Why:", "  " + rule.rationale, ""] }
+        if !rule.references.isEmpty {
+            lines.append("References:")
+            for reference in rule.references { lines.append("  - \(reference.title)" + (reference.url.map { " <\($0)>" } ?? "")) }
+            lines.append("")
+        }
+        if !rule.examples.isEmpty {
+            lines.append("Examples (run them with `relaylint rules test`):")
+            for example in rule.examples {
+                let verdict = example.expectedFirings.isEmpty ? "passes" : "fires on " + example.expectedFirings.joined(separator: ", ")
+                lines.append("  - \(example.name): \(verdict)")
+            }
+        }
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    static func summary(of requirement: Requirement) -> String {
+        switch requirement {
+        case .temporal(let temporal): temporal.summary
+        case .all(let inner): inner.map(summary(of:)).joined(separator: "; and ")
+        case .any(let inner): inner.map(summary(of:)).joined(separator: "; or ")
+        case .exists(let matcher): "at least one " + matcher.summary
+        case .absent(let matcher): "no " + matcher.summary
+        case .manifest(let declarations):
+            "the manifest declares " + declarations.keys.sorted().map { "\($0): \(declarations[$0]!.displayText)" }.joined(separator: ", ")
+        }
+    }
+}

@@ -1,0 +1,78 @@
+/// The terminal report: findings grouped by rule, compiler-style lines that editors link, the
+/// evidence indented below, and a summary line.
+public struct TextReporter: Reporter {
+    public init() {}
+    public var identifier: String { "text" }
+    public var summary: String { "readable report for a terminal (default)" }
+
+    public func render(_ report: LintReport, options: ReportOptions) -> String {
+        let style = ANSIStyle(enabled: options.color)
+        var lines: [String] = []
+        let byRule = Dictionary(grouping: report.findings, by: \.rule)
+        for outcome in report.rules {
+            guard let findings = byRule[outcome.rule.id], !findings.isEmpty else { continue }
+            let rule = outcome.rule
+            lines.append(style.bold("\(rule.id)") + " — \(rule.title) " + style.dim("(\(findings.count) of \(outcome.checked) checked)"))
+            for finding in findings {
+                let place = finding.location.map { "\($0): " } ?? ""
+                let severity = style.severity(finding.severity)
+                lines.append("  \(place)\(severity): \(finding.message) [\(finding.rule)]")
+                lines.append(style.dim("      subject \(finding.subject)" + (finding.event.map { ", event \($0)" } ?? "")
+                                        + (finding.time.map { " at \($0)" } ?? "")))
+                lines.append(style.dim("      expected: \(finding.expected)"))
+                for item in finding.evidence where item.role != .trigger {
+                    lines.append(style.dim("      \(item.role.rawValue): \(item.type) \(item.event) at \(item.time) (\(item.location))"
+                                           + (item.note.map { ": \($0)" } ?? "")))
+                }
+            }
+            lines.append("")
+        }
+        if !report.skipped.isEmpty {
+            lines.append(style.bold("skipped records") + " (\(report.skipped.count), --skip-invalid)")
+            for diagnostic in report.skipped.prefix(20) { lines.append("  \(diagnostic)") }
+            if report.skipped.count > 20 { lines.append("  … \(report.skipped.count - 20) more in the JSON report") }
+            lines.append("")
+        }
+        if !report.notes.isEmpty {
+            lines.append(style.bold("data-quality notes") + " (\(report.notes.count))")
+            for diagnostic in report.notes.prefix(20) { lines.append("  \(diagnostic)") }
+            if report.notes.count > 20 { lines.append("  … \(report.notes.count - 20) more in the JSON report") }
+            lines.append("")
+        }
+        lines.append(summaryLine(report, style: style))
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    func summaryLine(_ report: LintReport, style: ANSIStyle) -> String {
+        let summary = report.summary
+        let counts = Severity.allCases.reversed().map { severity in
+            let count = summary.bySeverity[severity] ?? 0
+            return "\(count) \(severity.rawValue)\(count == 1 ? "" : "s")"
+        }.joined(separator: ", ")
+        var text = summary.findings == 0 ? style.green("no findings") : style.bold("\(summary.findings) finding\(summary.findings == 1 ? "" : "s")") + " (\(counts))"
+        text += " in \(summary.subjects) subjects, \(summary.events) events, \(summary.accounts) accounts; \(report.rules.count) rules"
+        var extras: [String] = []
+        if summary.duplicates > 0 { extras.append("\(summary.duplicates) duplicate event\(summary.duplicates == 1 ? "" : "s") ignored") }
+        if summary.skippedRecords > 0 { extras.append("\(summary.skippedRecords) invalid record\(summary.skippedRecords == 1 ? "" : "s") skipped") }
+        if summary.pending > 0 { extras.append("\(summary.pending) check\(summary.pending == 1 ? "" : "s") pending (window still open)") }
+        if !extras.isEmpty { text += "; " + extras.joined(separator: ", ") }
+        return text
+    }
+}
+
+/// ANSI escapes, or nothing when colour is off.
+struct ANSIStyle {
+    let enabled: Bool
+
+    private func wrap(_ text: String, _ code: String) -> String { enabled ? "\u{1B}[\(code)m\(text)\u{1B}[0m" : text }
+    func bold(_ text: String) -> String { wrap(text, "1") }
+    func dim(_ text: String) -> String { wrap(text, "2") }
+    func green(_ text: String) -> String { wrap(text, "32") }
+    func severity(_ severity: Severity) -> String {
+        switch severity {
+        case .error: wrap("error", "1;31")
+        case .warning: wrap("warning", "1;33")
+        case .note: wrap("note", "1;36")
+        }
+    }
+}
