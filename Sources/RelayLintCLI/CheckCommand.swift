@@ -34,6 +34,20 @@ struct CheckCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Write the report to this file instead of standard output.", valueName: "file"))
     var output: String?
 
+    @Option(name: .customLong("report"), help: ArgumentHelp(
+        "Also write a report in another format, from the same evaluation: FORMAT=FILE (e.g. sarif=results.sarif); repeatable.",
+        valueName: "format=file"))
+    var extraReports: [String] = []
+
+    @Option(help: ArgumentHelp("Title of audit reports (html, markdown).", valueName: "text"))
+    var title: String = ReportOptions().title
+
+    @Option(help: ArgumentHelp("Reviewer named in audit reports.", valueName: "name"))
+    var reviewer: String?
+
+    @Option(help: ArgumentHelp("Date printed in audit reports, e.g. 2026-07-01 (reports never read the clock).", valueName: "date"))
+    var date: String?
+
     @Option(name: .customLong("fail-on"), help: ArgumentHelp(
         "Exit with 1 when a finding has this severity or a higher one: error, warning, note, never.", valueName: "severity"))
     var failOn: String = "error"
@@ -62,6 +76,15 @@ struct CheckCommand: ParsableCommand {
         if ReporterRegistry.reporter(for: format) == nil {
             throw ValidationError("unknown format '\(format)'; expected one of \(ReporterRegistry.identifiers.joined(separator: ", "))")
         }
+        for entry in extraReports {
+            let parts = entry.split(separator: "=", maxSplits: 1).map(String.init)
+            guard parts.count == 2, !parts[1].isEmpty else {
+                throw ValidationError("--report takes FORMAT=FILE, e.g. sarif=results.sarif; found '\(entry)'")
+            }
+            if ReporterRegistry.reporter(for: parts[0]) == nil {
+                throw ValidationError("unknown format '\(parts[0])' in --report; expected one of \(ReporterRegistry.identifiers.joined(separator: ", "))")
+            }
+        }
         if failOn != "never" && Severity(rawValue: failOn) == nil {
             throw ValidationError("--fail-on must be error, warning, note or never; found '\(failOn)'")
         }
@@ -86,22 +109,31 @@ struct CheckCommand: ParsableCommand {
             StandardError.write("relaylint: no report written: the inputs are invalid (use --skip-invalid to skip bad records)")
             throw ExitCode(ExitStatus.invalidInput)
         }
-        let reporter = ReporterRegistry.reporter(for: format)!
         let useColor = color == "always" || (color == "auto" && output == nil && StandardOutput.isTerminal
                                               && ProcessInfo.processInfo.environment["NO_COLOR"] == nil)
-        let rendered = reporter.render(report, options: ReportOptions(color: useColor))
+        let options = ReportOptions(color: useColor, title: title, reviewer: reviewer, date: date)
+        let rendered = ReporterRegistry.reporter(for: format)!.render(report, options: options)
         if let output {
-            do {
-                try Data(rendered.utf8).write(to: URL(fileURLWithPath: output))
-            } catch {
-                StandardError.write("\(output): error: cannot write report: \(error.localizedDescription)")
-                throw ExitCode(ExitStatus.invalidInput)
-            }
-            StandardError.write("relaylint: wrote \(format) report to \(output): \(report.summary.findings) findings")
+            try write(rendered, to: output, format: format, report: report)
         } else {
             StandardOutput.write(rendered)
         }
+        for entry in extraReports {
+            let parts = entry.split(separator: "=", maxSplits: 1).map(String.init)
+            let extra = ReporterRegistry.reporter(for: parts[0])!.render(report, options: ReportOptions(title: title, reviewer: reviewer, date: date))
+            try write(extra, to: parts[1], format: parts[0], report: report)
+        }
         let threshold = failOn == "never" ? nil : Severity(rawValue: failOn)
         if report.fails(at: threshold) { throw ExitCode(ExitStatus.findings) }
+    }
+
+    private func write(_ text: String, to path: String, format: String, report: LintReport) throws {
+        do {
+            try Data(text.utf8).write(to: URL(fileURLWithPath: path))
+        } catch {
+            StandardError.write("\(path): error: cannot write report: \(error.localizedDescription)")
+            throw ExitCode(ExitStatus.invalidInput)
+        }
+        StandardError.write("relaylint: wrote \(format) report to \(path) (\(report.summary.findings) findings)")
     }
 }

@@ -5,6 +5,7 @@ import Foundation
 public struct JSONReporter: Reporter {
     public init() {}
     public var identifier: String { "json" }
+    public var fileExtension: String { "json" }
     public var summary: String { "JSON report (contract version 1), for pipelines" }
 
     public func render(_ report: LintReport, options: ReportOptions) -> String {

@@ -5,6 +5,8 @@ public protocol Reporter: Sendable {
     var identifier: String { get }
     /// One line for `--help`.
     var summary: String { get }
+    /// The usual file name ending for this format, without the dot (`Examples/reports/report.<ext>`).
+    var fileExtension: String { get }
     func render(_ report: LintReport, options: ReportOptions) -> String
 }
 
@@ -12,8 +14,21 @@ public protocol Reporter: Sendable {
 public struct ReportOptions: Sendable {
     /// ANSI colour (the CLI turns it on only for a terminal).
     public var color: Bool
+    /// The audit report's title (`--title`).
+    public var title: String
+    /// Who reviewed the run (`--reviewer`), for audit reports.
+    public var reviewer: String?
+    /// The audit report's date as the reviewer wants it printed (`--date`); reports never read
+    /// the clock themselves, so the same inputs give the same bytes.
+    public var date: String?
 
-    public init(color: Bool = false) { self.color = color }
+    public init(color: Bool = false, title: String = "Sign in with Apple privacy compliance report",
+                reviewer: String? = nil, date: String? = nil) {
+        self.color = color
+        self.title = title
+        self.reviewer = reviewer
+        self.date = date
+    }
 }
 
 /// All output formats, by identifier.

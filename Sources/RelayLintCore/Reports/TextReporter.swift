@@ -3,6 +3,7 @@
 public struct TextReporter: Reporter {
     public init() {}
     public var identifier: String { "text" }
+    public var fileExtension: String { "txt" }
     public var summary: String { "readable report for a terminal (default)" }
 
     public func render(_ report: LintReport, options: ReportOptions) -> String {

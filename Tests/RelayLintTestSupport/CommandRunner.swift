@@ -1,0 +1,44 @@
+import Foundation
+
+/// Runs the built `relaylint` executable, as a user would, from the repository root.
+public enum CommandRunner {
+    public struct Result: Sendable {
+        public var status: Int32
+        public var stdout: String
+        public var stderr: String
+    }
+
+    /// The folder SwiftPM built the test bundle and the executable into.
+    public static var productsDirectory: URL {
+        if let executable = Bundle.main.executableURL {
+            let directory = executable.deletingLastPathComponent()
+            if FileManager.default.fileExists(atPath: directory.appendingPathComponent("relaylint").path) { return directory }
+        }
+        for candidate in [".build/debug", ".build/release"] {
+            let directory = Fixtures.root.appendingPathComponent(candidate)
+            if FileManager.default.fileExists(atPath: directory.appendingPathComponent("relaylint").path) { return directory }
+        }
+        return Bundle.main.bundleURL
+    }
+
+    public static func run(_ arguments: [String], environment: [String: String] = [:]) throws -> Result {
+        let process = Process()
+        process.executableURL = productsDirectory.appendingPathComponent("relaylint")
+        process.arguments = arguments
+        process.currentDirectoryURL = Fixtures.root
+        var env = ProcessInfo.processInfo.environment
+        env["NO_COLOR"] = "1"
+        for (key, value) in environment { env[key] = value }
+        process.environment = env
+        let out = Pipe(), err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        let stdout = out.fileHandleForReading.readDataToEndOfFile()
+        let stderr = err.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return Result(status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self),
+                      stderr: String(decoding: stderr, as: UTF8.self))
+    }
+}

@@ -1,0 +1,23 @@
+import Foundation
+
+/// Paths of the repository's fixtures, found from this file's location so tests run from any
+/// working directory.
+public enum Fixtures {
+    /// The repository's top folder.
+    public static let root: URL = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+    public static func path(_ relative: String) -> String { root.appendingPathComponent(relative).path }
+
+    /// The built-in rule pack as checked in.
+    public static var rules: String { path("Rules") }
+
+    /// Writes `contents` to a new temporary file with the given name and returns its path.
+    public static func temporaryFile(named name: String, contents: String) throws -> String {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("relaylint-tests-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let url = directory.appendingPathComponent(name)
+        try Data(contents.utf8).write(to: url)
+        return url.path
+    }
+}
