@@ -91,9 +91,17 @@ struct SubjectRuleEvaluator {
         let trigger = steps[index]
         let step = requirement.direction == .before ? -1 : 1
         var failure = RequirementFailure(expected: requirement.summary, evidence: [])
+        let nearMissTypes = requirement.mustExist ? requirement.witness.referencedTypes ?? [] : []
+        var nearMisses = 0
         var cursor = index + step
         while cursor >= 0, cursor < steps.count {
             let candidate = steps[cursor]
+            // Events of the right type that fail the witness's other conditions (a failed
+            // revocation, consent for another scope) show the reviewer what came close.
+            if nearMisses < 3, nearMissTypes.contains(candidate.event.type), !matching.matches(requirement.witness, candidate) {
+                nearMisses += 1
+                failure.evidence.append((cursor, .witness, "does not count: not " + requirement.witness.summary))
+            }
             let gap = abs(candidate.event.time.nanoseconds - trigger.event.time.nanoseconds)
             if let within = requirement.within, gap > within.nanoseconds {
                 guard requirement.mustExist else { return .satisfied }

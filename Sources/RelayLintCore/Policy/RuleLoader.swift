@@ -38,7 +38,7 @@ struct RuleLoader {
         } else if let rule = loader.rule(tree) {
             rules = [rule]
         }
-        return (rules, loader.reader.diagnostics)
+        return (rules, loader.reader.diagnostics.sorted { $0.location < $1.location })
     }
 
     private mutating func rule(_ tree: YAMLTree) -> Rule? {

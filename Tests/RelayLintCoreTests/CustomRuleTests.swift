@@ -1,0 +1,103 @@
+@testable import RelayLintCore
+import RelayLintTestSupport
+import Testing
+
+/// Rules a user writes in YAML alone: the language must express them without Swift changes.
+@Suite struct CustomRuleTests {
+    func fired(_ ruleYAML: String, _ events: [String]) throws -> [String] {
+        let rules = try RuleSet.load(paths: [try Fixtures.temporaryFile(named: "rule.yml", contents: ruleYAML)])
+        let rule = try #require(rules.rules.first)
+        var records: [(value: JSONValue, location: RelayLintCore.SourceLocation)] = []
+        for line in events { records.append((try JSONParser.parseDocument(line), RelayLintCore.SourceLocation(file: "x", line: records.count + 1))) }
+        let example = RuleExample(name: "t", events: records, accounts: [], manifest: [], expectedFirings: [], location: RelayLintCore.SourceLocation(file: "x"))
+        let outcome = RuleExampleRunner.run(example, of: rule)
+        #expect(outcome.problems.isEmpty, "\(outcome.problems)")
+        return outcome.actual
+    }
+
+    static let deletionCompleted = """
+        id: deletion-request-completed
+        severity: error
+        when: {type: account.deletion_requested}
+        require:
+          followed_by: {type: account.deleted}
+          within: 30d
+        message: "deletion requested by {subject} not completed within 30 days"
+        """
+
+    @Test func followedByWithinAWindow() throws {
+        let request = #"{"id":"r","time":"2026-01-01T00:00:00Z","subject":"u","type":"account.deletion_requested","channel":"in_app"}"#
+        let late = #"{"id":"d","time":"2026-02-15T00:00:00Z","subject":"u","type":"account.deleted"}"#
+        let onTime = #"{"id":"d","time":"2026-01-20T00:00:00Z","subject":"u","type":"account.deleted"}"#
+        let unrelated = #"{"id":"x","time":"2026-03-01T00:00:00Z","subject":"v","type":"signin"}"#
+        #expect(try fired(Self.deletionCompleted, [request, late]) == ["r"])
+        #expect(try fired(Self.deletionCompleted, [request, onTime]) == [])
+        // No deletion and the data ends after the window: violated.
+        #expect(try fired(Self.deletionCompleted, [request, unrelated]) == ["r"])
+        // No deletion yet but the window is still open at the end of the data: pending, not a finding.
+        #expect(try fired(Self.deletionCompleted, [request]) == [])
+    }
+
+    static let noMailToDisabledRelay = """
+        id: no-mail-to-disabled-relay
+        severity: warning
+        when:
+          type: email.sent
+          where: {to: {relay: true}}
+        require:
+          not_preceded_by:
+            type: apple.notification
+            where: {event: email-disabled}
+          without:
+            type: apple.notification
+            where: {event: email-enabled}
+        message: "mail sent to a disabled relay address of {subject}"
+        """
+
+    @Test func notPrecededByUnlessReEnabled() throws {
+        let disabled = #"{"id":"n1","time":"2026-01-01T00:00:00Z","subject":"u","type":"apple.notification","event":"email-disabled"}"#
+        let enabled = #"{"id":"n2","time":"2026-01-05T00:00:00Z","subject":"u","type":"apple.notification","event":"email-enabled"}"#
+        let mail = #"{"id":"m","time":"2026-01-03T00:00:00Z","subject":"u","type":"email.sent","to":"x@privaterelay.appleid.com"}"#
+        let laterMail = #"{"id":"m2","time":"2026-01-07T00:00:00Z","subject":"u","type":"email.sent","to":"x@privaterelay.appleid.com"}"#
+        let realMail = #"{"id":"m3","time":"2026-01-03T00:00:00Z","subject":"u","type":"email.sent","to":"x@example.com"}"#
+        #expect(try fired(Self.noMailToDisabledRelay, [disabled, enabled, mail, laterMail, realMail]) == ["m"])
+    }
+
+    @Test func matchersCombineWithAnyAllAndNot() throws {
+        let rule = """
+            id: combined
+            severity: note
+            when:
+              type: signin
+              not: {where: {provider: apple.com}}
+              any:
+                - where: {app: com.a}
+                - where: {app: com.b}
+            require: {preceded_by: {type: never}}
+            message: m
+            """
+        let events = [
+            #"{"id":"1","time":"2026-01-01T00:00:00Z","subject":"u","type":"signin","provider":"google.com","app":"com.a"}"#,
+            #"{"id":"2","time":"2026-01-01T00:00:01Z","subject":"u","type":"signin","provider":"apple.com","app":"com.a"}"#,
+            #"{"id":"3","time":"2026-01-01T00:00:02Z","subject":"u","type":"signin","provider":"google.com","app":"com.c"}"#,
+            #"{"id":"4","time":"2026-01-01T00:00:03Z","subject":"u","type":"signin","provider":"github.com","app":"com.b"}"#,
+        ]
+        #expect(try fired(rule, events) == ["1", "4"])
+    }
+
+    @Test func booleansMatchAppleStringBooleans() throws {
+        let rule = """
+            id: private-signin
+            severity: note
+            when: {type: signin, where: {is_private_email: true}}
+            require: {preceded_by: {type: never}}
+            message: m
+            """
+        let events = [
+            #"{"id":"1","time":"2026-01-01T00:00:00Z","subject":"u","type":"signin","is_private_email":"TRUE"}"#,
+            #"{"id":"2","time":"2026-01-01T00:00:01Z","subject":"u","type":"signin","is_private_email":true}"#,
+            #"{"id":"3","time":"2026-01-01T00:00:02Z","subject":"u","type":"signin","is_private_email":"false"}"#,
+        ]
+        #expect(try fired(rule, events) == ["1", "2"])
+    }
+}

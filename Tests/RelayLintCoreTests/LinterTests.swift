@@ -1,0 +1,217 @@
+import Foundation
+@testable import RelayLintCore
+import RelayLintTestSupport
+import Testing
+
+/// Reading inputs and evaluating them end to end, through the library API.
+@Suite struct LinterTests {
+    static let builtIn: RuleSet = try! RuleSet.load(paths: [Fixtures.rules])
+
+    func lint(events: [String] = [], accounts: String? = nil, accountsName: String = "accounts.json", manifest: String? = nil,
+              skipInvalid: Bool = false, parallelism: Int = 1) throws -> LintReport {
+        var eventPaths: [String] = []
+        for (index, log) in events.enumerated() {
+            eventPaths.append(try Fixtures.temporaryFile(named: "events\(index).jsonl", contents: log))
+        }
+        let accountPaths = try accounts.map { [try Fixtures.temporaryFile(named: accountsName, contents: $0)] } ?? []
+        let manifestPath = try manifest.map { try Fixtures.temporaryFile(named: "manifest.yml", contents: $0) }
+        return try Linter.run(LintRequest(eventPaths: eventPaths, accountPaths: accountPaths, manifestPath: manifestPath,
+                                          rules: Self.builtIn, skipInvalid: skipInvalid, parallelism: parallelism))
+    }
+
+    /// Findings of subject rules only: exported accounts make the default app one that creates
+    /// accounts, which the app rule judges separately.
+    func subjectFindings(_ report: LintReport) -> [Finding] { report.findings.filter { $0.event != nil } }
+
+    func problems(events: String) -> [Diagnostic] {
+        do {
+            _ = try lint(events: [events])
+            return []
+        } catch let error as DiagnosticsError {
+            return error.diagnostics
+        } catch {
+            return [Diagnostic(.error, "\(error)", at: RelayLintCore.SourceLocation(file: ""))]
+        }
+    }
+
+    static let appleSignin = #"{"id":"s1","time":"2026-01-01T00:00:00Z","subject":"u1","type":"signin","provider":"apple.com","email":"a@privaterelay.appleid.com"}"#
+    static let emailLink = #"{"id":"l1","time":"2026-01-02T00:00:00Z","subject":"u1","type":"identity.linked","kind":"email","value":"jane@example.com"}"#
+    static let consent = #"{"id":"c1","time":"2026-01-02T00:00:00Z","subject":"u1","type":"consent.granted","scope":"link.email"}"#
+
+    // MARK: Bad input
+
+    @Test(arguments: [
+        ("{\"id\":\"a\",", 1, "invalid JSON"),
+        (#"{"id":"a","time":"2026-01-01T00:00:00Z","type":"signin"}"#, 1, "missing required field 'subject'"),
+        (#"{"id":"a","time":"2026-01-01 00:00:00Z","subject":"u","type":"signin"}"#, 1, "not an RFC 3339 timestamp"),
+        (#"{"id":"a","time":"1767225600000","subject":"u","type":"signin"}"#, 1, "not an RFC 3339 timestamp"),
+        (#"{"id":7,"time":"2026-01-01T00:00:00Z","subject":"u","type":"signin"}"#, 1, "'id' must be a string"),
+        (#"["not","an","object"]"#, 1, "expected a JSON object"),
+    ])
+    func badRecordsNameTheFileAndLine(line: String, lineNumber: Int, message: String) {
+        let found = problems(events: line + "\n")
+        #expect(found.count == 1)
+        #expect(found.first?.message.contains(message) == true, "\(found)")
+        #expect(found.first?.location.line == lineNumber)
+        #expect(found.first?.location.file.hasSuffix("events0.jsonl") == true)
+    }
+
+    @Test func syntaxErrorsCarryAColumn() {
+        let found = problems(events: "\n  \n" + #"{"id": "a", "time": tru}"# + "\n")
+        #expect(found.first?.location.line == 3)
+        #expect(found.first?.location.column == 21)
+    }
+
+    @Test func skipInvalidCountsAndListsBadLinesAndGoesOn() throws {
+        let report = try lint(events: [Self.appleSignin + "\nnot json\n" + Self.emailLink + "\n"], skipInvalid: true)
+        #expect(report.skipped.count == 1)
+        #expect(report.skipped.first?.location.line == 2)
+        #expect(report.inputs.first?.records == 3)
+        #expect(report.inputs.first?.invalid == 1)
+        #expect(report.findings.map(\.event) == ["l1"])
+    }
+
+    @Test func blankLinesAreSkippedAndACRLFFileReadsTheSame() throws {
+        let report = try lint(events: [Self.appleSignin + "\r\n \t\r\n\r\n" + Self.emailLink + "\r\n"])
+        #expect(report.summary.events == 2)
+        #expect(report.findings.first?.location?.line == 4)
+    }
+
+    // MARK: Order and duplicates
+
+    @Test func unsortedInputIsOrderedByTime() throws {
+        let report = try lint(events: [Self.emailLink + "\n" + Self.appleSignin + "\n"])
+        #expect(report.findings.map(\.event) == ["l1"])
+    }
+
+    @Test func equalTimesAreOrderedByInputOrderAcrossFiles() throws {
+        let consentFirst = try lint(events: [Self.appleSignin + "\n" + Self.consent, Self.emailLink])
+        #expect(consentFirst.findings.isEmpty)
+        let linkFirst = try lint(events: [Self.appleSignin + "\n" + Self.emailLink, Self.consent])
+        #expect(linkFirst.findings.map(\.event) == ["l1"])
+    }
+
+    @Test func exactDuplicatesAreCountedOnceAndReusedIdsAreNoted() throws {
+        let reordered = #"{ "subject":"u1", "value":"jane@example.com", "kind":"email","type":"identity.linked","time":"2026-01-02T00:00:00Z","id":"l1" }"#
+        let reused = #"{"id":"s1","time":"2026-01-05T00:00:00Z","subject":"u1","type":"signin","provider":"google.com"}"#
+        let report = try lint(events: [[Self.appleSignin, Self.emailLink, reordered, reused].joined(separator: "\n")])
+        #expect(report.summary.duplicates == 1)
+        #expect(report.summary.events == 3)
+        #expect(report.findings.count == 1)
+        #expect(report.notes.contains { $0.message.contains("'s1' was already used") })
+    }
+
+    // MARK: Export and log together
+
+    @Test func anOldExportsRelayEmailMakesTheSubjectAnonymized() throws {
+        let export = #"{"users": [{"localId": "u1", "email": "A@PRIVATERELAY.APPLEID.COM", "createdAt": "1767225600000", "providerUserInfo": []}]}"#
+        let report = try lint(events: [Self.emailLink], accounts: export)
+        #expect(subjectFindings(report).map(\.event) == ["l1"])
+        #expect(report.summary.anonymizedSubjects == 1)
+    }
+
+    @Test func anExportIdentityTheLogAddsExistsOnlyFromThatEvent() throws {
+        // The export lists Google; the log links it: before that link the subject held no social identity.
+        let export = #"{"users": [{"localId": "u1", "email": "a@privaterelay.appleid.com", "createdAt": "1767225600000", "providerUserInfo": [{"providerId": "google.com", "rawId": "1"}]}]}"#
+        let link = #"{"id":"g1","time":"2026-01-03T00:00:00Z","subject":"u1","type":"identity.linked","kind":"provider","provider":"google.com"}"#
+        let report = try lint(events: [link], accounts: export)
+        #expect(subjectFindings(report).map(\.rule) == ["consent-before-social-link"])
+    }
+
+    @Test func exportIdentitiesExistAtCreatedAtBeforeEventsOfTheSameInstant() throws {
+        let export = #"{"users": [{"localId": "u1", "phoneNumber": "+15555550100", "createdAt": "1767225600000"}]}"#
+        let link = #"{"id":"a1","time":1767225600000,"subject":"u1","type":"identity.linked","provider":"apple.com","is_private_email":"true"}"#
+        let report = try lint(events: [link], accounts: export)
+        #expect(subjectFindings(report).map(\.rule) == ["consent-before-phone-link"])
+    }
+
+    @Test func aDeletedAccountMissingFromTheExportIsJudgedFromTheLog() throws {
+        let created = #"{"id":"c","time":"2026-01-01T00:00:00Z","subject":"gone","type":"account.created","provider":"apple.com","email":"g@privaterelay.appleid.com"}"#
+        let deleted = #"{"id":"d","time":"2026-02-01T00:00:00Z","subject":"gone","type":"account.deleted","initiator":"user"}"#
+        let export = #"{"users": [{"localId": "other", "email": "o@example.com"}]}"#
+        let report = try lint(events: [created + "\n" + deleted], accounts: export)
+        #expect(subjectFindings(report).map(\.rule) == ["token-revoked-before-deletion"])
+        #expect(subjectFindings(report).first?.subject == "gone")
+    }
+
+    @Test func csvExportsOfBothWidthsAreRead() throws {
+        let old = "u1,a@privaterelay.appleid.com,true,,,\"Doe, Jane\",,,,,,,,,,,,,,,,,,1767225600000,1767225600000,,false,,\n"
+        var newer = Array(repeating: "", count: 52)
+        newer[0] = "u2"; newer[1] = "b@example.com"; newer[2] = "false"; newer[23] = "1767225600000"
+        newer[28] = "001.abc.1"; newer[29] = "b@privaterelay.appleid.com"
+        let csv = old + newer.joined(separator: ",") + ",\n"
+        let links = [
+            #"{"id":"l1","time":"2026-01-02T00:00:00Z","subject":"u1","type":"identity.linked","kind":"phone","value":"+15555550100"}"#,
+            #"{"id":"l2","time":"2026-01-02T00:00:00Z","subject":"u2","type":"identity.linked","kind":"phone","value":"+15555550101"}"#,
+        ]
+        let report = try lint(events: [links.joined(separator: "\n")], accounts: csv, accountsName: "accounts.csv")
+        #expect(report.summary.accounts == 2)
+        #expect(subjectFindings(report).map(\.event) == ["l1", "l2"])
+    }
+
+    @Test func aCSVRowWithTheWrongWidthIsAnErrorOnItsLine() {
+        #expect(throws: DiagnosticsError.self) { try lint(accounts: "u1,a@example.com,true\n", accountsName: "accounts.csv") }
+    }
+
+    @Test func exportUsersCarryTheirLineNumbers() throws {
+        let export = "{\"users\": [\n{\n  \"localId\": \"u1\"\n},\n{\n  \"localId\": 5\n}]}"
+        do {
+            _ = try lint(accounts: export)
+            Issue.record("expected an error")
+        } catch let error as DiagnosticsError {
+            #expect(error.diagnostics.map(\.location.line) == [5])
+        }
+    }
+
+    // MARK: Apps
+
+    @Test func appLessDataBelongsToTheManifestsOnlyApp() throws {
+        let created = #"{"id":"c","time":"2026-01-01T00:00:00Z","subject":"u1","type":"account.created","provider":"google.com"}"#
+        let report = try lint(events: [created], manifest: "apps: [{bundle_id: com.example.only}]")
+        #expect(report.findings.map(\.subject) == ["com.example.only"])
+        #expect(report.findings.first?.location?.file.hasSuffix("manifest.yml") == true)
+    }
+
+    @Test func aManifestTypoIsCaught() {
+        #expect(throws: DiagnosticsError.self) {
+            try lint(events: [Self.appleSignin], manifest: "apps: [{bundle_id: a, in_app_deletoin: true}]")
+        }
+    }
+
+    // MARK: Determinism and masking
+
+    @Test func theReportDoesNotDependOnThreads() throws {
+        var lines: [String] = []
+        for subject in 0..<300 {
+            lines.append(#"{"id":"s\#(subject)","time":"2026-01-01T00:00:00Z","subject":"u\#(subject)","type":"signin","provider":"apple.com","is_private_email":true}"#)
+            lines.append(#"{"id":"l\#(subject)","time":"2026-01-02T00:00:00Z","subject":"u\#(subject)","type":"identity.linked","kind":"phone","value":"+1555555\#(subject)"}"#)
+        }
+        let path = try Fixtures.temporaryFile(named: "many.jsonl", contents: lines.joined(separator: "\n"))
+        let single = try Linter.run(LintRequest(eventPaths: [path], rules: Self.builtIn, parallelism: 1))
+        let parallel = try Linter.run(LintRequest(eventPaths: [path], rules: Self.builtIn, parallelism: 4))
+        #expect(single.findings.count == 300)
+        #expect(single == parallel)
+    }
+
+    @Test func messagesMaskPIIUnlessAskedNotTo() throws {
+        let rules = try RuleSet.load(paths: [try Fixtures.temporaryFile(named: "r.yml", contents: """
+            id: show-value
+            severity: note
+            when: {type: identity.linked}
+            require: {preceded_by: {type: never}}
+            message: "linked {event.value}"
+            """)])
+        let path = try Fixtures.temporaryFile(named: "e.jsonl", contents: Self.emailLink)
+        let masked = try Linter.run(LintRequest(eventPaths: [path], rules: rules))
+        #expect(masked.findings.first?.message == "linked j•••@example.com")
+        let shown = try Linter.run(LintRequest(eventPaths: [path], rules: rules, showPII: true))
+        #expect(shown.findings.first?.message == "linked jane@example.com")
+    }
+
+    @Test func fingerprintsAreStableAndDistinct() throws {
+        let first = try lint(events: [Self.appleSignin + "\n" + Self.emailLink])
+        let second = try lint(events: ["\n" + Self.emailLink + "\n" + Self.appleSignin])
+        #expect(first.findings.map(\.fingerprint) == second.findings.map(\.fingerprint))
+        #expect(Fingerprint.of(rule: "a", subject: "b", event: "c") != Fingerprint.of(rule: "a", subject: "b", event: "d"))
+    }
+}

@@ -1,0 +1,112 @@
+@testable import RelayLintCore
+import RelayLintTestSupport
+import Testing
+
+/// Rule files are validated on load: each problem points at its line and column.
+@Suite struct RuleLoaderTests {
+    func diagnostics(_ marked: MarkedText) -> [Diagnostic] {
+        RuleLoader.load(text: marked.text, path: "rule.yml", sha256: "").diagnostics
+    }
+
+    static let valid = """
+        id: custom-rule
+        severity: warning
+        when:
+          type: email.sent
+          where: {to: {relay: true}}
+        require:
+          not_preceded_by:
+            type: apple.notification
+            where: {event: email-disabled}
+          without:
+            type: apple.notification
+            where: {event: email-enabled}
+        message: "mail {event.id} sent to a disabled relay address of {subject}"
+        """
+
+    @Test func aValidRuleLoadsWithoutDiagnostics() throws {
+        let loaded = RuleLoader.load(text: Self.valid, path: "rule.yml", sha256: "abc")
+        #expect(loaded.diagnostics.isEmpty)
+        let rule = try #require(loaded.rules.first)
+        #expect(rule.id == "custom-rule")
+        #expect(rule.severity == .warning)
+        guard case .temporal(let temporal) = rule.requirement else {
+            Issue.record("expected a temporal requirement")
+            return
+        }
+        #expect(temporal.direction == .before)
+        #expect(!temporal.mustExist)
+        #expect(temporal.interruption?.types == ["apple.notification"])
+    }
+
+    @Test func aMisspeltKeyPointsAtTheKeyAndSuggestsTheRightOne() {
+        let marked = MarkedText("""
+            id: custom-rule
+            severity: error
+            when:
+              type: signin
+            require:
+              preceded_by: {type: consent.granted}
+              1️⃣withinn: 30d
+            message: "x"
+            """)
+        let found = diagnostics(marked)
+        #expect(found.count == 1)
+        #expect(found.first?.location.description == "rule.yml:\(marked.position("1️⃣"))")
+        #expect(found.first?.message.contains("unknown key 'withinn'") == true)
+        #expect(found.first?.message.contains("did you mean 'within'?") == true)
+    }
+
+    @Test func everyProblemInAFileIsReportedAtOnce() {
+        let marked = MarkedText("""
+            id: custom-rule
+            severity: 1️⃣fatal
+            when:
+              type: signin
+              before: {anonymized: 2️⃣yes, holds: 3️⃣emial}
+            require:
+              followed_by: {type: account.deleted}
+              within: 4️⃣30 days
+            message: 5️⃣"deleted {evnt.id}"
+            """)
+        let found = diagnostics(marked).map { "\($0.location.line):\($0.location.column ?? 0)" }
+        #expect(found == ["1️⃣", "2️⃣", "3️⃣", "4️⃣", "5️⃣"].map { marked.position($0) })
+    }
+
+    @Test(arguments: [
+        ("id: Bad_Id\nseverity: error\nwhen: {type: a}\nrequire: {preceded_by: {type: b}}\nmessage: m\n", "kebab-case"),
+        ("id: r\nseverity: error\nwhen: {type: a}\nrequire: {preceded_by: {type: b}, followed_by: {type: c}}\nmessage: m\n", "exactly one of"),
+        ("id: r\nseverity: error\nwhen: {type: a}\nrequire: {exists: {type: b}}\nmessage: m\n", "for app rules"),
+        ("id: r\nseverity: error\nscope: app\nrequire: {preceded_by: {type: b}}\nmessage: m\n", "for subject rules"),
+        ("id: r\nseverity: error\nrequire: {preceded_by: {type: b}}\nmessage: m\n", "needs 'when'"),
+        ("id: r\nseverity: error\nwhen: {type: a}\nrequire: {followed_by: {type: b}, since_last: {type: c}}\nmessage: m\n", "goes with preceded_by"),
+        ("id: r\nseverity: error\nwhen: {}\nrequire: {preceded_by: {type: b}}\nmessage: m\n", "must not be empty"),
+        ("id: r\nseverity: error\nwhen: {type: a, where: {x: {in: b}}}\nrequire: {preceded_by: {type: b}}\nmessage: m\n", "must be a list"),
+        ("id: r\nseverity: error\nwhen: {type: a}\nrequire: {preceded_by: {type: b}}\nmessage: m\nexamples: [{name: x}]\n", "missing required key 'fires'"),
+        ("id: r\nid: s\n", "duplicate key"),
+        ("id: [unclosed\n", "invalid YAML"),
+    ])
+    func explainsWhatIsWrong(text: String, expected: String) {
+        let found = RuleLoader.load(text: text, path: "rule.yml", sha256: "").diagnostics
+        #expect(found.contains { $0.message.contains(expected) }, "\(found)")
+        #expect(found.allSatisfy { $0.location.line >= 1 }, "\(found)")
+    }
+
+    @Test func yamlOneOneBooleansStayStrings() throws {
+        let loaded = RuleLoader.load(text: """
+            id: r
+            severity: note
+            when: {type: a, where: {answer: no, on: yes}}
+            require: {preceded_by: {type: b}}
+            message: m
+            """, path: "rule.yml", sha256: "")
+        let rule = try #require(loaded.rules.first, "\(loaded.diagnostics)")
+        #expect(rule.trigger?.fields.map(\.test) == [.oneOf([.string("no")]), .oneOf([.string("yes")])])
+    }
+
+    @Test func duplicateRuleIdsAcrossFilesAreAnError() throws {
+        let first = try Fixtures.temporaryFile(named: "a.yml", contents: Self.valid)
+        let second = try Fixtures.temporaryFile(named: "b.yml", contents: Self.valid)
+        #expect(throws: DiagnosticsError.self) { try RuleSet.load(paths: [first, second]) }
+    }
+}
