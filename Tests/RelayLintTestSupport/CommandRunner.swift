@@ -21,11 +21,11 @@ public enum CommandRunner {
         return Bundle.main.bundleURL
     }
 
-    public static func run(_ arguments: [String], environment: [String: String] = [:]) throws -> Result {
+    public static func run(_ arguments: [String], environment: [String: String] = [:], in directory: URL = Fixtures.root) throws -> Result {
         let process = Process()
         process.executableURL = productsDirectory.appendingPathComponent("relaylint")
         process.arguments = arguments
-        process.currentDirectoryURL = Fixtures.root
+        process.currentDirectoryURL = directory
         var env = ProcessInfo.processInfo.environment
         env["NO_COLOR"] = "1"
         for (key, value) in environment { env[key] = value }

@@ -1,0 +1,145 @@
+import Foundation
+import RelayLintTestSupport
+import Testing
+
+/// The executable as a pipeline sees it: exit codes, standard output and standard error.
+@Suite struct CommandLineTests {
+    static let examples = ["--accounts", "Examples/accounts.json", "--events", "Examples/events.jsonl", "--manifest", "Examples/manifest.yml"]
+
+    @Test func findingsExitWithOneAndSummarise() throws {
+        let result = try CommandRunner.run(["check"] + Self.examples)
+        #expect(result.status == 1)
+        #expect(result.stdout.contains("12 findings (12 errors, 0 warnings, 0 notes) in 30 subjects"))
+        #expect(result.stderr.isEmpty)
+    }
+
+    @Test func failOnNeverExitsWithZero() throws {
+        let result = try CommandRunner.run(["check", "--fail-on", "never"] + Self.examples)
+        #expect(result.status == 0)
+    }
+
+    @Test func aCleanLogExitsWithZero() throws {
+        let log = try Fixtures.temporaryFile(named: "clean.jsonl", contents: #"{"id":"a","time":"2026-01-01T00:00:00Z","subject":"u","type":"signin","provider":"google.com"}"# + "\n")
+        let result = try CommandRunner.run(["check", "--events", log])
+        #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
+        #expect(result.stdout.contains("no findings"))
+    }
+
+    @Test func jsonOnStandardOutputIsJSONAndNothingElse() throws {
+        let result = try CommandRunner.run(["check", "--format", "json"] + Self.examples)
+        #expect(result.status == 1)
+        let object = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any]
+        #expect(object?["version"] as? Int == 1)
+        #expect((object?["findings"] as? [Any])?.count == 12)
+    }
+
+    @Test func severalReportsFromOneRun() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("relaylint-cli-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let json = directory.appendingPathComponent("out.json").path
+        let text = directory.appendingPathComponent("out.txt").path
+        let result = try CommandRunner.run(["check", "--format", "json", "--output", json, "--report", "text=\(text)"] + Self.examples)
+        #expect(result.status == 1)
+        #expect(result.stdout.isEmpty)
+        #expect(FileManager.default.fileExists(atPath: json))
+        #expect((try? String(contentsOfFile: text, encoding: .utf8))?.contains("12 findings") == true)
+    }
+
+    @Test(arguments: [
+        ("{\"id\":\"a\",\n", ":1:11: error: invalid JSON"),
+        (#"{"id":"a","time":"2026-01-01T00:00:00Z","type":"signin"}"# + "\n", ":1: error: missing required field 'subject'"),
+        (#"{"id":"a","time":"2026-01-01T00:00:00.1234567891Z","subject":"u","type":"signin"}"# + "\n", ":1: error: field 'time' is not an RFC 3339 timestamp"),
+    ])
+    func invalidInputExitsWithTwoAndNamesTheLine(log: String, message: String) throws {
+        let path = try Fixtures.temporaryFile(named: "bad.jsonl", contents: log)
+        let result = try CommandRunner.run(["check", "--events", path])
+        #expect(result.status == 2)
+        #expect(result.stderr.contains(path + message), "\(result.stderr)")
+        #expect(result.stdout.isEmpty, "no report may claim a clean result")
+    }
+
+    @Test func skipInvalidGoesOnAndCountsTheLine() throws {
+        let path = try Fixtures.temporaryFile(named: "bad.jsonl", contents: "oops\n" + #"{"id":"a","time":"2026-01-01T00:00:00Z","subject":"u","type":"signin"}"# + "\n")
+        let result = try CommandRunner.run(["check", "--events", path, "--skip-invalid"])
+        #expect(result.status == 0)
+        #expect(result.stdout.contains("1 invalid record skipped"))
+        #expect(result.stdout.contains("bad.jsonl:1:1: error: invalid JSON"))
+    }
+
+    @Test func aRuleWithATypoExitsWithTwoAndPointsAtIt() throws {
+        let rule = try Fixtures.temporaryFile(named: "typo.yml", contents: """
+            id: my-rule
+            severity: error
+            when: {type: signin}
+            require:
+              preceded_by: {type: consent.granted}
+              withn: 30d
+            message: m
+            """)
+        let result = try CommandRunner.run(["rules", "validate", "--rules", rule])
+        #expect(result.status == 2)
+        #expect(result.stderr.contains("\(rule):6:3: error: unknown key 'withn' in a requirement; did you mean 'within'?"), "\(result.stderr)")
+        let check = try CommandRunner.run(["check", "--rules", rule, "--events", "Examples/events.jsonl"])
+        #expect(check.status == 2)
+    }
+
+    @Test(arguments: [["check"], ["check", "--events", "x", "--format", "pdf"], ["check", "--events", "x", "--fail-on", "fatal"], ["frobnicate"]])
+    func badUsageExitsWithTwo(arguments: [String]) throws {
+        let result = try CommandRunner.run(arguments)
+        #expect(result.status == 2)
+        #expect(!result.stderr.isEmpty)
+    }
+
+    @Test func aMissingFileExitsWithTwo() throws {
+        let result = try CommandRunner.run(["check", "--events", "does-not-exist.jsonl"])
+        #expect(result.status == 2)
+        #expect(result.stderr.contains("does-not-exist.jsonl: error: cannot read file: no such file"))
+    }
+
+    @Test func rulesListValidateAndTest() throws {
+        let list = try CommandRunner.run(["rules", "list"])
+        #expect(list.status == 0)
+        #expect(list.stdout.contains("token-revoked-before-deletion"))
+        let validate = try CommandRunner.run(["rules", "validate"])
+        #expect(validate.status == 0)
+        #expect(validate.stdout.contains("5 rules in 5 files are valid"))
+        let test = try CommandRunner.run(["rules", "test"])
+        #expect(test.status == 0)
+        #expect(test.stdout.contains(" passed, 0 failed"))
+    }
+
+    @Test func rulesTestShowsTheTimelineOfAFailingExample() throws {
+        let rule = try Fixtures.temporaryFile(named: "wrong.yml", contents: """
+            id: wrong-expectation
+            severity: note
+            when: {type: signin}
+            require: {preceded_by: {type: consent.granted}}
+            message: m
+            examples:
+              - name: expects nothing but fires
+                events:
+                  - {id: e1, time: "2026-01-01T00:00:00Z", type: signin, provider: google.com}
+                fires: []
+            """)
+        let result = try CommandRunner.run(["rules", "test", "--rules", rule])
+        #expect(result.status == 1)
+        #expect(result.stdout.contains("FAIL wrong-expectation: expects nothing but fires"))
+        #expect(result.stdout.contains("fired:            [e1]"))
+        #expect(result.stdout.contains("2026-01-01T00:00:00Z u1 e1 signin provider=google.com"))
+    }
+
+    @Test func explainPrintsWhyAndReferences() throws {
+        let result = try CommandRunner.run(["explain", "token-revoked-before-deletion"])
+        #expect(result.status == 0)
+        #expect(result.stdout.contains("Why:"))
+        #expect(result.stdout.contains("https://developer.apple.com/documentation/signinwithapplerestapi/revoke-tokens"))
+        let unknown = try CommandRunner.run(["explain", "no-such-rule"])
+        #expect(unknown.status == 2)
+    }
+
+    @Test func theBuiltInPackIsFoundFromAnotherDirectory() throws {
+        let result = try CommandRunner.run(["rules", "list"], in: FileManager.default.temporaryDirectory)
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout.contains("in-app-deletion-offered"))
+    }
+}
