@@ -100,6 +100,10 @@ struct AppRuleEvaluator {
             if satisfied { return .success(()) }
             return .failure(AppFailure(expected: failures.map(\.expected).joined(separator: "; or "),
                                        evidence: failures.flatMap(\.evidence)))
+        case .conditional(_, let inner):
+            return check(inner, app: app, matches: matches, next: &next)
+        case .never:
+            return .failure(AppFailure(expected: "no such app", evidence: []))
         case .temporal:
             return .success(())
         }

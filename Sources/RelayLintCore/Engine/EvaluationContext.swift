@@ -19,7 +19,8 @@ struct EvaluationContext: Sendable {
         switch requirement {
         case .exists(let matcher), .absent(let matcher): [matcher]
         case .all(let requirements), .any(let requirements): requirements.flatMap(appMatchers(of:))
-        case .temporal, .manifest: []
+        case .conditional(_, let inner): appMatchers(of: inner)
+        case .temporal, .manifest, .never: []
         }
     }
 }

@@ -72,12 +72,14 @@ public enum Linter {
             relayDomains: request.relayDomains, masker: PIIMasker(isEnabled: !request.showPII),
             horizon: dataset.latest ?? Timestamp(nanoseconds: 0), defaultApp: dataset.defaultApp,
             appMatchers: appRules.flatMap { EvaluationContext.appMatchers(of: $0.requirement) })
-        let evaluator = SubjectRuleEvaluator(rules: subjectRules, matching: MatcherEvaluation(relayDomains: request.relayDomains), context: context)
+        let matching = MatcherEvaluation(relayDomains: request.relayDomains, manifest: dataset.manifest, defaultApp: dataset.defaultApp)
+        let evaluator = SubjectRuleEvaluator(rules: subjectRules, matching: matching, context: context)
         let subjectIDs = dataset.subjects.keys.sorted()
         let results = parallelMap(subjectIDs, parallelism: request.parallelism) { id -> SubjectRuleEvaluator.Result in
             let subject = dataset.subjects[id]!
-            return evaluator.evaluate(Timeline(subject: id, events: subject.events, account: subject.account,
-                                               relayDomains: request.relayDomains))
+            return evaluator.evaluate(Timeline(
+                subject: id, events: subject.events, account: subject.account,
+                accountApp: subject.account == nil ? nil : dataset.app(ofAccountOf: subject), relayDomains: request.relayDomains))
         }
 
         var findings: [Finding] = []
@@ -164,15 +166,25 @@ public enum Linter {
         return types
     }
 
+    /// Manifest declarations the rule reads, which a manifest may therefore contain.
     static func manifestKeys(of rule: Rule) -> [String] {
+        func keys(_ matcher: EventMatcher) -> [String] {
+            var result = Array(matcher.appManifest.keys)
+            for condition in matcher.fields {
+                if case .listedInManifest(let key) = condition.test { result.append(key) }
+            }
+            return result + (matcher.anyOf + matcher.allOf + matcher.noneOf).flatMap(keys)
+        }
         func keys(_ requirement: Requirement) -> [String] {
             switch requirement {
             case .manifest(let declarations): Array(declarations.keys)
             case .all(let inner), .any(let inner): inner.flatMap(keys)
+            case .conditional(_, let inner): keys(inner)
             default: []
             }
         }
-        return keys(rule.requirement) + Array(rule.appCondition?.manifest.keys ?? [:].keys)
+        let matchers = [rule.trigger].compactMap { $0 } + rule.requirement.matchers
+        return keys(rule.requirement) + Array(rule.appCondition?.manifest.keys ?? [:].keys) + matchers.flatMap(keys)
     }
 
     /// Maps over the items on several threads, keeping the items' order in the result.

@@ -1,22 +1,39 @@
 /// Decides whether a timeline step matches an `EventMatcher`.
-struct MatcherEvaluation {
+struct MatcherEvaluation: Sendable {
     let relayDomains: RelayDomains
+    /// For `app_manifest:` and `in_manifest:` tests.
+    let manifest: AppManifest?
+    let defaultApp: String
 
-    func matches(_ matcher: EventMatcher, _ step: Timeline.Step) -> Bool {
+    init(relayDomains: RelayDomains, manifest: AppManifest? = nil, defaultApp: String = "app") {
+        self.relayDomains = relayDomains
+        self.manifest = manifest
+        self.defaultApp = defaultApp
+    }
+
+    /// - Parameter trigger: the firing event, for `same_as:` tests of witnesses.
+    func matches(_ matcher: EventMatcher, _ step: Timeline.Step, trigger: Event? = nil) -> Bool {
         let event = step.event
         if !matcher.types.isEmpty, !matcher.types.contains(event.type) { return false }
-        for condition in matcher.fields where !matches(condition, event.value(of: condition.field)) { return false }
+        for condition in matcher.fields where !matches(condition, in: event, trigger: trigger) { return false }
         if !matcher.adds.isEmpty, !step.added.isSuperset(of: matcher.adds) { return false }
         if !matcher.removes.isEmpty, !step.removed.isSuperset(of: matcher.removes) { return false }
         if let before = matcher.before, !step.before.satisfies(before) { return false }
         if let after = matcher.after, !step.after.satisfies(after) { return false }
-        if !matcher.anyOf.isEmpty, !matcher.anyOf.contains(where: { matches($0, step) }) { return false }
-        for inner in matcher.allOf where !matches(inner, step) { return false }
-        for inner in matcher.noneOf where matches(inner, step) { return false }
+        if !matcher.appManifest.isEmpty {
+            let declarations = manifestEntry(of: event)?.declarations ?? [:]
+            for (key, value) in matcher.appManifest {
+                guard let declared = declarations[key], MatcherEvaluation.equivalent(value, declared) else { return false }
+            }
+        }
+        if !matcher.anyOf.isEmpty, !matcher.anyOf.contains(where: { matches($0, step, trigger: trigger) }) { return false }
+        for inner in matcher.allOf where !matches(inner, step, trigger: trigger) { return false }
+        for inner in matcher.noneOf where matches(inner, step, trigger: trigger) { return false }
         return true
     }
 
-    func matches(_ condition: FieldCondition, _ value: JSONValue?) -> Bool {
+    func matches(_ condition: FieldCondition, in event: Event, trigger: Event?) -> Bool {
+        let value = event.value(of: condition.field)
         switch condition.test {
         case .oneOf(let expected):
             guard let value else { return false }
@@ -33,7 +50,20 @@ struct MatcherEvaluation {
         case .socialProvider(let flag):
             let isSocial = value?.stringValue.map(Identity.isSocial(provider:)) ?? false
             return isSocial == flag
+        case .sameAs(let field):
+            guard let mine = value?.displayText, let theirs = trigger?.value(of: field)?.displayText else { return false }
+            return Identity.emailKey(mine) == Identity.emailKey(theirs)
+        case .listedInManifest(let key):
+            guard let text = value?.stringValue, let listed = manifestEntry(of: event)?.declarations[key] else { return false }
+            let entries = (listed.arrayValue ?? [listed]).compactMap(\.stringValue).map(Identity.emailKey)
+            let address = Identity.emailKey(text)
+            let domain = RelayDomains.domain(of: text)
+            return entries.contains { $0 == address || (domain != nil && ($0 == domain || $0 == "@" + domain!)) }
         }
+    }
+
+    private func manifestEntry(of event: Event) -> AppManifest.Entry? {
+        manifest?.entry(for: event.app ?? defaultApp)
     }
 
     /// Equality as a rule author means it: a YAML `true` matches JSON `true` and the string

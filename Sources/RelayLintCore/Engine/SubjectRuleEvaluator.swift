@@ -21,6 +21,17 @@ struct SubjectRuleEvaluator {
         var wasEverAnonymized: Bool
     }
 
+    /// Where a requirement is checked from: a firing event, or (for `when: {account: …}`) the
+    /// end of the timeline.
+    struct Origin {
+        /// The firing step's index; `steps.count` for the end of the timeline.
+        var index: Int
+        var time: Timestamp
+        var event: Event?
+        /// The state `if:` conditions test.
+        var state: SubjectSnapshot
+    }
+
     func evaluate(_ timeline: Timeline) -> Result {
         var result = Result(tallies: Array(repeating: Tally(), count: rules.count),
                             appMatches: Array(repeating: [:], count: context.appMatchers.count),
@@ -29,14 +40,8 @@ struct SubjectRuleEvaluator {
         for (index, step) in steps.enumerated() {
             for (ruleIndex, rule) in rules.enumerated() {
                 guard let trigger = rule.trigger, matching.matches(trigger, step) else { continue }
-                result.tallies[ruleIndex].triggered += 1
-                switch verdict(rule.requirement, at: index, in: steps) {
-                case .satisfied: break
-                case .pending: result.tallies[ruleIndex].pending += 1
-                case .violated(let failure):
-                    result.tallies[ruleIndex].violated += 1
-                    result.findings.append(finding(rule, failure, at: index, in: timeline))
-                }
+                let origin = Origin(index: index, time: step.event.time, event: step.event, state: step.before)
+                check(rule, ruleIndex, from: origin, in: timeline, into: &result)
             }
             for (matcherIndex, matcher) in context.appMatchers.enumerated() where matching.matches(matcher, step) {
                 let app = context.app(of: step.event)
@@ -47,19 +52,37 @@ struct SubjectRuleEvaluator {
                 }
             }
         }
+        if let state = timeline.accountState {
+            for (ruleIndex, rule) in rules.enumerated() {
+                guard let condition = rule.accountTrigger, state.satisfies(condition) else { continue }
+                let origin = Origin(index: steps.count, time: context.horizon, event: nil, state: state)
+                check(rule, ruleIndex, from: origin, in: timeline, into: &result)
+            }
+        }
         return result
+    }
+
+    private func check(_ rule: Rule, _ ruleIndex: Int, from origin: Origin, in timeline: Timeline, into result: inout Result) {
+        result.tallies[ruleIndex].triggered += 1
+        switch verdict(rule.requirement, from: origin, in: timeline.steps) {
+        case .satisfied: break
+        case .pending: result.tallies[ruleIndex].pending += 1
+        case .violated(let failure):
+            result.tallies[ruleIndex].violated += 1
+            result.findings.append(finding(rule, failure, from: origin, in: timeline))
+        }
     }
 
     // MARK: Requirements
 
-    func verdict(_ requirement: Requirement, at index: Int, in steps: [Timeline.Step]) -> RequirementVerdict {
+    func verdict(_ requirement: Requirement, from origin: Origin, in steps: [Timeline.Step]) -> RequirementVerdict {
         switch requirement {
         case .temporal(let temporal):
-            return verdict(temporal, at: index, in: steps)
+            return verdict(temporal, from: origin, in: steps)
         case .all(let requirements):
             var sawPending = false
             for inner in requirements {
-                switch verdict(inner, at: index, in: steps) {
+                switch verdict(inner, from: origin, in: steps) {
                 case .violated(let failure): return .violated(failure)
                 case .pending: sawPending = true
                 case .satisfied: break
@@ -70,7 +93,7 @@ struct SubjectRuleEvaluator {
             var failures: [RequirementFailure] = []
             var sawPending = false
             for inner in requirements {
-                switch verdict(inner, at: index, in: steps) {
+                switch verdict(inner, from: origin, in: steps) {
                 case .satisfied: return .satisfied
                 case .pending: sawPending = true
                 case .violated(let failure): failures.append(failure)
@@ -80,52 +103,63 @@ struct SubjectRuleEvaluator {
             return .violated(RequirementFailure(
                 expected: failures.map(\.expected).joined(separator: "; or "),
                 evidence: failures.flatMap(\.evidence), witness: failures.lazy.compactMap(\.witness).first))
-        case .exists, .absent, .manifest:
-            // App-only forms; the loader rejects them in subject rules.
+        case .conditional(let condition, let inner):
+            return origin.state.satisfies(condition) ? verdict(inner, from: origin, in: steps) : .satisfied
+        case .exists(let matcher):
+            if steps.contains(where: { matching.matches(matcher, $0, trigger: origin.event) }) { return .satisfied }
+            return .violated(RequirementFailure(expected: "at least one " + matcher.summary + " in the subject's log", evidence: []))
+        case .absent(let matcher):
+            guard let found = steps.firstIndex(where: { matching.matches(matcher, $0, trigger: origin.event) }) else { return .satisfied }
+            return .violated(RequirementFailure(expected: "no " + matcher.summary + " in the subject's log",
+                                                evidence: [(found, .witness, "found, but the rule forbids it")], witness: found))
+        case .never:
+            return .violated(RequirementFailure(expected: "no event of this kind", evidence: []))
+        case .manifest:
+            // App-only; the loader rejects it in subject rules.
             return .satisfied
         }
     }
 
-    /// Scans from the firing event towards the past (`before`) or the future (`after`).
-    func verdict(_ requirement: TemporalRequirement, at index: Int, in steps: [Timeline.Step]) -> RequirementVerdict {
-        let trigger = steps[index]
+    /// Scans from the origin towards the past (`before`) or the future (`after`).
+    func verdict(_ requirement: TemporalRequirement, from origin: Origin, in steps: [Timeline.Step]) -> RequirementVerdict {
         let step = requirement.direction == .before ? -1 : 1
         var failure = RequirementFailure(expected: requirement.summary, evidence: [])
         let nearMissTypes = requirement.mustExist ? requirement.witness.referencedTypes ?? [] : []
         var nearMisses = 0
-        var cursor = index + step
+        func matches(_ matcher: EventMatcher, _ index: Int) -> Bool { matching.matches(matcher, steps[index], trigger: origin.event) }
+        var cursor = origin.index + step
         while cursor >= 0, cursor < steps.count {
             let candidate = steps[cursor]
-            // Events of the right type that fail the witness's other conditions (a failed
-            // revocation, consent for another scope) show the reviewer what came close.
-            if nearMisses < 3, nearMissTypes.contains(candidate.event.type), !matching.matches(requirement.witness, candidate) {
-                nearMisses += 1
-                failure.evidence.append((cursor, .witness, "does not count: not " + requirement.witness.summary))
-            }
-            let gap = abs(candidate.event.time.nanoseconds - trigger.event.time.nanoseconds)
+            let gap = abs(candidate.event.time.nanoseconds - origin.time.nanoseconds)
             if let within = requirement.within, gap > within.nanoseconds {
                 guard requirement.mustExist else { return .satisfied }
-                noteSkippedWitness(requirement, from: cursor, by: step, in: steps, into: &failure,
+                noteSkippedWitness(requirement, from: cursor, by: step, in: steps, origin: origin, into: &failure,
                                    note: "outside the \(within.text) window")
                 return .violated(failure)
             }
-            if matching.matches(requirement.witness, candidate) {
+            // Events of the right type that fail the witness's other conditions (a failed
+            // revocation, consent for another scope) show the reviewer what came close.
+            if nearMisses < 3, nearMissTypes.contains(candidate.event.type), !matches(requirement.witness, cursor) {
+                nearMisses += 1
+                failure.evidence.append((cursor, .witness, "does not count: not " + requirement.witness.summary))
+            }
+            if matches(requirement.witness, cursor) {
                 if requirement.mustExist { return .satisfied }
                 failure.evidence.append((cursor, .witness, "found, but the rule forbids it"))
                 failure.witness = cursor
                 return .violated(failure)
             }
-            if let interruption = requirement.interruption, matching.matches(interruption, candidate) {
+            if let interruption = requirement.interruption, matches(interruption, cursor) {
                 guard requirement.mustExist else { return .satisfied }
                 failure.evidence.append((cursor, .interruption, "breaks off any earlier match"))
-                noteSkippedWitness(requirement, from: cursor + step, by: step, in: steps, into: &failure,
+                noteSkippedWitness(requirement, from: cursor + step, by: step, in: steps, origin: origin, into: &failure,
                                    note: "does not count: \(candidate.event.id) lies in between")
                 return .violated(failure)
             }
-            if let boundary = requirement.boundary, matching.matches(boundary, candidate) {
+            if let boundary = requirement.boundary, matches(boundary, cursor) {
                 guard requirement.mustExist else { return .satisfied }
                 failure.evidence.append((cursor, .boundary, requirement.direction == .before ? "the search starts after this event" : "the search ends at this event"))
-                noteSkippedWitness(requirement, from: cursor + step, by: step, in: steps, into: &failure,
+                noteSkippedWitness(requirement, from: cursor + step, by: step, in: steps, origin: origin, into: &failure,
                                    note: "does not count: it lies beyond \(candidate.event.id)")
                 return .violated(failure)
             }
@@ -133,7 +167,7 @@ struct SubjectRuleEvaluator {
         }
         guard requirement.mustExist else { return .satisfied }
         if requirement.direction == .after, let within = requirement.within,
-            context.horizon.nanoseconds - trigger.event.time.nanoseconds < within.nanoseconds
+            context.horizon.nanoseconds - origin.time.nanoseconds < within.nanoseconds
         {
             return .pending
         }
@@ -143,12 +177,12 @@ struct SubjectRuleEvaluator {
     /// Records the nearest witness beyond the point where the search stopped, so the evidence
     /// shows what came close.
     private func noteSkippedWitness(
-        _ requirement: TemporalRequirement, from start: Int, by step: Int, in steps: [Timeline.Step],
+        _ requirement: TemporalRequirement, from start: Int, by step: Int, in steps: [Timeline.Step], origin: Origin,
         into failure: inout RequirementFailure, note: String
     ) {
         var cursor = start
         while cursor >= 0, cursor < steps.count {
-            if matching.matches(requirement.witness, steps[cursor]) {
+            if matching.matches(requirement.witness, steps[cursor], trigger: origin.event) {
                 failure.evidence.append((cursor, .witness, note))
                 failure.witness = failure.witness ?? cursor
                 return
@@ -159,10 +193,10 @@ struct SubjectRuleEvaluator {
 
     // MARK: Findings
 
-    private func finding(_ rule: Rule, _ failure: RequirementFailure, at index: Int, in timeline: Timeline) -> Finding {
+    private func finding(_ rule: Rule, _ failure: RequirementFailure, from origin: Origin, in timeline: Timeline) -> Finding {
         let steps = timeline.steps
-        let event = steps[index].event
-        let app = context.app(of: event)
+        let event = origin.event
+        let app = event.map(context.app(of:)) ?? timeline.accountApp ?? context.defaultApp
         let witness = failure.witness.map { steps[$0].event }
         let message = rule.message.render(masker: context.masker) { name in
             switch name {
@@ -176,14 +210,16 @@ struct SubjectRuleEvaluator {
                 return source?.value(of: parts[1])?.displayText
             }
         }
-        let items = (failure.evidence + [(index, Evidence.Role.trigger, "fires the rule")]).sorted { $0.index < $1.index }
-        let evidence = items.map { item in
+        var items = failure.evidence
+        if event != nil { items.append((origin.index, .trigger, "fires the rule")) }
+        let evidence = items.sorted { $0.index < $1.index }.map { item in
             Evidence(role: item.role, event: steps[item.index].event.id, type: steps[item.index].event.type,
                      time: steps[item.index].event.time, location: steps[item.index].event.location, note: item.note)
         }
         return Finding(
-            rule: rule.id, severity: context.severity(of: rule), subject: timeline.subject, app: app, event: event.id,
-            time: event.time, message: message, fingerprint: Fingerprint.of(rule: rule.id, subject: timeline.subject, event: event.id),
-            location: event.location, expected: failure.expected, evidence: evidence)
+            rule: rule.id, severity: context.severity(of: rule), subject: timeline.subject, app: app, event: event?.id,
+            time: event?.time ?? timeline.account?.createdAt,
+            message: message, fingerprint: Fingerprint.of(rule: rule.id, subject: timeline.subject, event: event?.id),
+            location: event?.location ?? timeline.account?.location, expected: failure.expected, evidence: evidence)
     }
 }

@@ -17,12 +17,22 @@ struct Timeline {
     let finalState: SubjectSnapshot
     /// Whether the subject was anonymized at any point.
     let wasEverAnonymized: Bool
+    /// The state the export alone shows for the account, for `when: {account: …}` rules.
+    let accountState: SubjectSnapshot?
+    /// The app the exported account belongs to.
+    let accountApp: String?
 
     /// Orders the events by time, then input order, and replays identity changes, merging in
     /// the export's identities as contract §2.3 "Export and log together" says.
-    init(subject: String, events: [Event], account: AccountRecord?, relayDomains: RelayDomains) {
+    init(subject: String, events: [Event], account: AccountRecord?, accountApp: String? = nil, relayDomains: RelayDomains) {
         self.subject = subject
         self.account = account
+        self.accountApp = accountApp
+        self.accountState = account.map { account in
+            var ledger = IdentityLedger()
+            for identity in account.identities(relayDomains: relayDomains) { ledger.add(identity) }
+            return ledger.snapshot
+        }
         let ordered = events.sorted { ($0.time, $0.sequence) < ($1.time, $1.sequence) }
         var ledger = IdentityLedger()
         var exportIdentities: [Identity] = []

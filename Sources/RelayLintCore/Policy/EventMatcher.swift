@@ -16,6 +16,8 @@ public struct EventMatcher: Sendable, Equatable {
     public var allOf: [EventMatcher] = []
     /// None of these may match.
     public var noneOf: [EventMatcher] = []
+    /// Declarations the manifest entry of the event's app must have (`app_manifest:`).
+    public var appManifest: [String: JSONValue] = [:]
 
     public init() {}
 
@@ -49,6 +51,9 @@ public struct EventMatcher: Sendable, Equatable {
         if !anyOf.isEmpty { parts.append("(" + anyOf.map(\.summary).joined(separator: ") or (") + ")") }
         if !allOf.isEmpty { parts.append(allOf.map(\.summary).joined(separator: " and ")) }
         if !noneOf.isEmpty { parts.append("not (" + noneOf.map(\.summary).joined(separator: ") nor (") + ")") }
+        if !appManifest.isEmpty {
+            parts.append("in an app whose manifest declares " + appManifest.keys.sorted().map { "\($0): \(appManifest[$0]!.displayText)" }.joined(separator: ", "))
+        }
         return parts.isEmpty ? "any event" : parts.joined(separator: " ")
     }
 }
@@ -65,6 +70,12 @@ public struct FieldCondition: Sendable, Equatable {
         case relayAddress(Bool)
         /// The field names (or does not name) a social provider.
         case socialProvider(Bool)
+        /// The field equals (trimmed, case-insensitively) a field of the firing event
+        /// (`same_as: event.to`): ties a witness to the event it is looked for around.
+        case sameAs(String)
+        /// The field's value, or its email domain, is listed under this key of the app's manifest
+        /// entry (`in_manifest: relay_senders`).
+        case listedInManifest(String)
     }
 
     public var field: String
@@ -83,6 +94,8 @@ public struct FieldCondition: Sendable, Equatable {
         case .exists(let flag): flag ? "\(field) is present" : "\(field) is absent"
         case .relayAddress(let flag): flag ? "\(field) is a relay address" : "\(field) is not a relay address"
         case .socialProvider(let flag): flag ? "\(field) is a social provider" : "\(field) is not a social provider"
+        case .sameAs(let other): "\(field) = the firing event's \(other)"
+        case .listedInManifest(let key): "\(field) listed in the app manifest's \(key)"
         }
     }
 }

@@ -12,6 +12,11 @@ public indirect enum Requirement: Sendable, Equatable {
     case absent(EventMatcher)
     /// App rules: the app's manifest entry declares these values.
     case manifest([String: JSONValue])
+    /// The inner requirement applies only when the subject's state satisfies the condition
+    /// (`if:`); otherwise it holds.
+    case conditional(StateCondition, Requirement)
+    /// Never holds: every firing event is a finding (a rule without `require`).
+    case never
 
     /// The matchers this requirement looks at.
     var matchers: [EventMatcher] {
@@ -19,7 +24,8 @@ public indirect enum Requirement: Sendable, Equatable {
         case .temporal(let temporal): [temporal.witness] + [temporal.boundary, temporal.interruption].compactMap { $0 }
         case .all(let requirements), .any(let requirements): requirements.flatMap(\.matchers)
         case .exists(let matcher), .absent(let matcher): [matcher]
-        case .manifest: []
+        case .conditional(_, let inner): inner.matchers
+        case .manifest, .never: []
         }
     }
 }

@@ -30,8 +30,20 @@ public struct Rule: Sendable, Equatable, Identifiable {
     public var references: [Reference]
     /// Requirements the rule checks, such as `App Store Review Guideline 5.1.1(v)`.
     public var controls: [String]
+    /// A rule parameter with its default and the value in force (after configuration).
+    public struct Parameter: Sendable, Equatable {
+        public var name: String
+        public var defaultValue: JSONValue
+        public var value: JSONValue
+    }
+
     /// Subject rules: the events that fire the rule.
     public var trigger: EventMatcher?
+    /// Subject rules fired by the exported account instead of an event (`when: {account: …}`):
+    /// once per exported account whose export identities satisfy the condition.
+    public var accountTrigger: StateCondition?
+    /// Tunable values (`params:`), substituted where the rule writes `$params.NAME`.
+    public var parameters: [Parameter]
     /// App rules: the apps the rule applies to.
     public var appCondition: AppCondition?
     public var requirement: Requirement

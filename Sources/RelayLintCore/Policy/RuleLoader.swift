@@ -1,27 +1,37 @@
+import Foundation
+
 /// Turns rule YAML into `Rule` values, validating structure, types, durations, severities and
 /// placeholders, and reporting every problem at its file, line and column.
 struct RuleLoader {
     private var reader = SchemaReader()
     private let path: String
     private let sha256: String
+    /// Parameter values from configuration, by rule id and parameter name.
+    private let parameterOverrides: [String: [String: YAMLTree]]
 
     static let ruleKeys = [
-        "id", "title", "severity", "scope", "description", "rationale", "references", "controls", "when",
+        "id", "title", "severity", "scope", "description", "rationale", "references", "controls", "params", "when",
         "require", "message", "examples",
     ]
-    static let matcherKeys = ["type", "where", "adds", "removes", "before", "after", "any", "all", "not"]
+    static let matcherKeys = ["type", "where", "adds", "removes", "before", "after", "any", "all", "not", "app_manifest"]
     static let stateKeys = ["anonymized", "holds", "lacks", "deleted"]
     static let temporalKeys = ["preceded_by", "followed_by", "not_preceded_by", "not_followed_by"]
-    static let requirementKeys = temporalKeys + ["within", "since_last", "until_next", "without", "all", "any", "exists", "absent", "manifest"]
-    static let fieldTestKeys = ["equals", "in", "not_in", "exists", "relay", "social"]
+    static let requirementKeys = temporalKeys + [
+        "within", "since_last", "until_next", "without", "all", "any", "exists", "absent", "manifest", "for_each", "as",
+        "check", "if",
+    ]
+    static let fieldTestKeys = ["equals", "in", "not_in", "exists", "relay", "social", "same_as", "in_manifest"]
 
-    init(path: String, sha256: String) {
+    init(path: String, sha256: String, parameterOverrides: [String: [String: YAMLTree]] = [:]) {
         self.path = path
         self.sha256 = sha256
+        self.parameterOverrides = parameterOverrides
     }
 
     /// Loads a rule file: one rule (a mapping with `id`) or several (`rules:` list).
-    static func load(text: String, path: String, sha256: String) -> (rules: [Rule], diagnostics: [Diagnostic]) {
+    static func load(
+        text: String, path: String, sha256: String, parameterOverrides: [String: [String: YAMLTree]] = [:]
+    ) -> (rules: [Rule], diagnostics: [Diagnostic]) {
         let tree: YAMLTree
         switch YAMLTree.parse(text, path: path) {
         case .failure(let error): return ([], error.diagnostics)
@@ -29,7 +39,7 @@ struct RuleLoader {
             return ([], [Diagnostic(.error, "rule file is empty", at: SourceLocation(file: path, line: 1, column: 1))])
         case .success(let parsed?): tree = parsed
         }
-        var loader = RuleLoader(path: path, sha256: sha256)
+        var loader = RuleLoader(path: path, sha256: sha256, parameterOverrides: parameterOverrides)
         var rules: [Rule] = []
         if case .mapping(let pairs) = tree.content, pairs.count == 1, pairs[0].key == "rules" {
             if let list = loader.reader.list(pairs[0].value, what: "'rules'") {
@@ -41,10 +51,14 @@ struct RuleLoader {
         return (rules, loader.reader.diagnostics.sorted { $0.location < $1.location })
     }
 
-    private mutating func rule(_ tree: YAMLTree) -> Rule? {
-        guard let map = reader.mapping(tree, what: "a rule", allowed: RuleLoader.ruleKeys,
-                                       required: ["id", "severity", "message", "require"])
+    private mutating func rule(_ original: YAMLTree) -> Rule? {
+        guard let rawMap = reader.mapping(original, what: "a rule", allowed: RuleLoader.ruleKeys, required: ["id", "severity", "message"])
         else { return nil }
+        let ruleID: String? = if case .scalar(.string(let text))? = rawMap["id"]?.value.content { text } else { nil }
+        let parameters = parameters(rawMap["params"]?.value, ruleID: ruleID)
+        let values = Dictionary(uniqueKeysWithValues: parameters.map { ($0.name, $0.tree) })
+        let tree = substitute(original, values: values, prefix: "$params.", skipping: ["params", "examples"])
+        guard let map = reader.mapping(tree, what: "a rule", allowed: RuleLoader.ruleKeys) else { return nil }
         let before = reader.diagnostics.count
         var id = ""
         if let node = map["id"]?.value, let text = reader.nonEmptyString(node, what: "'id'") {
@@ -66,28 +80,38 @@ struct RuleLoader {
         let controls = map["controls"].flatMap { reader.strings($0.value, what: "'controls'") } ?? []
         let references = map["references"].map { self.references($0.value) } ?? []
         var message = MessageTemplate(parts: [.text(id)], source: id)
-        if let node = map["message"]?.value, let text = reader.nonEmptyString(node, what: "'message'") {
+        if let node = map["message"]?.value, var text = reader.nonEmptyString(node, what: "'message'") {
+            for parameter in parameters { text = text.replacingOccurrences(of: "{params.\(parameter.name)}", with: parameter.tree.jsonValue.displayText) }
             switch MessageTemplate.parse(text) {
             case .success(let template): message = template
             case .failure(let problem): reader.report(problem.reason, at: node.location)
             }
         }
         var trigger: EventMatcher? = nil
+        var accountTrigger: StateCondition? = nil
         var appCondition: Rule.AppCondition? = nil
         switch scope {
         case .subject:
-            if let node = map["when"]?.value { trigger = matcher(node, what: "'when'") } else {
-                reader.report("a subject rule needs 'when': the events that fire it", at: tree.location)
+            if let node = map["when"]?.value {
+                if case .mapping(let pairs) = node.content, pairs.count == 1, pairs[0].key == "account" {
+                    accountTrigger = stateCondition(pairs[0].value, what: "'account'")
+                } else {
+                    trigger = matcher(node, what: "'when'")
+                }
+            } else {
+                reader.report("a subject rule needs 'when': the events (or `account:` state) that fire it", at: tree.location)
             }
         case .app:
             appCondition = map["when"].map { self.appCondition($0.value) } ?? Rule.AppCondition()
         }
-        let requirement = map["require"].flatMap { self.requirement($0.value, scope: scope) } ?? Requirement.all([])
+        let requirement = map["require"].map { self.requirement($0.value, scope: scope) ?? Requirement.all([]) } ?? Requirement.never
         let examples = map["examples"].map { self.examples($0.value) } ?? []
         guard reader.diagnostics.count == before else { return nil }
         return Rule(
             id: id, title: title, severity: severity, scope: scope, description: description, rationale: rationale,
-            references: references, controls: controls, trigger: trigger, appCondition: appCondition,
+            references: references, controls: controls, trigger: trigger, accountTrigger: accountTrigger,
+            parameters: parameters.map { Rule.Parameter(name: $0.name, defaultValue: $0.defaultValue, value: $0.tree.jsonValue) },
+            appCondition: appCondition,
             requirement: requirement, message: message, examples: examples,
             location: map["id"]?.value.location ?? tree.location, fileSHA256: sha256)
     }
@@ -129,6 +153,13 @@ struct RuleLoader {
         if let node = map["after"]?.value { matcher.after = stateCondition(node, what: "'after'") }
         if let node = map["any"]?.value { matcher.anyOf = matcherList(node, what: "'any'") }
         if let node = map["all"]?.value { matcher.allOf = matcherList(node, what: "'all'") }
+        if let node = map["app_manifest"]?.value {
+            if case .mapping(let pairs) = node.content {
+                for pair in pairs { matcher.appManifest[pair.key] = pair.value.jsonValue }
+            } else {
+                reader.report("'app_manifest' must be a mapping of declarations, found \(node.kindName)", at: node.location)
+            }
+        }
         if let node = map["not"]?.value {
             if case .sequence = node.content { matcher.noneOf = matcherList(node, what: "'not'") } else if let inner = self.matcher(node, what: "'not'") {
                 matcher.noneOf = [inner]
@@ -168,7 +199,19 @@ struct RuleLoader {
                     case "not_in": test = reader.list(node, what: "'not_in'").map { .noneOf(scalars($0, what: "'not_in'")) }
                     case "exists": test = reader.bool(node, what: "'exists'").map { .exists($0) }
                     case "relay": test = reader.bool(node, what: "'relay'").map { .relayAddress($0) }
-                    default: test = reader.bool(node, what: "'social'").map { .socialProvider($0) }
+                    case "social": test = reader.bool(node, what: "'social'").map { .socialProvider($0) }
+                    case "in_manifest": test = reader.nonEmptyString(node, what: "'in_manifest'").map { .listedInManifest($0) }
+                    default:
+                        if let text = reader.string(node, what: "'same_as'") {
+                            if text.hasPrefix("event."), text.count > 6 {
+                                test = .sameAs(String(text.dropFirst(6)))
+                            } else {
+                                reader.report("'same_as' takes event.FIELD (a field of the firing event), found '\(text)'", at: node.location)
+                                test = nil
+                            }
+                        } else {
+                            test = nil
+                        }
                     }
                     if let test { conditions.append(FieldCondition(field: pair.key, test: test)) }
                 }
@@ -214,7 +257,7 @@ struct RuleLoader {
 
     private mutating func requirement(_ tree: YAMLTree, scope: Rule.Scope) -> Requirement? {
         guard let map = reader.mapping(tree, what: "a requirement", allowed: RuleLoader.requirementKeys) else { return nil }
-        let forms = RuleLoader.temporalKeys + ["all", "any", "exists", "absent", "manifest"]
+        let forms = RuleLoader.temporalKeys + ["all", "any", "exists", "absent", "manifest", "for_each"]
         let present = forms.filter { map[$0] != nil }
         guard present.count == 1, let form = present.first else {
             reader.report(present.isEmpty
@@ -223,10 +266,25 @@ struct RuleLoader {
                 at: tree.location)
             return nil
         }
+        guard let inner = requirementBody(map, form: form, tree: tree, scope: scope) else { return nil }
+        if let condition = map["if"] {
+            if scope == .app { reader.report("'if' applies to subject rules", at: condition.keyLocation) }
+            guard let state = stateCondition(condition.value, what: "'if'") else { return nil }
+            return .conditional(state, inner)
+        }
+        return inner
+    }
+
+    private mutating func requirementBody(
+        _ map: [String: (keyLocation: SourceLocation, value: YAMLTree)], form: String, tree: YAMLTree, scope: Rule.Scope
+    ) -> Requirement? {
         let node = map[form]!.value
         let modifiers = ["within", "since_last", "until_next", "without"].filter { map[$0] != nil }
         if !RuleLoader.temporalKeys.contains(form), let modifier = modifiers.first {
             reader.report("'\(modifier)' applies only to preceded_by, followed_by and their not_ forms", at: map[modifier]!.keyLocation)
+        }
+        for key in ["as", "check"] where form != "for_each" && map[key] != nil {
+            reader.report("'\(key)' goes with 'for_each'", at: map[key]!.keyLocation)
         }
         switch form {
         case "all", "any":
@@ -234,10 +292,21 @@ struct RuleLoader {
             if list.isEmpty { reader.report("'\(form)' must list at least one requirement", at: node.location) }
             let requirements = list.compactMap { requirement($0, scope: scope) }
             return form == "all" ? .all(requirements) : .any(requirements)
-        case "exists", "absent":
-            if scope == .subject {
-                reader.report("'\(form)' is for app rules (scope: app); subject rules use preceded_by or followed_by", at: map[form]!.keyLocation)
+        case "for_each":
+            guard let items = reader.list(node, what: "'for_each'") else { return nil }
+            guard let name = map["as"].flatMap({ reader.nonEmptyString($0.value, what: "'as'") }) else {
+                reader.report("'for_each' needs 'as': the name the body refers to as $NAME", at: tree.location)
+                return nil
             }
+            guard let body = map["check"]?.value else {
+                reader.report("'for_each' needs 'check': the requirement to check for each item", at: tree.location)
+                return nil
+            }
+            let bodies = items.compactMap { item in
+                requirement(substitute(body, values: [name: item], prefix: "$", skipping: []), scope: scope)
+            }
+            return .all(bodies)
+        case "exists", "absent":
             guard let matcher = matcher(node, what: "'\(form)'") else { return nil }
             return form == "exists" ? .exists(matcher) : .absent(matcher)
         case "manifest":
@@ -284,6 +353,54 @@ struct RuleLoader {
             }
         }
         return condition
+    }
+
+    // MARK: Parameters
+
+    private struct ParameterValue {
+        var name: String
+        var defaultValue: JSONValue
+        var tree: YAMLTree
+    }
+
+    /// The rule's parameters, with configured values in place of defaults.
+    private mutating func parameters(_ tree: YAMLTree?, ruleID: String?) -> [ParameterValue] {
+        let overrides = ruleID.flatMap { parameterOverrides[$0] } ?? [:]
+        var result: [ParameterValue] = []
+        if let tree, case .mapping(let pairs) = tree.content {
+            for pair in pairs {
+                result.append(ParameterValue(name: pair.key, defaultValue: pair.value.jsonValue, tree: overrides[pair.key] ?? pair.value))
+            }
+        } else if let tree {
+            reader.report("'params' must be a mapping of names to default values, found \(tree.kindName)", at: tree.location)
+        }
+        for (name, value) in overrides where !result.contains(where: { $0.name == name }) {
+            let known = result.map(\.name)
+            reader.report("rule '\(ruleID ?? "")' has no parameter '\(name)'" + (known.isEmpty ? "" : " (it has: \(known.joined(separator: ", ")))"),
+                          at: value.location)
+        }
+        return result
+    }
+
+    /// Replaces scalars written `PREFIXname` with the named value, anywhere below `tree` except
+    /// under the skipped top-level keys.
+    private mutating func substitute(_ tree: YAMLTree, values: [String: YAMLTree], prefix: String, skipping: Set<String>) -> YAMLTree {
+        var copy = tree
+        switch tree.content {
+        case .scalar(.string(let text)) where text.hasPrefix(prefix):
+            let name = String(text.dropFirst(prefix.count))
+            if let value = values[name] { return YAMLTree(content: value.content, location: tree.location) }
+            if prefix == "$params." { reader.report("unknown parameter '\(name)' (declare it under 'params')", at: tree.location) }
+        case .scalar:
+            break
+        case .sequence(let elements):
+            copy.content = .sequence(elements.map { substitute($0, values: values, prefix: prefix, skipping: []) })
+        case .mapping(let pairs):
+            copy.content = .mapping(pairs.map { pair in
+                skipping.contains(pair.key) ? pair : (pair.key, pair.keyLocation, substitute(pair.value, values: values, prefix: prefix, skipping: []))
+            })
+        }
+        return copy
     }
 
     // MARK: Examples

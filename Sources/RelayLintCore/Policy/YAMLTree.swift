@@ -26,6 +26,11 @@ public struct YAMLTree: Sendable, Equatable {
     public var content: Content
     public var location: SourceLocation
 
+    init(content: Content, location: SourceLocation) {
+        self.content = content
+        self.location = location
+    }
+
     /// Parses YAML text; syntax errors and non-string keys become diagnostics.
     public static func parse(_ text: String, path: String) -> Result<YAMLTree?, DiagnosticsError> {
         let node: Node?

@@ -14,6 +14,7 @@ public struct RuleExplanation: Sendable {
         switch rule.scope {
         case .subject:
             if let trigger = rule.trigger { lines.append("Fires on: " + trigger.summary) }
+            if let account = rule.accountTrigger { lines.append("Fires on: each exported account where " + account.summary) }
         case .app:
             var applies = "every app"
             if let creates = rule.appCondition?.createsAccounts { applies += creates ? " that creates accounts" : " that creates no accounts" }
@@ -21,6 +22,13 @@ public struct RuleExplanation: Sendable {
         }
         lines.append("Requires: " + Self.summary(of: rule.requirement))
         lines.append("Message: " + rule.message.source)
+        if !rule.parameters.isEmpty {
+            lines.append("Parameters (set them under rules.\(rule.id).params in .relaylint.yml):")
+            for parameter in rule.parameters {
+                let current = parameter.value == parameter.defaultValue ? "" : " (configured: \(parameter.value.displayText))"
+                lines.append("  \(parameter.name): default \(parameter.defaultValue.displayText)\(current)")
+            }
+        }
         lines.append("")
         if !rule.rationale.isEmpty { lines += ["Why:", "  " + rule.rationale, ""] }
         if !rule.references.isEmpty {
@@ -47,6 +55,8 @@ public struct RuleExplanation: Sendable {
         case .absent(let matcher): "no " + matcher.summary
         case .manifest(let declarations):
             "the manifest declares " + declarations.keys.sorted().map { "\($0): \(declarations[$0]!.displayText)" }.joined(separator: ", ")
+        case .conditional(let condition, let inner): "if \(condition.summary): " + summary(of: inner)
+        case .never: "nothing: every such event is reported"
         }
     }
 }
