@@ -63,6 +63,16 @@ struct CheckCommand: ParsableCommand {
         valueName: "domain"))
     var relayDomains: [String] = []
 
+    @Flag(name: .customLong("no-suppressions"), help: "Ignore suppressions and report every finding (for auditors).")
+    var noSuppressions = false
+
+    @Option(help: ArgumentHelp("An earlier JSON report: report only findings it does not have.", valueName: "report.json"))
+    var baseline: String?
+
+    @Option(name: .customLong("as-of"), help: ArgumentHelp(
+        "The review day for suppression expiry, YYYY-MM-DD (default: today, UTC).", valueName: "date"))
+    var asOf: String?
+
     @Option(help: ArgumentHelp("Colour in text output: auto (only on a terminal), always, never.", valueName: "when"))
     var color: String = "auto"
 
@@ -92,15 +102,34 @@ struct CheckCommand: ParsableCommand {
             throw ValidationError("--color must be auto, always or never; found '\(color)'")
         }
         if let jobs, jobs < 1 { throw ValidationError("--jobs must be at least 1") }
+        if let asOf, asOf.count != 10 || Timestamp(rfc3339: asOf + "T00:00:00Z") == nil {
+            throw ValidationError("--as-of must be a date YYYY-MM-DD; found '\(asOf)'")
+        }
     }
 
     func run() throws {
-        let ruleSet = try rules.load()
+        let configuration = try rules.configuration()
+        let ruleSet = try rules.load(configuration: configuration)
         var request = LintRequest(
             eventPaths: eventPaths, accountPaths: accountPaths, manifestPath: manifestPath, rules: ruleSet,
             skipInvalid: skipInvalid, showPII: showPII)
+        if let domains = configuration?.relayDomains { request.relayDomains = RelayDomains(domains) }
         if !relayDomains.isEmpty { request.relayDomains = RelayDomains(relayDomains) }
         if let jobs { request.parallelism = jobs }
+        if let configuration {
+            request.extraInputs = [InputFileSummary(path: configuration.path, kind: .config, sha256: configuration.sha256,
+                                                    records: configuration.suppressions.count)]
+            if !noSuppressions { request.suppressions = configuration.suppressions }
+        }
+        request.asOfDay = asOf ?? String(Timestamp(nanoseconds: Int64(Date().timeIntervalSince1970) * Timestamp.nanosecondsPerSecond).description.prefix(10))
+        if let baseline {
+            do {
+                request.baselineFingerprints = try Baseline.fingerprints(ofReport: baseline)
+            } catch {
+                StandardError.write(error.diagnostics)
+                throw ExitCode(ExitStatus.invalidInput)
+            }
+        }
         let report: LintReport
         do {
             report = try Linter.run(request)
@@ -122,6 +151,9 @@ struct CheckCommand: ParsableCommand {
             let parts = entry.split(separator: "=", maxSplits: 1).map(String.init)
             let extra = ReporterRegistry.reporter(for: parts[0])!.render(report, options: ReportOptions(title: title, reviewer: reviewer, date: date))
             try write(extra, to: parts[1], format: parts[0], report: report)
+        }
+        for outcome in report.expiredSuppressions {
+            StandardError.write("\(outcome.suppression.location): error: suppression expired on \(outcome.suppression.expires); renew it with a new justification or fix the findings")
         }
         let threshold = failOn == "never" ? nil : Severity(rawValue: failOn)
         if report.fails(at: threshold) { throw ExitCode(ExitStatus.findings) }

@@ -1,20 +1,42 @@
 import ArgumentParser
 import RelayLintCore
 
-/// `relaylint explain RULE-ID`: what a rule checks, why, and where the requirement comes from.
+/// `relaylint explain`: what a rule checks and why, or one finding's evidence from a report.
 struct ExplainCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "explain", abstract: "Explain a rule: what it checks, why, its references and examples.")
+        commandName: "explain",
+        abstract: "Explain a rule (description, rationale, references, parameters, examples), or a finding of a JSON report.",
+        discussion: """
+            Examples:
+              relaylint explain consent-before-email-link
+              relaylint explain 6cbe9909f1ba --report report.json
+            """)
 
-    @Argument(help: ArgumentHelp("The rule id, e.g. consent-before-email-link.", valueName: "rule-id"))
-    var ruleID: String
+    @Argument(help: ArgumentHelp("A rule id, or a finding's fingerprint (or its first characters) with --report.", valueName: "rule-id|fingerprint"))
+    var subject: String
+
+    @Option(help: ArgumentHelp("A JSON report (--format json) to look the fingerprint up in.", valueName: "report.json"))
+    var report: String?
 
     @OptionGroup var rules: RuleOptions
 
     func run() throws {
+        if let report {
+            do {
+                guard let text = try FindingExplanation.text(fingerprint: subject, reportPath: report) else {
+                    StandardError.write("error: no finding with fingerprint '\(subject)' in \(report)")
+                    throw ExitCode(ExitStatus.invalidInput)
+                }
+                StandardOutput.write(text)
+                return
+            } catch let error as DiagnosticsError {
+                StandardError.write(error.diagnostics)
+                throw ExitCode(ExitStatus.invalidInput)
+            }
+        }
         let ruleSet = try rules.load()
-        guard let rule = ruleSet.rule(id: ruleID) else {
-            StandardError.write("error: no rule '\(ruleID)'; known rules: \(ruleSet.rules.map(\.id).joined(separator: ", "))")
+        guard let rule = ruleSet.rule(id: subject) else {
+            StandardError.write("error: no rule '\(subject)'; known rules: \(ruleSet.rules.map(\.id).joined(separator: ", "))")
             throw ExitCode(ExitStatus.invalidInput)
         }
         StandardOutput.write(RuleExplanation(rule: rule).text)

@@ -1,20 +1,48 @@
 import ArgumentParser
+import Foundation
 import RelayLintCore
 
-/// `--rules`, shared by every command that loads rules.
+/// `--rules` and `--config`, shared by every command that loads rules.
 struct RuleOptions: ParsableArguments {
     @Option(name: .customLong("rules"), help: ArgumentHelp(
         "A rule file or a folder of rule files (.yml, .yaml); repeat for several. Default: the built-in pack.",
         valueName: "path"))
     var paths: [String] = []
 
-    /// Loads the rules, printing every problem and exiting with 2 when they are invalid.
-    func load() throws -> RuleSet {
+    @Option(name: .customLong("config"), help: ArgumentHelp(
+        "Configuration file (rule settings, parameters, suppressions). Default: .relaylint.yml in the working directory, if any.",
+        valueName: "file"))
+    var configPath: String?
+
+    /// The configuration in force, if any; exits with 2 when it is invalid.
+    func configuration() throws -> Configuration? {
+        guard let path = ConfigurationLoader.locate(explicit: configPath, workingDirectory: FileManager.default.currentDirectoryPath) else {
+            return nil
+        }
         do {
-            return paths.isEmpty ? try RuleSet.builtIn() : try RuleSet.load(paths: paths)
+            return try ConfigurationLoader.load(path: path)
         } catch {
             StandardError.write(error.diagnostics)
             throw ExitCode(ExitStatus.invalidInput)
         }
     }
+
+    /// Loads the rules with the configuration applied, printing every problem and exiting with 2
+    /// when they are invalid.
+    /// - Parameter applyingParameters: false for `rules test`, whose examples are written for the defaults.
+    func load(configuration: Configuration?, applyingParameters: Bool = true) throws -> RuleSet {
+        do {
+            var locations = paths
+            if locations.isEmpty, configuration?.includesBuiltInRules ?? true { locations = [try RuleSet.builtInDirectory()] }
+            locations += configuration?.rulePaths ?? []
+            let overrides = applyingParameters ? configuration?.parameterOverrides ?? [:] : [:]
+            let ruleSet = try RuleSet.load(paths: locations, parameterOverrides: overrides)
+            return try configuration?.apply(to: ruleSet) ?? ruleSet
+        } catch {
+            StandardError.write(error.diagnostics)
+            throw ExitCode(ExitStatus.invalidInput)
+        }
+    }
+
+    func load() throws -> RuleSet { try load(configuration: try configuration()) }
 }

@@ -47,7 +47,7 @@ struct RulesCommand: ParsableCommand {
         @OptionGroup var rules: RuleOptions
 
         func run() throws {
-            let ruleSet = try rules.load()
+            let ruleSet = try rules.load(configuration: try rules.configuration(), applyingParameters: false)
             let outcomes = RuleExampleRunner.run(ruleSet)
             var failed = 0
             for outcome in outcomes {

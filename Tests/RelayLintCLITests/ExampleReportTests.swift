@@ -6,8 +6,8 @@ import Testing
 /// every format the registry knows.
 @Suite struct ExampleReportTests {
     static let exampleArguments = [
-        "check", "--accounts", "Examples/accounts.json", "--events", "Examples/events.jsonl",
-        "--manifest", "Examples/manifest.yml",
+        "check", "--config", "Examples/.relaylint.yml", "--accounts", "Examples/accounts.json",
+        "--events", "Examples/events.jsonl", "--manifest", "Examples/manifest.yml", "--as-of", "2026-07-01",
     ]
 
     @Test(arguments: ReporterRegistry.identifiers)

@@ -15,6 +15,14 @@ public struct LintRequest: Sendable {
     public var toolVersion: String
     /// Threads for the subject pass; the report does not depend on it.
     public var parallelism: Int
+    /// Accepted findings (from configuration); empty with `--no-suppressions`.
+    public var suppressions: [Suppression] = []
+    /// Fingerprints of an earlier report (`--baseline`): those findings are left out.
+    public var baselineFingerprints: Set<String> = []
+    /// The review day, `YYYY-MM-DD`, for suppression expiry; the library never reads the clock.
+    public var asOfDay: String?
+    /// Inputs to list in the report besides the data (the configuration file).
+    public var extraInputs: [InputFileSummary] = []
 
     public init(eventPaths: [String] = [], accountPaths: [String] = [], manifestPath: String? = nil, rules: RuleSet,
                 relayDomains: RelayDomains = RelayDomains(), skipInvalid: Bool = false, showPII: Bool = false,
@@ -105,17 +113,21 @@ public enum Linter {
         let appResult = AppRuleEvaluator(rules: appRules, context: context).evaluate(apps: apps, matches: appMatches)
         findings.append(contentsOf: appResult.findings)
         findings.sort(by: Finding.reportOrder)
+        let baselined = findings.count
+        findings.removeAll { request.baselineFingerprints.contains($0.fingerprint) }
+        let suppressionOutcomes = applySuppressions(request.suppressions, to: &findings, asOf: request.asOfDay)
 
         var outcomes: [String: LintReport.RuleOutcome] = [:]
         for (rule, tally) in Array(zip(subjectRules, tallies)) + Array(zip(appRules, appResult.tallies)) {
             outcomes[rule.id] = LintReport.RuleOutcome(rule: rule, checked: tally.triggered, violated: tally.violated, pending: tally.pending)
         }
         var bySeverity: [Severity: Int] = [:]
-        for finding in findings { bySeverity[finding.severity, default: 0] += 1 }
+        for finding in findings where finding.suppression == nil { bySeverity[finding.severity, default: 0] += 1 }
+        let suppressedCount = findings.filter { $0.suppression != nil }.count
         let accountsPerApp = Dictionary(grouping: dataset.subjects.values.filter { $0.account != nil }) { dataset.app(ofAccountOf: $0) }
         return LintReport(
             tool: LintReport.Tool(version: request.toolVersion),
-            inputs: dataset.inputs,
+            inputs: dataset.inputs + request.extraInputs,
             ruleFiles: request.rules.files,
             rulePackSHA256: request.rules.packSHA256,
             rules: request.rules.rules.compactMap { outcomes[$0.id] },
@@ -124,12 +136,30 @@ public enum Linter {
             summary: LintReport.Summary(
                 subjects: dataset.subjects.count, events: dataset.eventCount, accounts: dataset.accountCount,
                 duplicates: dataset.duplicateCount, skippedRecords: dataset.skipped.count, anonymizedSubjects: anonymized,
-                findings: findings.count, pending: tallies.reduce(0) { $0 + $1.pending }, bySeverity: bySeverity),
+                findings: findings.count - suppressedCount, suppressed: suppressedCount, baselined: baselined - findings.count,
+                pending: tallies.reduce(0) { $0 + $1.pending }, bySeverity: bySeverity),
             findings: findings,
+            suppressions: suppressionOutcomes,
             skipped: dataset.skipped,
             notes: dataset.notes,
             eventsPerDay: dataset.eventsPerDay.sorted { $0.key < $1.key }.map { (day: $0.key, count: $0.value) },
             earliest: dataset.earliest, latest: dataset.latest, showsPII: request.showPII)
+    }
+
+    /// Marks the findings that a live suppression accepts; expired suppressions apply to nothing.
+    static func applySuppressions(_ suppressions: [Suppression], to findings: inout [Finding], asOf day: String?) -> [SuppressionOutcome] {
+        var outcomes = suppressions.map { suppression in
+            SuppressionOutcome(suppression: suppression, status: day.map(suppression.isExpired) ?? false ? .expired : .stale, matched: 0)
+        }
+        for index in findings.indices {
+            for (number, suppression) in suppressions.enumerated() where suppression.matches(findings[index]) {
+                outcomes[number].matched += 1
+                guard outcomes[number].status != .expired else { continue }
+                outcomes[number].status = .active
+                if findings[index].suppression == nil { findings[index].suppression = suppression }
+            }
+        }
+        return outcomes
     }
 
     /// Every app the data or the manifest names, with what the contract says about it.

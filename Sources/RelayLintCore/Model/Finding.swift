@@ -18,6 +18,9 @@ public struct Finding: Sendable, Equatable, Codable {
     public var expected: String
     /// The events that made the rule fire, and those that came close, in timeline order.
     public var evidence: [Evidence]
+    /// The suppression that accepts this finding, if any: it stays in the report but does not
+    /// fail the run.
+    public var suppression: Suppression?
 
     public init(rule: String, severity: Severity, subject: String, app: String, event: String?, time: Timestamp?,
                 message: String, fingerprint: String, location: SourceLocation?, expected: String, evidence: [Evidence]) {

@@ -26,7 +26,7 @@ public struct RuleSet: Sendable, Equatable {
 
     /// Loads every `.yml`/`.yaml` file under the given paths (files or folders, searched
     /// recursively in name order). Throws every problem found, in every file, at once.
-    public static func load(paths: [String]) throws(DiagnosticsError) -> RuleSet {
+    public static func load(paths: [String], parameterOverrides: [String: [String: YAMLTree]] = [:]) throws(DiagnosticsError) -> RuleSet {
         var rules: [Rule] = []
         var files: [File] = []
         var diagnostics: [Diagnostic] = []
@@ -54,7 +54,7 @@ public struct RuleSet: Sendable, Equatable {
                     diagnostics.append(Diagnostic(.error, "rule file is not UTF-8 text", at: SourceLocation(file: filePath)))
                     continue
                 }
-                let loaded = RuleLoader.load(text: text, path: filePath, sha256: sha256)
+                let loaded = RuleLoader.load(text: text, path: filePath, sha256: sha256, parameterOverrides: parameterOverrides)
                 diagnostics.append(contentsOf: loaded.diagnostics)
                 for rule in loaded.rules {
                     if let first = seen[rule.id] {
@@ -72,13 +72,18 @@ public struct RuleSet: Sendable, Equatable {
     }
 
     /// Loads the built-in pack.
-    public static func builtIn() throws(DiagnosticsError) -> RuleSet {
+    public static func builtIn(parameterOverrides: [String: [String: YAMLTree]] = [:]) throws(DiagnosticsError) -> RuleSet {
+        try load(paths: [try builtInDirectory()], parameterOverrides: parameterOverrides)
+    }
+
+    /// Where the built-in pack is, or an error saying how to point at one.
+    public static func builtInDirectory() throws(DiagnosticsError) -> String {
         guard let directory = BuiltInRules.directory() else {
             throw DiagnosticsError([Diagnostic(
                 .error, "the built-in rules were not found next to the executable; pass --rules PATH or set \(BuiltInRules.environmentVariable)",
                 at: SourceLocation(file: "Rules"))])
         }
-        return try load(paths: [directory])
+        return directory
     }
 
     private static func ruleFiles(at path: String) throws(InputError) -> [String] {

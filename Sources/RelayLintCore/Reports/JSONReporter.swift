@@ -51,6 +51,8 @@ struct JSONReportDocument: Codable, Equatable {
         var events: Int
         var accounts: Int
         var findings: Int
+        var suppressed: Int
+        var baselined: Int
         var duplicates: Int
         var skipped: Int
         var pending: Int
@@ -85,9 +87,10 @@ struct JSONReportDocument: Codable, Equatable {
         var location: Location?
         var expected: String
         var evidence: [EvidenceEntry]
+        var suppression: SuppressionEntry?
 
         enum CodingKeys: String, CodingKey {
-            case rule, severity, subject, app, event, time, message, fingerprint, location, expected, evidence
+            case rule, severity, subject, app, event, time, message, fingerprint, location, expected, evidence, suppression
         }
 
         // `event` and `time` are written as null for app findings, as the contract shows.
@@ -104,7 +107,20 @@ struct JSONReportDocument: Codable, Equatable {
             try container.encodeIfPresent(location, forKey: .location)
             try container.encode(expected, forKey: .expected)
             try container.encode(evidence, forKey: .evidence)
+            try container.encodeIfPresent(suppression, forKey: .suppression)
         }
+    }
+
+    struct SuppressionEntry: Codable, Equatable {
+        var fingerprint: String?
+        var rule: String?
+        var subject: String?
+        var justification: String
+        var author: String
+        var expires: String
+        var location: Location
+        var status: String?
+        var matched: Int?
     }
 
     struct DiagnosticEntry: Codable, Equatable {
@@ -121,12 +137,18 @@ struct JSONReportDocument: Codable, Equatable {
     var apps: [LintReport.AppOutcome]
     var summary: Summary
     var findings: [FindingEntry]
+    var suppressions: [SuppressionEntry]
     var skipped: [DiagnosticEntry]
     var notes: [DiagnosticEntry]
 
     init(_ report: LintReport) {
         func location(_ location: SourceLocation) -> Location {
             Location(file: location.file, line: location.line, column: location.column)
+        }
+        func suppression(_ suppression: Suppression, _ outcome: SuppressionOutcome? = nil) -> SuppressionEntry {
+            SuppressionEntry(fingerprint: suppression.fingerprint, rule: suppression.rule, subject: suppression.subject,
+                             justification: suppression.justification, author: suppression.author, expires: suppression.expires,
+                             location: location(suppression.location), status: outcome?.status.rawValue, matched: outcome?.matched)
         }
         func diagnostic(_ diagnostic: Diagnostic) -> DiagnosticEntry {
             DiagnosticEntry(severity: diagnostic.severity.rawValue, message: diagnostic.message, location: location(diagnostic.location))
@@ -148,7 +170,8 @@ struct JSONReportDocument: Codable, Equatable {
         for severity in Severity.allCases { bySeverity[severity.rawValue] = report.summary.bySeverity[severity] ?? 0 }
         summary = Summary(
             subjects: report.summary.subjects, events: report.summary.events, accounts: report.summary.accounts,
-            findings: report.summary.findings, duplicates: report.summary.duplicates, skipped: report.summary.skippedRecords,
+            findings: report.summary.findings, suppressed: report.summary.suppressed, baselined: report.summary.baselined,
+            duplicates: report.summary.duplicates, skipped: report.summary.skippedRecords,
             pending: report.summary.pending, anonymizedSubjects: report.summary.anonymizedSubjects, bySeverity: bySeverity)
         findings = report.findings.map { finding in
             FindingEntry(
@@ -158,8 +181,9 @@ struct JSONReportDocument: Codable, Equatable {
                 evidence: finding.evidence.map {
                     EvidenceEntry(role: $0.role.rawValue, event: $0.event, type: $0.type, time: $0.time.description,
                                   location: location($0.location), note: $0.note)
-                })
+                }, suppression: finding.suppression.map { suppression($0) })
         }
+        suppressions = report.suppressions.map { suppression($0.suppression, $0) }
         skipped = report.skipped.map(diagnostic)
         notes = report.notes.map(diagnostic)
     }

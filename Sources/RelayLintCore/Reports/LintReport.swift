@@ -39,7 +39,12 @@ public struct LintReport: Sendable, Equatable {
         public var duplicates: Int
         public var skippedRecords: Int
         public var anonymizedSubjects: Int
+        /// Findings that are not suppressed.
         public var findings: Int
+        /// Findings accepted by a suppression (still listed in `findings`).
+        public var suppressed: Int
+        /// Findings left out because an earlier report (`--baseline`) had them.
+        public var baselined: Int
         public var pending: Int
         public var bySeverity: [Severity: Int]
     }
@@ -51,8 +56,10 @@ public struct LintReport: Sendable, Equatable {
     public var rules: [RuleOutcome]
     public var apps: [AppOutcome]
     public var summary: Summary
-    /// Sorted in report order (`Finding.reportOrder`).
+    /// Sorted in report order (`Finding.reportOrder`); suppressed ones included, marked.
     public var findings: [Finding]
+    /// The suppression register: every suppression and how it fared.
+    public var suppressions: [SuppressionOutcome]
     /// Records skipped with `--skip-invalid`.
     public var skipped: [Diagnostic]
     /// Data-quality notes.
@@ -66,18 +73,22 @@ public struct LintReport: Sendable, Equatable {
 
     public static func == (lhs: LintReport, rhs: LintReport) -> Bool {
         lhs.tool == rhs.tool && lhs.inputs == rhs.inputs && lhs.ruleFiles == rhs.ruleFiles && lhs.rules == rhs.rules
-            && lhs.apps == rhs.apps && lhs.summary == rhs.summary && lhs.findings == rhs.findings
+            && lhs.apps == rhs.apps && lhs.summary == rhs.summary && lhs.findings == rhs.findings && lhs.suppressions == rhs.suppressions
             && lhs.skipped == rhs.skipped && lhs.notes == rhs.notes && lhs.earliest == rhs.earliest
             && lhs.latest == rhs.latest && lhs.showsPII == rhs.showsPII
             && lhs.eventsPerDay.map(\.day) == rhs.eventsPerDay.map(\.day) && lhs.eventsPerDay.map(\.count) == rhs.eventsPerDay.map(\.count)
     }
 
-    /// The most severe finding, if any: what `--fail-on` compares with.
-    public var highestSeverity: Severity? { findings.map(\.severity).max() }
+    /// Findings no suppression accepts: the ones that count.
+    public var activeFindings: [Finding] { findings.filter { $0.suppression == nil } }
 
-    /// Whether the run fails at the given threshold (nil: never).
+    /// Suppressions past their expiry date.
+    public var expiredSuppressions: [SuppressionOutcome] { suppressions.filter { $0.status == .expired } }
+
+    /// Whether the run fails at the given threshold (nil: never): an unsuppressed finding at or
+    /// above it, or an expired suppression.
     public func fails(at threshold: Severity?) -> Bool {
         guard let threshold else { return false }
-        return findings.contains { $0.severity >= threshold }
+        return activeFindings.contains { $0.severity >= threshold } || !expiredSuppressions.isEmpty
     }
 }

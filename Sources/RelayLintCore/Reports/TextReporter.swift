@@ -9,7 +9,7 @@ public struct TextReporter: Reporter {
     public func render(_ report: LintReport, options: ReportOptions) -> String {
         let style = ANSIStyle(enabled: options.color)
         var lines: [String] = []
-        let byRule = Dictionary(grouping: report.findings, by: \.rule)
+        let byRule = Dictionary(grouping: report.activeFindings, by: \.rule)
         for outcome in report.rules {
             guard let findings = byRule[outcome.rule.id], !findings.isEmpty else { continue }
             let rule = outcome.rule
@@ -25,6 +25,24 @@ public struct TextReporter: Reporter {
                     lines.append(style.dim("      \(item.role.rawValue): \(item.type) \(item.event) at \(item.time) (\(item.location))"
                                            + (item.note.map { ": \($0)" } ?? "")))
                 }
+            }
+            lines.append("")
+        }
+        let suppressed = report.findings.filter { $0.suppression != nil }
+        if !report.suppressions.isEmpty {
+            lines.append(style.bold("suppressions") + " (\(suppressed.count) findings accepted)")
+            for outcome in report.suppressions {
+                let suppression = outcome.suppression
+                let target = suppression.fingerprint.map { "fingerprint \($0)" }
+                    ?? "\(suppression.rule ?? "")" + (suppression.subject.map { " for \($0)" } ?? "")
+                let status: String
+                switch outcome.status {
+                case .active: status = "\(outcome.matched) finding\(outcome.matched == 1 ? "" : "s") accepted"
+                case .expired: status = style.severity(.error) + ": expired on \(suppression.expires), no longer applied"
+                case .stale: status = style.severity(.warning) + ": matches no finding any more; remove it"
+                }
+                lines.append("  \(suppression.location): \(target): \(status)")
+                lines.append(style.dim("      \(suppression.justification) (\(suppression.author), until \(suppression.expires))"))
             }
             lines.append("")
         }
@@ -55,6 +73,9 @@ public struct TextReporter: Reporter {
         var extras: [String] = []
         if summary.duplicates > 0 { extras.append("\(summary.duplicates) duplicate event\(summary.duplicates == 1 ? "" : "s") ignored") }
         if summary.skippedRecords > 0 { extras.append("\(summary.skippedRecords) invalid record\(summary.skippedRecords == 1 ? "" : "s") skipped") }
+        if summary.suppressed > 0 { extras.append("\(summary.suppressed) suppressed") }
+        if summary.baselined > 0 { extras.append("\(summary.baselined) in the baseline not shown") }
+        if !report.expiredSuppressions.isEmpty { extras.append("\(report.expiredSuppressions.count) expired suppression\(report.expiredSuppressions.count == 1 ? "" : "s")") }
         if summary.pending > 0 { extras.append("\(summary.pending) check\(summary.pending == 1 ? "" : "s") pending (window still open)") }
         if !extras.isEmpty { text += "; " + extras.joined(separator: ", ") }
         return text

@@ -1,0 +1,96 @@
+import Foundation
+
+/// Reads and validates `.relaylint.yml`, reporting every problem at its line and column.
+public enum ConfigurationLoader {
+    public static let defaultFileName = ".relaylint.yml"
+    static let topKeys = ["rules", "rule_paths", "builtin_rules", "relay_domains", "suppressions"]
+    static let ruleKeys = ["enabled", "severity", "params"]
+    static let suppressionKeys = ["fingerprint", "rule", "subject", "justification", "author", "expires"]
+
+    public static func load(path: String) throws(DiagnosticsError) -> Configuration {
+        let data: Data, sha256: String
+        do {
+            (data, sha256) = try FileBytes.read(path: path)
+        } catch {
+            throw DiagnosticsError(error.diagnostics)
+        }
+        var configuration = Configuration(path: path, sha256: sha256)
+        let tree: YAMLTree
+        switch YAMLTree.parse(String(decoding: data, as: UTF8.self), path: path) {
+        case .failure(let error): throw error
+        case .success(nil): return configuration
+        case .success(let parsed?): tree = parsed
+        }
+        var reader = SchemaReader()
+        guard let map = reader.mapping(tree, what: "the configuration", allowed: topKeys) else {
+            throw DiagnosticsError(reader.diagnostics)
+        }
+        let base = (path as NSString).deletingLastPathComponent
+        if let node = map["rule_paths"]?.value, let paths = reader.strings(node, what: "'rule_paths'") {
+            configuration.rulePaths = paths.map { $0.hasPrefix("/") || base.isEmpty ? $0 : (base as NSString).appendingPathComponent($0) }
+        }
+        if let node = map["builtin_rules"]?.value, let flag = reader.bool(node, what: "'builtin_rules'") {
+            configuration.includesBuiltInRules = flag
+        }
+        if let node = map["relay_domains"]?.value, let domains = reader.strings(node, what: "'relay_domains'") {
+            if domains.isEmpty { reader.report("'relay_domains' must list at least one domain", at: node.location) }
+            configuration.relayDomains = domains
+        }
+        if let node = map["rules"]?.value, case .mapping(let pairs) = node.content {
+            for pair in pairs {
+                var setting = Configuration.RuleSetting(location: pair.keyLocation)
+                guard let fields = reader.mapping(pair.value, what: "the settings of rule '\(pair.key)'", allowed: ruleKeys) else { continue }
+                if let value = fields["enabled"]?.value, let flag = reader.bool(value, what: "'enabled'") { setting.enabled = flag }
+                if let value = fields["severity"]?.value { setting.severity = reader.severity(value, what: "'severity'") }
+                if let value = fields["params"]?.value {
+                    if case .mapping(let params) = value.content {
+                        for param in params { setting.parameters[param.key] = param.value }
+                    } else {
+                        reader.report("'params' must be a mapping of parameter names to values, found \(value.kindName)", at: value.location)
+                    }
+                }
+                configuration.rules[pair.key] = setting
+            }
+        } else if let node = map["rules"]?.value {
+            reader.report("'rules' must be a mapping of rule ids to settings, found \(node.kindName)", at: node.location)
+        }
+        if let node = map["suppressions"]?.value, let list = reader.list(node, what: "'suppressions'") {
+            for item in list {
+                guard let fields = reader.mapping(item, what: "a suppression", allowed: suppressionKeys,
+                                                  required: ["justification", "author", "expires"])
+                else { continue }
+                func text(_ key: String) -> String? { fields[key].flatMap { reader.nonEmptyString($0.value, what: "'\(key)'") } }
+                let fingerprint = text("fingerprint"), rule = text("rule"), subject = text("subject")
+                if fingerprint == nil && rule == nil {
+                    reader.report("a suppression needs 'fingerprint', or 'rule' (with an optional 'subject')", at: item.location)
+                }
+                if fingerprint != nil && (rule != nil || subject != nil) {
+                    reader.report("a suppression takes either 'fingerprint' or 'rule'/'subject', not both", at: item.location)
+                }
+                if let justification = text("justification"), justification.count < 10 {
+                    reader.report("'justification' must say why the finding is accepted (at least 10 characters)", at: fields["justification"]!.value.location)
+                }
+                var expires = ""
+                if let node = fields["expires"]?.value, let day = reader.string(node, what: "'expires'") {
+                    if Timestamp(rfc3339: day + "T00:00:00Z") == nil || day.count != 10 {
+                        reader.report("'expires' must be a date YYYY-MM-DD, found '\(day)'", at: node.location)
+                    }
+                    expires = day
+                }
+                configuration.suppressions.append(Suppression(
+                    fingerprint: fingerprint, rule: rule, subject: subject, justification: text("justification") ?? "",
+                    author: text("author") ?? "", expires: expires, location: item.location))
+            }
+        }
+        guard reader.diagnostics.isEmpty else { throw DiagnosticsError(reader.diagnostics) }
+        return configuration
+    }
+
+    /// The configuration file to use: the one given, else `.relaylint.yml` in the working
+    /// directory when it exists.
+    public static func locate(explicit: String?, workingDirectory: String) -> String? {
+        if let explicit { return explicit }
+        let candidate = (workingDirectory as NSString).appendingPathComponent(defaultFileName)
+        return FileManager.default.fileExists(atPath: candidate) ? candidate : nil
+    }
+}

@@ -1,0 +1,21 @@
+import Foundation
+
+/// An earlier JSON report used as a baseline (`--baseline`): its findings are known, so only new
+/// ones are reported. This lets a team adopt relaylint on a long history and fail only on
+/// regressions.
+public enum Baseline {
+    /// The fingerprints of the findings in a JSON report.
+    public static func fingerprints(ofReport path: String) throws(DiagnosticsError) -> Set<String> {
+        let data: Data
+        do {
+            data = try FileBytes.read(path: path).data
+        } catch {
+            throw DiagnosticsError(error.diagnostics)
+        }
+        do {
+            return Set(try JSONDecoder().decode(JSONReportDocument.self, from: data).findings.map(\.fingerprint))
+        } catch {
+            throw DiagnosticsError([Diagnostic(.error, "not a relaylint JSON report (version 1); produce one with --format json", at: SourceLocation(file: path))])
+        }
+    }
+}

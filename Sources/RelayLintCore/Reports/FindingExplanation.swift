@@ -1,0 +1,57 @@
+import Foundation
+
+/// `relaylint explain FINGERPRINT --report report.json`: one finding of an earlier JSON report,
+/// with its witness events, what was expected, and what was found.
+public enum FindingExplanation {
+    public static func text(fingerprint: String, reportPath: String) throws(DiagnosticsError) -> String? {
+        let data: Data
+        do {
+            data = try FileBytes.read(path: reportPath).data
+        } catch {
+            throw DiagnosticsError(error.diagnostics)
+        }
+        let document: JSONReportDocument
+        do {
+            document = try JSONDecoder().decode(JSONReportDocument.self, from: data)
+        } catch {
+            throw DiagnosticsError([Diagnostic(.error, "not a relaylint JSON report (version 1): \(error)", at: SourceLocation(file: reportPath))])
+        }
+        let matches = document.findings.filter { $0.fingerprint.hasPrefix(fingerprint) }
+        guard let finding = matches.first else { return nil }
+        var lines: [String] = []
+        lines.append("\(finding.severity): \(finding.message) [\(finding.rule)]")
+        lines.append("fingerprint: \(finding.fingerprint)" + (matches.count > 1 ? " (\(matches.count) findings share this prefix; showing the first)" : ""))
+        lines.append("subject: \(finding.subject), app: \(finding.app)" + (finding.event.map { ", event: \($0)" } ?? "") + (finding.time.map { " at \($0)" } ?? ""))
+        if let location = finding.location { lines.append("where: \(location.file):\(location.line)") }
+        lines.append("expected: \(finding.expected)")
+        if finding.evidence.isEmpty {
+            lines.append("found: no event of that kind")
+        } else {
+            lines.append("evidence (timeline order):")
+            var previous: Timestamp?
+            for item in finding.evidence {
+                let time = Timestamp(rfc3339: item.time)
+                var gap = ""
+                if let previous, let time {
+                    gap = " (+\(Self.duration(time.nanoseconds - previous.nanoseconds)))"
+                }
+                previous = time ?? previous
+                lines.append("  \(item.time)\(gap)  \(item.role.padding(toLength: 12, withPad: " ", startingAt: 0)) \(item.type) \(item.event)  \(item.location.file):\(item.location.line)")
+                if let note = item.note { lines.append("      \(note)") }
+            }
+        }
+        if let suppression = finding.suppression {
+            lines.append("suppressed: \(suppression.justification) (\(suppression.author), until \(suppression.expires))")
+        }
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// `3d 4h`, `12m 5s`: the gap between two evidence events.
+    static func duration(_ nanoseconds: Int64) -> String {
+        var seconds = nanoseconds / Timestamp.nanosecondsPerSecond
+        let days = seconds / 86_400
+        seconds %= 86_400
+        let parts = [(days, "d"), (seconds / 3600, "h"), (seconds / 60 % 60, "m"), (seconds % 60, "s")].filter { $0.0 > 0 }
+        return parts.isEmpty ? "0s" : parts.prefix(2).map { "\($0.0)\($0.1)" }.joined(separator: " ")
+    }
+}
