@@ -152,6 +152,15 @@ struct CheckCommand: ParsableCommand {
             let extra = ReporterRegistry.reporter(for: parts[0])!.render(report, options: ReportOptions(title: title, reviewer: reviewer, date: date))
             try write(extra, to: parts[1], format: parts[0], report: report)
         }
+        // In GitHub Actions the annotations come with a Markdown summary for the job page.
+        if format == "github" || extraReports.contains(where: { $0.hasPrefix("github=") }),
+            let summaryPath = ProcessInfo.processInfo.environment["GITHUB_STEP_SUMMARY"], !summaryPath.isEmpty,
+            let handle = FileHandle(forWritingAtPath: summaryPath)
+        {
+            handle.seekToEndOfFile()
+            handle.write(Data(GitHubReporter().stepSummary(report).utf8))
+            try? handle.close()
+        }
         for outcome in report.expiredSuppressions {
             StandardError.write("\(outcome.suppression.location): error: suppression expired on \(outcome.suppression.expires); renew it with a new justification or fix the findings")
         }

@@ -76,7 +76,10 @@ import Testing
     @Test(arguments: [
         ("id: Bad_Id\nseverity: error\nwhen: {type: a}\nrequire: {preceded_by: {type: b}}\nmessage: m\n", "kebab-case"),
         ("id: r\nseverity: error\nwhen: {type: a}\nrequire: {preceded_by: {type: b}, followed_by: {type: c}}\nmessage: m\n", "exactly one of"),
-        ("id: r\nseverity: error\nwhen: {type: a}\nrequire: {exists: {type: b}}\nmessage: m\n", "for app rules"),
+        ("id: r\nseverity: error\nwhen: {type: a}\nrequire: {manifest: {b: true}}\nmessage: m\n", "for app rules"),
+        ("id: r\nseverity: error\nwhen: {type: a}\nrequire: {for_each: [x], check: {exists: {type: b}}}\nmessage: m\n", "needs 'as'"),
+        ("id: r\nseverity: error\nparams: {w: 3d}\nwhen: {type: a}\nrequire: {followed_by: {type: b}, within: $params.x}\nmessage: m\n", "unknown parameter 'x'"),
+        ("id: r\nseverity: error\nwhen: {type: a, where: {to: {same_as: to}}}\nrequire: {exists: {type: b}}\nmessage: m\n", "takes event.FIELD"),
         ("id: r\nseverity: error\nscope: app\nrequire: {preceded_by: {type: b}}\nmessage: m\n", "for subject rules"),
         ("id: r\nseverity: error\nrequire: {preceded_by: {type: b}}\nmessage: m\n", "needs 'when'"),
         ("id: r\nseverity: error\nwhen: {type: a}\nrequire: {followed_by: {type: b}, since_last: {type: c}}\nmessage: m\n", "goes with preceded_by"),

@@ -42,10 +42,15 @@ public struct RuleSet: Sendable, Equatable {
             if filePaths.isEmpty {
                 diagnostics.append(Diagnostic(.error, "no rule files (.yml, .yaml) found", at: SourceLocation(file: path)))
             }
-            for filePath in filePaths {
+            let builtIn = BuiltInRules.directory().map { URL(fileURLWithPath: $0).standardizedFileURL.path }
+            let isBuiltIn = builtIn != nil && URL(fileURLWithPath: path).standardizedFileURL.path == builtIn
+            for diskPath in filePaths {
+                // The built-in pack is named `Rules/…` wherever the binary runs, so reports do not
+                // depend on the machine.
+                let filePath = isBuiltIn ? "Rules" + diskPath.dropFirst(path.count) : diskPath
                 let data: Data, sha256: String
                 do {
-                    (data, sha256) = try FileBytes.read(path: filePath)
+                    (data, sha256) = try FileBytes.read(path: diskPath)
                 } catch {
                     diagnostics.append(contentsOf: error.diagnostics)
                     continue

@@ -33,7 +33,7 @@ public struct ReportOptions: Sendable {
 
 /// All output formats, by identifier.
 public enum ReporterRegistry {
-    public static let all: [any Reporter] = [TextReporter(), JSONReporter()]
+    public static let all: [any Reporter] = [TextReporter(), JSONReporter(), SARIFReporter(), JUnitReporter(), GitHubReporter(), HTMLReporter(), MarkdownReporter()]
 
     public static var identifiers: [String] { all.map(\.identifier) }
 

@@ -1,0 +1,250 @@
+/// What the two audit formats (HTML and Markdown) say about a run, worked out once so that a
+/// reviewer who reads one and a colleague who reads the other see the same facts in the same
+/// order and the same words.
+struct AuditReportContent {
+    /// One rule as its section shows it.
+    struct RuleSection {
+        /// 1-based, in the order of `LintReport.rules`. The HTML anchors (`rule-N`) use it, so no
+        /// text from a rule file ever ends up in an `id`.
+        var number: Int
+        var outcome: LintReport.RuleOutcome
+        /// In report order, suppressed ones included (they are marked).
+        var findings: [Finding]
+
+        var rule: Rule { outcome.rule }
+        /// The findings no suppression accepts.
+        var active: [Finding] { findings.filter { $0.suppression == nil } }
+    }
+
+    /// Printed for a reviewer or date that was not given: reports never read the clock.
+    static let notGiven = "not given"
+    /// Notes and skipped records listed one by one up to this many; the JSON report has all.
+    static let listLimit = 200
+    /// Most serious first, as every table and count lists them.
+    static let severities: [Severity] = [.error, .warning, .note]
+
+    let report: LintReport
+    let options: ReportOptions
+    let sections: [RuleSection]
+    /// Findings of rules that `report.rules` does not describe (none in a normal run); listed so
+    /// that no finding is ever left out of a signed report.
+    let otherFindings: [Finding]
+    let histogram: EventHistogram
+
+    init(report: LintReport, options: ReportOptions) {
+        self.report = report
+        self.options = options
+        var sections: [RuleSection] = []
+        var described: Set<String> = []
+        for (index, outcome) in report.rules.enumerated() {
+            described.insert(outcome.rule.id)
+            sections.append(RuleSection(number: index + 1, outcome: outcome,
+                                        findings: report.findings.filter { $0.rule == outcome.rule.id }))
+        }
+        self.sections = sections
+        self.otherFindings = report.findings.filter { !described.contains($0.rule) }
+        self.histogram = EventHistogram(eventsPerDay: report.eventsPerDay)
+    }
+
+    // MARK: Header
+
+    var title: String { options.title.isEmpty ? ReportOptions().title : options.title }
+    var reviewer: String { AuditReportContent.given(options.reviewer) }
+    var date: String { AuditReportContent.given(options.date) }
+    var tool: String { "\(report.tool.name) \(report.tool.version)" }
+
+    /// `12 findings: 12 errors, 0 warnings, 0 notes`, or `no findings`, counting the findings no
+    /// suppression accepts; then the suppressed, baselined and expired-suppression counts that
+    /// are not zero.
+    var result: String {
+        let findings = report.activeFindings
+        var text = findings.isEmpty ? "no findings" : AuditReportContent.counted(findings.count, "finding") + ": "
+            + AuditReportContent.severities.map { AuditReportContent.counted(count(of: $0, in: findings), $0.rawValue) }
+                .joined(separator: ", ")
+        let suppressed = report.findings.count - findings.count
+        if suppressed > 0 { text += "; \(suppressed) suppressed" }
+        if report.summary.baselined > 0 { text += "; \(report.summary.baselined) in the baseline not shown" }
+        let expired = report.expiredSuppressions.count
+        if expired > 0 { text += "; " + AuditReportContent.counted(expired, "expired suppression") }
+        return text
+    }
+
+    /// Whether the report can be forwarded (contract §6).
+    var personalData: String {
+        report.showsPII
+            ? "shown unmasked (--show-pii): email addresses and phone numbers appear as they are in the inputs; "
+                + "share this report only with people allowed to see them"
+            : "masked: email addresses and phone numbers are shortened (j•••@example.com, +1•••••••67); "
+                + "subject ids are shown as they are"
+    }
+
+    /// The span of all events read, or a sentence saying there were none.
+    var timeWindow: String { AuditReportContent.window(report.earliest, report.latest) }
+
+    /// The summary's opening sentence, in two parts: the result (set in bold) and the scope.
+    var resultSentence: (lead: String, rest: String) {
+        (result.prefix(1).uppercased() + result.dropFirst(),
+         " from " + AuditReportContent.counted(report.rules.count, "rule") + " over "
+            + AuditReportContent.counted(report.summary.subjects, "subject") + " and "
+            + AuditReportContent.counted(report.summary.events, "event") + ".")
+    }
+
+    // MARK: Counts
+
+    /// One row of the findings-by-rule table and chart.
+    struct RuleTotal {
+        var id: String
+        /// The rule's section, when the report describes the rule.
+        var number: Int?
+        var title: String
+        var severity: Severity
+        /// The findings no suppression accepts.
+        var findings: [Finding]
+        var suppressed: Int
+    }
+
+    /// Findings per rule: every described rule in order, then any other rule with findings.
+    var ruleTotals: [RuleTotal] {
+        var rows = sections.map {
+            RuleTotal(id: $0.rule.id, number: $0.number, title: $0.rule.title, severity: $0.rule.severity, findings: $0.active,
+                      suppressed: $0.findings.count - $0.active.count)
+        }
+        var others: [String] = []
+        for finding in otherFindings where !others.contains(finding.rule) { others.append(finding.rule) }
+        for id in others {
+            let findings = otherFindings.filter { $0.rule == id }
+            let active = findings.filter { $0.suppression == nil }
+            rows.append(RuleTotal(id: id, number: nil, title: "(not described in this report)",
+                                  severity: findings.map(\.severity).max() ?? .note, findings: active,
+                                  suppressed: findings.count - active.count))
+        }
+        return rows
+    }
+
+    func count(of severity: Severity, in findings: [Finding]) -> Int {
+        findings.lazy.filter { $0.severity == severity }.count
+    }
+
+    /// `9 events checked, 4 in violation, 5 compliant`, plus the pending checks when there are
+    /// any. The unit is the rule's scope: subject rules check firing events, app rules apps.
+    func coverage(of outcome: LintReport.RuleOutcome) -> String {
+        let unit = outcome.rule.scope == .app ? "app" : "event"
+        var text = AuditReportContent.counted(outcome.checked, unit) + " checked, \(outcome.violated) in violation, "
+            + "\(AuditReportContent.compliant(outcome)) compliant"
+        if outcome.pending > 0 { text += ", \(outcome.pending) pending (window still open)" }
+        return text
+    }
+
+    /// Checks decided and passed: neither violated nor pending.
+    static func compliant(_ outcome: LintReport.RuleOutcome) -> Int {
+        max(0, outcome.checked - outcome.violated - outcome.pending)
+    }
+
+    /// The share of decided checks in violation, to one decimal (`44.4 %`), computed in integers
+    /// so that every platform prints the same digits; `—` when nothing was decided.
+    static func violationRate(_ outcome: LintReport.RuleOutcome) -> String {
+        let decided = outcome.checked - outcome.pending
+        guard decided > 0 else { return "—" }
+        let tenths = (outcome.violated * 1000 + decided / 2) / decided
+        return "\(tenths / 10).\(tenths % 10) %"
+    }
+
+    // MARK: Rule texts
+
+    /// What makes the rule look at an event or an app.
+    static func appliesTo(_ rule: Rule) -> String {
+        switch rule.scope {
+        case .subject:
+            if let account = rule.accountTrigger { return "each exported account where " + account.summary }
+            return rule.trigger?.summary ?? "any event"
+        case .app:
+            var text = "every app"
+            if let creates = rule.appCondition?.createsAccounts { text += creates ? " that creates accounts" : " that creates no accounts" }
+            return text
+        }
+    }
+
+    static func requirement(_ rule: Rule) -> String { RuleExplanation.summary(of: rule.requirement) }
+
+    /// `window: 14d (default 30d)`, `stores: [firestore]`: the values the run used.
+    static func parameter(_ parameter: Rule.Parameter) -> String {
+        parameter.name + ": " + parameter.value.displayText
+            + (parameter.value == parameter.defaultValue ? "" : " (default " + parameter.defaultValue.displayText + ")")
+    }
+
+    /// What a finding without a firing event is about.
+    static func noEvent(_ rule: Rule?) -> String {
+        switch (rule?.scope, rule?.accountTrigger) {
+        case (.app?, _): "none (app-level finding)"
+        case (_, .some): "none (fired by the exported account)"
+        default: "none"
+        }
+    }
+
+    // MARK: Suppressions
+
+    /// What a suppression accepts: `fingerprint 6cbe…`, or `rule-id for subject`.
+    static func target(of suppression: Suppression) -> String {
+        suppression.fingerprint.map { "fingerprint " + $0 }
+            ?? (suppression.rule ?? "any rule") + (suppression.subject.map { " for " + $0 } ?? "")
+    }
+
+    /// How a suppression fared, after its status word: `1 finding accepted`.
+    static func statusDetail(of outcome: SuppressionOutcome) -> String {
+        switch outcome.status {
+        case .active: counted(outcome.matched, "finding") + " accepted"
+        case .expired: "after \(outcome.suppression.expires): no longer applied, the run fails"
+        case .stale: "matches no finding any more"
+        }
+    }
+
+    /// How a suppression fared, in words: `active: 1 finding accepted`.
+    static func status(of outcome: SuppressionOutcome) -> String {
+        outcome.status.rawValue + ": " + statusDetail(of: outcome)
+    }
+
+    /// A suppression's justification. It is free text from the configuration and may quote a
+    /// user's address or number, so it is masked like the findings' messages (contract §6)
+    /// unless the run shows PII. The author stays as written: the point of the register is who
+    /// accepted the finding.
+    func justification(of suppression: Suppression) -> String {
+        report.showsPII ? suppression.justification : PIIMasker().maskText(suppression.justification)
+    }
+
+    /// `accepted by jane@example.com until 2026-09-30 (.relaylint.yml:12): justification`.
+    func acceptance(_ suppression: Suppression) -> String {
+        "accepted by \(suppression.author) until \(suppression.expires) (\(suppression.location)): " + justification(of: suppression)
+    }
+
+    // MARK: Wording
+
+    /// `Error`, `Warning`, `Note`: column titles.
+    static func title(of severity: Severity) -> String {
+        severity.rawValue.prefix(1).uppercased() + severity.rawValue.dropFirst()
+    }
+
+    /// `1 finding`, `2 findings`.
+    static func counted(_ count: Int, _ noun: String) -> String { "\(count) \(noun)\(count == 1 ? "" : "s")" }
+
+    static func window(_ first: Timestamp?, _ last: Timestamp?) -> String {
+        switch (first, last) {
+        case (let first?, let last?): "\(first) to \(last)"
+        case (let only?, nil), (nil, let only?): only.description
+        case (nil, nil): "no events"
+        }
+    }
+
+    static func given(_ value: String?) -> String {
+        guard let value, !value.allSatisfy(\.isWhitespace) else { return notGiven }
+        return value
+    }
+
+    /// How the histogram's period is named in headings and captions.
+    var histogramTitle: String {
+        switch histogram.period {
+        case .day: "Events per day (UTC)"
+        case .week: "Events per week (weeks start on Monday, UTC)"
+        case .month: "Events per month (UTC)"
+        }
+    }
+}

@@ -1,0 +1,78 @@
+import Plot
+
+/// Escaping for values from the inputs that the HTML report puts into Plot nodes.
+///
+/// Plot escapes `<` and `>` in text nodes but lets `&name;` and `&#…;` through as entities, so
+/// an event id written as `&lt;` would show as `<`; it does not escape attribute values at all,
+/// so a `"` in a value would end the attribute. Every value that comes from an input (subject
+/// and event ids, paths, rule texts, messages) therefore goes through `Node.escapedText` or
+/// `Node.escapedAttribute`, never through Plot's `.text` or a string literal.
+///
+/// Line breaks and other control characters become numeric character references: they show as
+/// they would have, but a value can never start a line of the output. A report printed to a CI
+/// log cannot carry a `::workflow-command::` of its own that way, nor terminal escapes.
+enum HTMLEscaping {
+    /// Text for a Plot text node: `&` is written as `&amp;` so that Plot keeps it, Plot escapes
+    /// `<` and `>`, and line breaks and control characters become references.
+    static func text(_ value: String) -> String {
+        var output = ""
+        output.reserveCapacity(value.utf8.count)
+        for scalar in value.unicodeScalars {
+            switch scalar {
+            case "&": output += "&amp;"
+            default: append(scalar, to: &output)
+            }
+        }
+        return output
+    }
+
+    /// A complete attribute value, which Plot writes between double quotes as it is.
+    static func attribute(_ value: String) -> String {
+        var output = ""
+        output.reserveCapacity(value.utf8.count)
+        for scalar in value.unicodeScalars {
+            switch scalar {
+            case "&": output += "&amp;"
+            case "\"": output += "&quot;"
+            case "'": output += "&#39;"
+            case "<": output += "&lt;"
+            case ">": output += "&gt;"
+            default: append(scalar, to: &output)
+            }
+        }
+        return output
+    }
+
+    /// The URL of a rule reference when the report may link it: only `http` and `https` links
+    /// are made, so a rule file cannot plant a `javascript:` or `data:` link in a signed report.
+    static func linkableURL(_ url: String?) -> String? {
+        guard let url else { return nil }
+        let lowercased = url.lowercased()
+        guard lowercased.hasPrefix("https://") || lowercased.hasPrefix("http://"),
+            !url.unicodeScalars.contains(where: { $0.properties.generalCategory == .control || $0 == " " })
+        else { return nil }
+        return url
+    }
+
+    private static func append(_ scalar: Unicode.Scalar, to output: inout String) {
+        if scalar.value < 0x20 && scalar != "\t" || (0x7F...0x9F).contains(scalar.value) || scalar == "\u{2028}"
+            || scalar == "\u{2029}"
+        {
+            output += "&#x" + String(scalar.value, radix: 16, uppercase: true) + ";"
+        } else {
+            output.unicodeScalars.append(scalar)
+        }
+    }
+}
+
+extension Node {
+    /// A text node holding a value from the inputs, escaped completely (see `HTMLEscaping`).
+    static func escapedText(_ value: String) -> Node {
+        .text(HTMLEscaping.text(value))
+    }
+
+    /// An attribute whose value comes from the inputs or from the report's own text.
+    static func escapedAttribute(named name: String, value: String) -> Node {
+        .attribute(named: name, value: HTMLEscaping.attribute(value))
+    }
+}

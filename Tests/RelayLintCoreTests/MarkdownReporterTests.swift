@@ -1,0 +1,175 @@
+import Foundation
+@testable import RelayLintCore
+import RelayLintTestSupport
+import Testing
+
+/// The Markdown audit report: every input value escaped so no table breaks and no markup, link
+/// or line of its own comes from the data; the same content as the HTML report; the same bytes
+/// on every render.
+@Suite struct MarkdownReporterTests {
+    let reporter = MarkdownReporter()
+
+    /// Indices of the characters of `line` that are not escaped by a backslash (an odd number
+    /// of backslashes before a character escapes it).
+    static func unescaped(_ target: Character, in line: String) -> Int {
+        var count = 0
+        var backslashes = 0
+        for character in line {
+            if character == target && backslashes % 2 == 0 { count += 1 }
+            backslashes = character == "\\" ? backslashes + 1 : 0
+        }
+        return count
+    }
+
+    /// The tables of a Markdown text: runs of lines that start with `|`.
+    static func tables(_ markdown: String) -> [[String]] {
+        var tables: [[String]] = []
+        var current: [String] = []
+        for line in markdown.split(separator: "\n", omittingEmptySubsequences: false).map(String.init) {
+            if line.hasPrefix("|") {
+                current.append(line)
+            } else if !current.isEmpty {
+                tables.append(current)
+                current = []
+            }
+        }
+        if !current.isEmpty { tables.append(current) }
+        return tables
+    }
+
+    // MARK: Hostile input
+
+    @Test func hostileValuesCannotBreakTablesOrAddMarkup() throws {
+        let report = try AuditReportFixtures.hostileReport()
+        #expect(report.findings.count == 1)
+        let payload = AuditReportFixtures.payload
+        let markdown = reporter.render(report, options: ReportOptions(title: "Audit " + payload, reviewer: payload, date: payload))
+        // Every table keeps its column count in every row.
+        let tables = Self.tables(markdown)
+        #expect(tables.count >= 8)
+        for table in tables {
+            let columns = Self.unescaped("|", in: table[0])
+            for row in table {
+                #expect(Self.unescaped("|", in: row) == columns, "row breaks its table: \(row)")
+                #expect(row.hasSuffix("|"), "row does not end its table: \(row)")
+            }
+        }
+        for line in markdown.split(separator: "\n").map(String.init) {
+            // The only raw angle brackets are the report's own <br>.
+            let withoutBreaks = line.replacingOccurrences(of: "<br>", with: "")
+            #expect(Self.unescaped("<", in: withoutBreaks) == 0, "raw < in: \(line)")
+            #expect(Self.unescaped(">", in: withoutBreaks) == 0, "raw > in: \(line)")
+            #expect(Self.unescaped("`", in: line) == 0, "raw backtick in: \(line)")
+            // The only raw brackets are those of the report's own reference links.
+            let ownLink = line.hasPrefix("- [") && line.contains("](https://")
+            #expect(Self.unescaped("[", in: line) == (ownLink ? 1 : 0), "raw [ in: \(line)")
+            #expect(Self.unescaped("]", in: line) == (ownLink ? 1 : 0), "raw ] in: \(line)")
+        }
+        #expect(!markdown.contains("\n#" + " Title"), "a value cannot become a heading")
+        #expect(!markdown.contains("[Evil reference"), "a javascript: reference is not a link")
+        #expect(AuditReportFixtures.workflowCommandLines(markdown).isEmpty, "\(AuditReportFixtures.workflowCommandLines(markdown))")
+        // Escaped, not dropped.
+        #expect(markdown.contains(##"\<script\>alert(1)\</script\>"'<br>::error::pwned \&lt;b\&gt; \| \*bold\* \_u\_ \`tick\` \[x\](javascript:alert(1)) \# \~s\~ \$m\$"##))
+        // The https reference is a link, its quote percent-encoded; the javascript: one is text.
+        #expect(markdown.contains("- [Quoted reference](https://example.com/a%22onmouseover=%22alert%281%29)"))
+        #expect(markdown.contains(#"- Evil reference \<script\>alert(1)\</script\> (not linked: javascript:alert(1))"#))
+    }
+
+    @Test func unmaskedReportSaysSo() throws {
+        let markdown = reporter.render(try AuditReportFixtures.hostileReport(showPII: true), options: ReportOptions())
+        #expect(markdown.contains("shown unmasked (--show-pii)"))
+    }
+
+    // MARK: Content
+
+    @Test func showsTheSameContentAsTheHTMLReport() throws {
+        let report = try AuditReportFixtures.exampleReport()
+        let markdown = reporter.render(report, options: AuditReportFixtures.reviewed)
+        for heading in ["## Scope", "### Rule pack", "### Apps", "## Executive summary", "### Findings by rule and severity",
+                        "### Coverage", "## Rules", "## Data-quality notes (2)", "## Skipped records"] {
+            #expect(markdown.contains("\n\(heading)\n"), "\(heading)")
+        }
+        #expect(markdown.contains("| **Reviewer** | Example Reviewer |"))
+        #expect(markdown.contains("| **Date** | 2026-07-01 |"))
+        for input in report.inputs {
+            #expect(markdown.contains(input.sha256))
+            #expect(markdown.contains(MarkdownEscaping.inline(input.path)))
+        }
+        #expect(markdown.contains("9 events checked, 4 in violation, 5 compliant"))
+        #expect(markdown.contains("2 apps checked, 1 in violation, 1 compliant"))
+        #expect(markdown.contains("| Anonymized subjects | \(report.summary.anonymizedSubjects) |"))
+        #expect(markdown.contains("| consent-before-email-link | 9 | 4 | 5 | 0 | 44.4 % |"))
+        for (index, outcome) in report.rules.enumerated() {
+            #expect(markdown.contains("### \(index + 1). " + MarkdownEscaping.inline(outcome.rule.title) + "\n"))
+        }
+        #expect(markdown.components(separatedBy: "\n##### Finding ").count - 1 == report.findings.count)
+        #expect(markdown.contains("does not count: evt-0035 lies in between"))
+        #expect(markdown.contains("| Week starting | Events |"))
+        #expect(markdown.contains("**Personal data:** masked"))
+        // The suppressed finding is marked, and the register lists the suppression.
+        #expect(markdown.contains("; 1 suppressed** |"))
+        #expect(markdown.contains(", suppressed\n\n**Message:**"))
+        #expect(markdown.contains("**Suppressed:** accepted by privacy@example.com until 2026-12-31 (.relaylint.yml:16:5): Consent from j•••@example.com recorded in the CRM"))
+        #expect(!markdown.contains("jane.doe@example.com"))
+        #expect(markdown.contains("\n## Suppressions (1)\n"))
+        #expect(markdown.contains("| consent-before-phone-link for \(AuditReportFixtures.suppressedSubject) | active: 1 finding accepted |"))
+    }
+
+    @Test func longListsAreCutOtherRulesFindingsAreKeptAndNoEventsIsSaid() throws {
+        let markdown = reporter.render(try AuditReportFixtures.edgeCaseReport(), options: ReportOptions())
+        #expect(markdown.contains("| note number \(AuditReportContent.listLimit) |"))
+        #expect(!markdown.contains("| note number \(AuditReportContent.listLimit + 1) |"))
+        #expect(markdown.contains("… and 5 more, listed in the JSON report"))
+        #expect(markdown.contains("### Findings of other rules"))
+        #expect(markdown.contains("| Fingerprint | ghost-fingerprint |"))
+        #expect(markdown.contains("| ghost-rule | (not described in this report) | 1 | 0 | 0 | **1** |"))
+        #expect(markdown.contains("No events were read."))
+    }
+
+    @Test func missingReviewerAndDateSayNotGiven() throws {
+        let markdown = reporter.render(try AuditReportFixtures.exampleReport(), options: ReportOptions())
+        #expect(markdown.contains("| **Reviewer** | *not given* |"))
+        #expect(markdown.contains("| Field | Value |"))
+        #expect(markdown.contains("| **Date** | *not given* |"))
+    }
+
+    @Test func rendersTheSameBytesTwice() throws {
+        let first = reporter.render(try AuditReportFixtures.exampleReport(), options: AuditReportFixtures.reviewed)
+        let second = reporter.render(try AuditReportFixtures.exampleReport(), options: AuditReportFixtures.reviewed)
+        #expect(first == second)
+    }
+
+    @Test func isRegisteredAsMarkdown() throws {
+        let registered = try #require(ReporterRegistry.reporter(for: "markdown"))
+        #expect(registered.fileExtension == "md")
+        #expect(registered is MarkdownReporter)
+    }
+
+    // MARK: Escaping
+
+    @Test(arguments: [
+        ("plain text 1.0", "plain text 1.0"),
+        ("a|b", #"a\|b"#),
+        (#"back\slash"#, #"back\\slash"#),
+        ("*_`<>[]#&~$", ##"\*\_\`\<\>\[\]\#\&\~\$"##),
+        ("one\ntwo\r\nthree\u{2028}four", "one<br>two<br>three<br>four"),
+        ("esc\u{1B}", "esc&#x1B;"),
+    ])
+    func inlineEscaping(input: String, expected: String) {
+        #expect(MarkdownEscaping.inline(input) == expected)
+    }
+
+    @Test func linksOnlyToHTTP() {
+        #expect(MarkdownEscaping.link(title: "a [b]", url: "https://x.example/p?q=(1) <2>") == nil, "a space makes it unlinkable")
+        #expect(MarkdownEscaping.link(title: "a [b]", url: "https://x.example/p?q=(1)<2>") == #"[a \[b\]](https://x.example/p?q=%281%29%3C2%3E)"#)
+        #expect(MarkdownEscaping.link(title: "t", url: "https://x.example/é") == "[t](https://x.example/%C3%A9)")
+        #expect(MarkdownEscaping.link(title: "t", url: "javascript:alert(1)") == nil)
+    }
+
+    @Test func tableRowsAlwaysHaveTheHeaderWidth() {
+        var table = MarkdownTable(["a", "b|c"], numeric: [1])
+        table.add(["1"])
+        table.add(["1", "2", "3"])
+        #expect(table.lines == ["| a | b\\|c |", "|---|---:|", "| 1 |   |", "| 1 | 2 |"])
+    }
+}
