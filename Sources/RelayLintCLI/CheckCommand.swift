@@ -15,17 +15,23 @@ struct CheckCommand: ParsableCommand {
 
     @OptionGroup var rules: RuleOptions
 
-    @Option(name: .customLong("accounts"), help: ArgumentHelp(
-        "A Firebase Auth export (`firebase auth:export`), JSON or CSV (by extension); repeatable.", valueName: "file"))
+    @Option(
+        name: .customLong("accounts"),
+        help: ArgumentHelp(
+            "A Firebase Auth export (`firebase auth:export`), JSON or CSV (by extension); repeatable.", valueName: "file"))
     var accountPaths: [String] = []
 
-    @Option(name: .customLong("events"), help: ArgumentHelp(
-        "An action log in relaylint's JSON Lines format; repeatable. Equal timestamps keep the order the files are given in.",
-        valueName: "file"))
+    @Option(
+        name: .customLong("events"),
+        help: ArgumentHelp(
+            "An action log in relaylint's JSON Lines format; repeatable. Equal timestamps keep the order the files are given in.",
+            valueName: "file"))
     var eventPaths: [String] = []
 
-    @Option(name: .customLong("manifest"), help: ArgumentHelp(
-        "The app manifest (YAML or JSON): apps: [{bundle_id, creates_accounts, in_app_deletion}].", valueName: "file"))
+    @Option(
+        name: .customLong("manifest"),
+        help: ArgumentHelp(
+            "The app manifest (YAML or JSON): apps: [{bundle_id, creates_accounts, in_app_deletion}].", valueName: "file"))
     var manifestPath: String?
 
     @Option(help: ArgumentHelp("Output format: \(ReporterRegistry.identifiers.joined(separator: ", ")).", valueName: "format"))
@@ -34,9 +40,11 @@ struct CheckCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Write the report to this file instead of standard output.", valueName: "file"))
     var output: String?
 
-    @Option(name: .customLong("report"), help: ArgumentHelp(
-        "Also write a report in another format, from the same evaluation: FORMAT=FILE (e.g. sarif=results.sarif); repeatable.",
-        valueName: "format=file"))
+    @Option(
+        name: .customLong("report"),
+        help: ArgumentHelp(
+            "Also write a report in another format, from the same evaluation: FORMAT=FILE (e.g. sarif=results.sarif); repeatable.",
+            valueName: "format=file"))
     var extraReports: [String] = []
 
     @Option(help: ArgumentHelp("Title of audit reports (html, markdown).", valueName: "text"))
@@ -48,19 +56,25 @@ struct CheckCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Date printed in audit reports, e.g. 2026-07-01 (reports never read the clock).", valueName: "date"))
     var date: String?
 
-    @Option(name: .customLong("fail-on"), help: ArgumentHelp(
-        "Exit with 1 when a finding has this severity or a higher one: error, warning, note, never.", valueName: "severity"))
+    @Option(
+        name: .customLong("fail-on"),
+        help: ArgumentHelp(
+            "Exit with 1 when a finding has this severity or a higher one: error, warning, note, never.", valueName: "severity"))
     var failOn: String = "error"
 
-    @Flag(name: .customLong("skip-invalid"), help: "Count and list invalid records in the report and go on, instead of stopping with exit code 2.")
+    @Flag(
+        name: .customLong("skip-invalid"),
+        help: "Count and list invalid records in the report and go on, instead of stopping with exit code 2.")
     var skipInvalid = false
 
     @Flag(name: .customLong("show-pii"), help: "Show email addresses and phone numbers unmasked (reports are masked by default).")
     var showPII = false
 
-    @Option(name: .customLong("relay-domain"), help: ArgumentHelp(
-        "A private-relay email domain; repeat to replace the default list (privaterelay.appleid.com, private.icloud.com).",
-        valueName: "domain"))
+    @Option(
+        name: .customLong("relay-domain"),
+        help: ArgumentHelp(
+            "A private-relay email domain; repeat to replace the default list (privaterelay.appleid.com, private.icloud.com).",
+            valueName: "domain"))
     var relayDomains: [String] = []
 
     @Flag(name: .customLong("no-suppressions"), help: "Ignore suppressions and report every finding (for auditors).")
@@ -69,8 +83,10 @@ struct CheckCommand: ParsableCommand {
     @Option(help: ArgumentHelp("An earlier JSON report: report only findings it does not have.", valueName: "report.json"))
     var baseline: String?
 
-    @Option(name: .customLong("as-of"), help: ArgumentHelp(
-        "The review day for suppression expiry, YYYY-MM-DD (default: today, UTC).", valueName: "date"))
+    @Option(
+        name: .customLong("as-of"),
+        help: ArgumentHelp(
+            "The review day for suppression expiry, YYYY-MM-DD (default: today, UTC).", valueName: "date"))
     var asOf: String?
 
     @Option(help: ArgumentHelp("Colour in text output: auto (only on a terminal), always, never.", valueName: "when"))
@@ -92,7 +108,8 @@ struct CheckCommand: ParsableCommand {
                 throw ValidationError("--report takes FORMAT=FILE, e.g. sarif=results.sarif; found '\(entry)'")
             }
             if ReporterRegistry.reporter(for: parts[0]) == nil {
-                throw ValidationError("unknown format '\(parts[0])' in --report; expected one of \(ReporterRegistry.identifiers.joined(separator: ", "))")
+                throw ValidationError(
+                    "unknown format '\(parts[0])' in --report; expected one of \(ReporterRegistry.identifiers.joined(separator: ", "))")
             }
         }
         if failOn != "never" && Severity(rawValue: failOn) == nil {
@@ -117,11 +134,16 @@ struct CheckCommand: ParsableCommand {
         if !relayDomains.isEmpty { request.relayDomains = RelayDomains(relayDomains) }
         if let jobs { request.parallelism = jobs }
         if let configuration {
-            request.extraInputs = [InputFileSummary(path: configuration.path, kind: .config, sha256: configuration.sha256,
-                                                    records: configuration.suppressions.count)]
+            request.extraInputs = [
+                InputFileSummary(
+                    path: configuration.path, kind: .config, sha256: configuration.sha256,
+                    records: configuration.suppressions.count)
+            ]
             if !noSuppressions { request.suppressions = configuration.suppressions }
         }
-        request.asOfDay = asOf ?? String(Timestamp(nanoseconds: Int64(Date().timeIntervalSince1970) * Timestamp.nanosecondsPerSecond).description.prefix(10))
+        request.asOfDay =
+            asOf
+            ?? String(Timestamp(nanoseconds: Int64(Date().timeIntervalSince1970) * Timestamp.nanosecondsPerSecond).description.prefix(10))
         if let baseline {
             do {
                 request.baselineFingerprints = try Baseline.fingerprints(ofReport: baseline)
@@ -138,8 +160,10 @@ struct CheckCommand: ParsableCommand {
             StandardError.write("relaylint: no report written: the inputs are invalid (use --skip-invalid to skip bad records)")
             throw ExitCode(ExitStatus.invalidInput)
         }
-        let useColor = color == "always" || (color == "auto" && output == nil && StandardOutput.isTerminal
-                                              && ProcessInfo.processInfo.environment["NO_COLOR"] == nil)
+        let useColor =
+            color == "always"
+            || (color == "auto" && output == nil && StandardOutput.isTerminal
+                && ProcessInfo.processInfo.environment["NO_COLOR"] == nil)
         let options = ReportOptions(color: useColor, title: title, reviewer: reviewer, date: date)
         let rendered = ReporterRegistry.reporter(for: format)!.render(report, options: options)
         if let output {
@@ -149,7 +173,8 @@ struct CheckCommand: ParsableCommand {
         }
         for entry in extraReports {
             let parts = entry.split(separator: "=", maxSplits: 1).map(String.init)
-            let extra = ReporterRegistry.reporter(for: parts[0])!.render(report, options: ReportOptions(title: title, reviewer: reviewer, date: date))
+            let extra = ReporterRegistry.reporter(for: parts[0])!.render(
+                report, options: ReportOptions(title: title, reviewer: reviewer, date: date))
             try write(extra, to: parts[1], format: parts[0], report: report)
         }
         // In GitHub Actions the annotations come with a Markdown summary for the job page.
@@ -162,7 +187,9 @@ struct CheckCommand: ParsableCommand {
             try? handle.close()
         }
         for outcome in report.expiredSuppressions {
-            StandardError.write("\(outcome.suppression.location): error: suppression expired on \(outcome.suppression.expires); renew it with a new justification or fix the findings")
+            StandardError.write(
+                "\(outcome.suppression.location): error: suppression expired on \(outcome.suppression.expires); renew it with a new justification or fix the findings"
+            )
         }
         let threshold = failOn == "never" ? nil : Severity(rawValue: failOn)
         if report.fails(at: threshold) { throw ExitCode(ExitStatus.findings) }

@@ -12,7 +12,9 @@ struct ExplainCommand: ParsableCommand {
               relaylint explain 6cbe9909f1ba --report report.json
             """)
 
-    @Argument(help: ArgumentHelp("A rule id, or a finding's fingerprint (or its first characters) with --report.", valueName: "rule-id|fingerprint"))
+    @Argument(
+        help: ArgumentHelp(
+            "A rule id, or a finding's fingerprint (or its first characters) with --report.", valueName: "rule-id|fingerprint"))
     var subject: String
 
     @Option(help: ArgumentHelp("A JSON report (--format json) to look the fingerprint up in.", valueName: "report.json"))

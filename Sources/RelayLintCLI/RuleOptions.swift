@@ -4,14 +4,18 @@ import RelayLintCore
 
 /// `--rules` and `--config`, shared by every command that loads rules.
 struct RuleOptions: ParsableArguments {
-    @Option(name: .customLong("rules"), help: ArgumentHelp(
-        "A rule file or a folder of rule files (.yml, .yaml); repeat for several. Default: the built-in pack.",
-        valueName: "path"))
+    @Option(
+        name: .customLong("rules"),
+        help: ArgumentHelp(
+            "A rule file or a folder of rule files (.yml, .yaml); repeat for several. Default: the built-in pack.",
+            valueName: "path"))
     var paths: [String] = []
 
-    @Option(name: .customLong("config"), help: ArgumentHelp(
-        "Configuration file (rule settings, parameters, suppressions). Default: .relaylint.yml in the working directory, if any.",
-        valueName: "file"))
+    @Option(
+        name: .customLong("config"),
+        help: ArgumentHelp(
+            "Configuration file (rule settings, parameters, suppressions). Default: .relaylint.yml in the working directory, if any.",
+            valueName: "file"))
     var configPath: String?
 
     /// The configuration in force, if any; exits with 2 when it is invalid.

@@ -4,7 +4,9 @@ import Testing
 
 /// The executable as a pipeline sees it: exit codes, standard output and standard error.
 @Suite struct CommandLineTests {
-    static let examples = ["--accounts", "Examples/accounts.json", "--events", "Examples/events.jsonl", "--manifest", "Examples/manifest.yml"]
+    static let examples = [
+        "--accounts", "Examples/accounts.json", "--events", "Examples/events.jsonl", "--manifest", "Examples/manifest.yml",
+    ]
 
     @Test func findingsExitWithOneAndSummarise() throws {
         let result = try CommandRunner.run(["check"] + Self.examples)
@@ -20,7 +22,9 @@ import Testing
     }
 
     @Test func aCleanLogExitsWithZero() throws {
-        let log = try Fixtures.temporaryFile(named: "clean.jsonl", contents: #"{"id":"a","time":"2026-01-01T00:00:00Z","subject":"u","type":"signin","provider":"google.com"}"# + "\n")
+        let log = try Fixtures.temporaryFile(
+            named: "clean.jsonl",
+            contents: #"{"id":"a","time":"2026-01-01T00:00:00Z","subject":"u","type":"signin","provider":"google.com"}"# + "\n")
         let result = try CommandRunner.run(["check", "--events", log])
         #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
         #expect(result.stdout.contains("no findings"))
@@ -49,7 +53,10 @@ import Testing
     @Test(arguments: [
         ("{\"id\":\"a\",\n", ":1:11: error: invalid JSON"),
         (#"{"id":"a","time":"2026-01-01T00:00:00Z","type":"signin"}"# + "\n", ":1: error: missing required field 'subject'"),
-        (#"{"id":"a","time":"2026-01-01T00:00:00.1234567891Z","subject":"u","type":"signin"}"# + "\n", ":1: error: field 'time' is not an RFC 3339 timestamp"),
+        (
+            #"{"id":"a","time":"2026-01-01T00:00:00.1234567891Z","subject":"u","type":"signin"}"# + "\n",
+            ":1: error: field 'time' is not an RFC 3339 timestamp"
+        ),
     ])
     func invalidInputExitsWithTwoAndNamesTheLine(log: String, message: String) throws {
         let path = try Fixtures.temporaryFile(named: "bad.jsonl", contents: log)
@@ -60,7 +67,8 @@ import Testing
     }
 
     @Test func skipInvalidGoesOnAndCountsTheLine() throws {
-        let path = try Fixtures.temporaryFile(named: "bad.jsonl", contents: "oops\n" + #"{"id":"a","time":"2026-01-01T00:00:00Z","subject":"u","type":"signin"}"# + "\n")
+        let path = try Fixtures.temporaryFile(
+            named: "bad.jsonl", contents: "oops\n" + #"{"id":"a","time":"2026-01-01T00:00:00Z","subject":"u","type":"signin"}"# + "\n")
         let result = try CommandRunner.run(["check", "--events", path, "--skip-invalid"])
         #expect(result.status == 0)
         #expect(result.stdout.contains("1 invalid record skipped"))
@@ -68,23 +76,28 @@ import Testing
     }
 
     @Test func aRuleWithATypoExitsWithTwoAndPointsAtIt() throws {
-        let rule = try Fixtures.temporaryFile(named: "typo.yml", contents: """
-            id: my-rule
-            severity: error
-            when: {type: signin}
-            require:
-              preceded_by: {type: consent.granted}
-              withn: 30d
-            message: m
-            """)
+        let rule = try Fixtures.temporaryFile(
+            named: "typo.yml",
+            contents: """
+                id: my-rule
+                severity: error
+                when: {type: signin}
+                require:
+                  preceded_by: {type: consent.granted}
+                  withn: 30d
+                message: m
+                """)
         let result = try CommandRunner.run(["rules", "validate", "--rules", rule])
         #expect(result.status == 2)
-        #expect(result.stderr.contains("\(rule):6:3: error: unknown key 'withn' in a requirement; did you mean 'within'?"), "\(result.stderr)")
+        #expect(
+            result.stderr.contains("\(rule):6:3: error: unknown key 'withn' in a requirement; did you mean 'within'?"), "\(result.stderr)")
         let check = try CommandRunner.run(["check", "--rules", rule, "--events", "Examples/events.jsonl"])
         #expect(check.status == 2)
     }
 
-    @Test(arguments: [["check"], ["check", "--events", "x", "--format", "pdf"], ["check", "--events", "x", "--fail-on", "fatal"], ["frobnicate"]])
+    @Test(arguments: [
+        ["check"], ["check", "--events", "x", "--format", "pdf"], ["check", "--events", "x", "--fail-on", "fatal"], ["frobnicate"],
+    ])
     func badUsageExitsWithTwo(arguments: [String]) throws {
         let result = try CommandRunner.run(arguments)
         #expect(result.status == 2)
@@ -110,18 +123,20 @@ import Testing
     }
 
     @Test func rulesTestShowsTheTimelineOfAFailingExample() throws {
-        let rule = try Fixtures.temporaryFile(named: "wrong.yml", contents: """
-            id: wrong-expectation
-            severity: note
-            when: {type: signin}
-            require: {preceded_by: {type: consent.granted}}
-            message: m
-            examples:
-              - name: expects nothing but fires
-                events:
-                  - {id: e1, time: "2026-01-01T00:00:00Z", type: signin, provider: google.com}
-                fires: []
-            """)
+        let rule = try Fixtures.temporaryFile(
+            named: "wrong.yml",
+            contents: """
+                id: wrong-expectation
+                severity: note
+                when: {type: signin}
+                require: {preceded_by: {type: consent.granted}}
+                message: m
+                examples:
+                  - name: expects nothing but fires
+                    events:
+                      - {id: e1, time: "2026-01-01T00:00:00Z", type: signin, provider: google.com}
+                    fires: []
+                """)
         let result = try CommandRunner.run(["rules", "test", "--rules", rule])
         #expect(result.status == 1)
         #expect(result.stdout.contains("FAIL wrong-expectation: expects nothing but fires"))
@@ -150,44 +165,46 @@ import Testing
     static let examples = CommandLineTests.examples + ["--as-of", "2026-07-01"]
 
     @Test func aSuppressedFindingStaysVisibleButDoesNotFail() throws {
-        let config = try Fixtures.temporaryFile(named: "relaylint.yml", contents: """
-            rules:
-              in-app-deletion-offered: {enabled: false}
-            suppressions:
-              - rule: token-revoked-before-deletion
-                justification: Revocations are done by a batch job that does not log yet.
-                author: ci@example.com
-                expires: 2026-12-31
-              - rule: consent-before-email-link
-                justification: Reviewed with legal, see ticket PRIV-12.
-                author: ci@example.com
-                expires: 2026-12-31
-              - rule: consent-before-phone-link
-                justification: Reviewed with legal, see ticket PRIV-13.
-                author: ci@example.com
-                expires: 2026-12-31
-              - rule: consent-before-social-link
-                justification: Reviewed with legal, see ticket PRIV-14.
-                author: ci@example.com
-                expires: 2026-12-31
-              - rule: pii-on-anonymized-account-without-consent
-                justification: Reviewed with legal, see ticket PRIV-15.
-                author: ci@example.com
-                expires: 2026-12-31
-              - rule: data-deleted-after-account-deletion
-                justification: Stores are cleaned by a nightly job.
-                author: ci@example.com
-                expires: 2026-12-31
-              - rule: deletion-request-completed
-                justification: Known backlog, tracked in OPS-7.
-                author: ci@example.com
-                expires: 2026-12-31
-              - rule: apple-account-delete-honored
-                subject: nobody
-                justification: Left here on purpose to show a stale entry.
-                author: ci@example.com
-                expires: 2026-12-31
-            """)
+        let config = try Fixtures.temporaryFile(
+            named: "relaylint.yml",
+            contents: """
+                rules:
+                  in-app-deletion-offered: {enabled: false}
+                suppressions:
+                  - rule: token-revoked-before-deletion
+                    justification: Revocations are done by a batch job that does not log yet.
+                    author: ci@example.com
+                    expires: 2026-12-31
+                  - rule: consent-before-email-link
+                    justification: Reviewed with legal, see ticket PRIV-12.
+                    author: ci@example.com
+                    expires: 2026-12-31
+                  - rule: consent-before-phone-link
+                    justification: Reviewed with legal, see ticket PRIV-13.
+                    author: ci@example.com
+                    expires: 2026-12-31
+                  - rule: consent-before-social-link
+                    justification: Reviewed with legal, see ticket PRIV-14.
+                    author: ci@example.com
+                    expires: 2026-12-31
+                  - rule: pii-on-anonymized-account-without-consent
+                    justification: Reviewed with legal, see ticket PRIV-15.
+                    author: ci@example.com
+                    expires: 2026-12-31
+                  - rule: data-deleted-after-account-deletion
+                    justification: Stores are cleaned by a nightly job.
+                    author: ci@example.com
+                    expires: 2026-12-31
+                  - rule: deletion-request-completed
+                    justification: Known backlog, tracked in OPS-7.
+                    author: ci@example.com
+                    expires: 2026-12-31
+                  - rule: apple-account-delete-honored
+                    subject: nobody
+                    justification: Left here on purpose to show a stale entry.
+                    author: ci@example.com
+                    expires: 2026-12-31
+                """)
         let result = try CommandRunner.run(["check", "--config", config] + Self.examples)
         #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
         #expect(result.stdout.contains("matches no finding any more; remove it"))
@@ -198,30 +215,34 @@ import Testing
     }
 
     @Test func anExpiredSuppressionFailsTheRunAndSaysSo() throws {
-        let config = try Fixtures.temporaryFile(named: "relaylint.yml", contents: """
-            suppressions:
-              - rule: in-app-deletion-offered
-                subject: com.sparrownotes.recipes
-                justification: The recipes app is being retired this quarter.
-                author: ci@example.com
-                expires: 2026-06-30
-            """)
+        let config = try Fixtures.temporaryFile(
+            named: "relaylint.yml",
+            contents: """
+                suppressions:
+                  - rule: in-app-deletion-offered
+                    subject: com.sparrownotes.recipes
+                    justification: The recipes app is being retired this quarter.
+                    author: ci@example.com
+                    expires: 2026-06-30
+                """)
         let result = try CommandRunner.run(["check", "--config", config, "--fail-on", "note"] + Self.examples)
         #expect(result.status == 1)
         #expect(result.stderr.contains("suppression expired on 2026-06-30"))
     }
 
     @Test func configurationErrorsPointAtTheLine() throws {
-        let config = try Fixtures.temporaryFile(named: "relaylint.yml", contents: """
-            rules:
-              token-revoked-before-deleton: {severity: warning}
-              deletion-request-completed: {params: {windw: 14d}}
-            suppressions:
-              - rule: consent-before-email-link
-                justification: short
-                author: a
-                expires: next week
-            """)
+        let config = try Fixtures.temporaryFile(
+            named: "relaylint.yml",
+            contents: """
+                rules:
+                  token-revoked-before-deleton: {severity: warning}
+                  deletion-request-completed: {params: {windw: 14d}}
+                suppressions:
+                  - rule: consent-before-email-link
+                    justification: short
+                    author: a
+                    expires: next week
+                """)
         let result = try CommandRunner.run(["check", "--config", config] + Self.examples)
         #expect(result.status == 2)
         #expect(result.stderr.contains("\(config):6:20: error: 'justification' must say why"), "\(result.stderr)")
@@ -229,11 +250,13 @@ import Testing
     }
 
     @Test func unknownRulesAndParametersInTheConfigurationAreErrors() throws {
-        let config = try Fixtures.temporaryFile(named: "relaylint.yml", contents: """
-            rules:
-              token-revoked-before-deleton: {severity: warning}
-              deletion-request-completed: {params: {windw: 14d}}
-            """)
+        let config = try Fixtures.temporaryFile(
+            named: "relaylint.yml",
+            contents: """
+                rules:
+                  token-revoked-before-deleton: {severity: warning}
+                  deletion-request-completed: {params: {windw: 14d}}
+                """)
         let result = try CommandRunner.run(["check", "--config", config] + Self.examples)
         #expect(result.status == 2)
         #expect(result.stderr.contains("rule 'deletion-request-completed' has no parameter 'windw'"), "\(result.stderr)")

@@ -13,7 +13,8 @@ import Testing
     @Test(arguments: ReporterRegistry.identifiers)
     func exampleReportMatchesGoldenFile(format: String) throws {
         let reporter = try #require(ReporterRegistry.reporter(for: format))
-        let result = try CommandRunner.run(Self.exampleArguments + ["--format", format, "--date", "2026-07-01", "--reviewer", "Example Reviewer"])
+        let result = try CommandRunner.run(
+            Self.exampleArguments + ["--format", format, "--date", "2026-07-01", "--reviewer", "Example Reviewer"])
         #expect(result.status == 1, "the examples contain violations: \(result.stderr)")
         let diff = Golden.compare(result.stdout, toFile: "Examples/reports/report.\(reporter.fileExtension)")
         #expect(diff == nil, "\(diff ?? "")")

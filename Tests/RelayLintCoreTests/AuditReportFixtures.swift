@@ -49,10 +49,14 @@ enum AuditReportFixtures {
         let log = folder.appendingPathComponent("script>\"'\n::error::log | *x*.jsonl")
         let subject = "user" + payload
         let lines = [
-            jsonLine([("id", "s" + payload), ("time", "2026-01-01T00:00:00Z"), ("subject", subject), ("type", "signin"),
-                      ("provider", "apple.com"), ("app", "com.evil" + payload)]),
-            jsonLine([("id", "e" + payload), ("time", "2026-01-02T00:00:00Z"), ("subject", subject), ("type", "identity.linked"),
-                      ("kind", "email"), ("app", "com.evil" + payload)]),
+            jsonLine([
+                ("id", "s" + payload), ("time", "2026-01-01T00:00:00Z"), ("subject", subject), ("type", "signin"),
+                ("provider", "apple.com"), ("app", "com.evil" + payload),
+            ]),
+            jsonLine([
+                ("id", "e" + payload), ("time", "2026-01-02T00:00:00Z"), ("subject", subject), ("type", "identity.linked"),
+                ("kind", "email"), ("app", "com.evil" + payload),
+            ]),
             // Invalid (a bad time), skipped with --skip-invalid: its diagnostic names the hostile path.
             jsonLine([("id", "bad" + payload), ("time", "yesterday" + payload), ("subject", subject), ("type", "signin")]),
         ]
@@ -61,12 +65,15 @@ enum AuditReportFixtures {
         var request = LintRequest(eventPaths: [log.path], rules: rules, skipInvalid: true, showPII: showPII, parallelism: 1)
         let place = RelayLintCore.SourceLocation(file: "config" + payload, line: 3)
         request.suppressions = [
-            Suppression(rule: "hostile-rule", justification: "Why " + payload, author: "Author " + payload, expires: "2099-12-31",
-                        location: place),
-            Suppression(rule: "hostile-rule", subject: subject, justification: "Old " + payload, author: payload, expires: "2000-01-01",
-                        location: place),
-            Suppression(fingerprint: "gone" + payload, justification: "Stale " + payload, author: payload, expires: "2099-12-31",
-                        location: place),
+            Suppression(
+                rule: "hostile-rule", justification: "Why " + payload, author: "Author " + payload, expires: "2099-12-31",
+                location: place),
+            Suppression(
+                rule: "hostile-rule", subject: subject, justification: "Old " + payload, author: payload, expires: "2000-01-01",
+                location: place),
+            Suppression(
+                fingerprint: "gone" + payload, justification: "Stale " + payload, author: payload, expires: "2099-12-31",
+                location: place),
         ]
         request.asOfDay = "2026-07-01"
         return try Linter.run(request)
@@ -82,9 +89,11 @@ enum AuditReportFixtures {
             eventPaths: [Fixtures.path("Examples/events.jsonl")], accountPaths: [Fixtures.path("Examples/accounts.json")],
             manifestPath: Fixtures.path("Examples/manifest.yml"), rules: rules, parallelism: 1)
         request.suppressions = [
-            Suppression(rule: "consent-before-phone-link", subject: suppressedSubject, justification: "Consent from jane.doe@example.com recorded in the CRM",
-                        author: "privacy@example.com", expires: "2026-12-31",
-                        location: RelayLintCore.SourceLocation(file: ".relaylint.yml", line: 16, column: 5))
+            Suppression(
+                rule: "consent-before-phone-link", subject: suppressedSubject,
+                justification: "Consent from jane.doe@example.com recorded in the CRM",
+                author: "privacy@example.com", expires: "2026-12-31",
+                location: RelayLintCore.SourceLocation(file: ".relaylint.yml", line: 16, column: 5))
         ]
         request.asOfDay = "2026-07-01"
         return try Linter.run(request)

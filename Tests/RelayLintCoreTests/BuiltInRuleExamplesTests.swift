@@ -11,12 +11,13 @@ import Testing
 
     @Test func thePackLoadsAndEveryRuleHasExamples() throws {
         let rules = try RuleSet.load(paths: [Fixtures.rules])
-        #expect(rules.rules.map(\.id).sorted() == [
-            "apple-account-delete-honored", "consent-before-email-link", "consent-before-phone-link",
-            "consent-before-social-link", "data-deleted-after-account-deletion", "deletion-request-completed",
-            "in-app-deletion-channel-used", "in-app-deletion-offered", "no-mail-to-disabled-relay",
-            "pii-on-anonymized-account-without-consent", "relay-mail-from-registered-sender", "token-revoked-before-deletion",
-        ])
+        #expect(
+            rules.rules.map(\.id).sorted() == [
+                "apple-account-delete-honored", "consent-before-email-link", "consent-before-phone-link",
+                "consent-before-social-link", "data-deleted-after-account-deletion", "deletion-request-completed",
+                "in-app-deletion-channel-used", "in-app-deletion-offered", "no-mail-to-disabled-relay",
+                "pii-on-anonymized-account-without-consent", "relay-mail-from-registered-sender", "token-revoked-before-deletion",
+            ])
         for rule in rules.rules { #expect(rule.examples.count >= 2, "\(rule.id) needs passing and failing examples") }
         for rule in rules.rules {
             #expect(rule.examples.contains { $0.expectedFirings.isEmpty }, "\(rule.id) has no passing example")
@@ -27,8 +28,9 @@ import Testing
     @Test(arguments: outcomes)
     func example(_ outcome: RuleExampleRunner.Outcome) {
         #expect(outcome.problems.isEmpty, "\(outcome.problems)")
-        #expect(outcome.actual == outcome.expected,
-                "\(outcome.rule): \(outcome.example) at \(outcome.location)\n\(outcome.timeline.joined(separator: "\n"))")
+        #expect(
+            outcome.actual == outcome.expected,
+            "\(outcome.rule): \(outcome.example) at \(outcome.location)\n\(outcome.timeline.joined(separator: "\n"))")
     }
 
     @Test func aWrongExpectationIsCaught() throws {

@@ -17,14 +17,16 @@ enum CIReportFixture {
     static func report(subjects: [String], eventIDs: [String]? = nil, rulePaths: [String]? = nil) throws -> LintReport {
         var lines: [String] = []
         for (index, subject) in subjects.enumerated() {
-            lines.append(try json([
-                "id": "s\(index)", "time": "2026-01-01T00:00:\(String(format: "%02d", index % 60))Z", "subject": subject,
-                "type": "signin", "provider": "apple.com", "email": "a\(index)@privaterelay.appleid.com",
-            ]))
-            lines.append(try json([
-                "id": eventIDs?[index] ?? "l\(index)", "time": "2026-01-02T00:00:00Z", "subject": subject,
-                "type": "identity.linked", "kind": "email", "value": "jane\(index)@example.com",
-            ]))
+            lines.append(
+                try json([
+                    "id": "s\(index)", "time": "2026-01-01T00:00:\(String(format: "%02d", index % 60))Z", "subject": subject,
+                    "type": "signin", "provider": "apple.com", "email": "a\(index)@privaterelay.appleid.com",
+                ]))
+            lines.append(
+                try json([
+                    "id": eventIDs?[index] ?? "l\(index)", "time": "2026-01-02T00:00:00Z", "subject": subject,
+                    "type": "identity.linked", "kind": "email", "value": "jane\(index)@example.com",
+                ]))
         }
         let events = try Fixtures.temporaryFile(named: "events.jsonl", contents: lines.joined(separator: "\n") + "\n")
         let rules = try RuleSet.load(paths: rulePaths ?? [emailRule])
@@ -50,15 +52,18 @@ enum CIReportFixture {
 
     /// A suppression of `rule` for `subject`, written at line 4 of `.relaylint.yml`.
     static func suppression(rule: String, subject: String, expires: String = "2099-01-01") -> Suppression {
-        Suppression(rule: rule, subject: subject, justification: "ticket <42>", author: "a@example.com", expires: expires,
-                    location: RelayLintCore.SourceLocation(file: ".relaylint.yml", line: 4))
+        Suppression(
+            rule: rule, subject: subject, justification: "ticket <42>", author: "a@example.com", expires: expires,
+            location: RelayLintCore.SourceLocation(file: ".relaylint.yml", line: 4))
     }
 
     /// The report with one expired suppression in its register: it fails the run.
     static func withExpiredSuppression(_ report: LintReport) -> LintReport {
         var report = report
-        report.suppressions.append(SuppressionOutcome(
-            suppression: suppression(rule: "consent-before-email-link", subject: "gone", expires: "2020-01-01"), status: .expired, matched: 0))
+        report.suppressions.append(
+            SuppressionOutcome(
+                suppression: suppression(rule: "consent-before-email-link", subject: "gone", expires: "2020-01-01"), status: .expired,
+                matched: 0))
         return report
     }
 

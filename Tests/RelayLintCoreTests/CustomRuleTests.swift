@@ -8,8 +8,11 @@ import Testing
         let rules = try RuleSet.load(paths: [try Fixtures.temporaryFile(named: "rule.yml", contents: ruleYAML)])
         let rule = try #require(rules.rules.first)
         var records: [(value: JSONValue, location: RelayLintCore.SourceLocation)] = []
-        for line in events { records.append((try JSONParser.parseDocument(line), RelayLintCore.SourceLocation(file: "x", line: records.count + 1))) }
-        let example = RuleExample(name: "t", events: records, accounts: [], manifest: [], expectedFirings: [], location: RelayLintCore.SourceLocation(file: "x"))
+        for line in events {
+            records.append((try JSONParser.parseDocument(line), RelayLintCore.SourceLocation(file: "x", line: records.count + 1)))
+        }
+        let example = RuleExample(
+            name: "t", events: records, accounts: [], manifest: [], expectedFirings: [], location: RelayLintCore.SourceLocation(file: "x"))
         let outcome = RuleExampleRunner.run(example, of: rule)
         #expect(outcome.problems.isEmpty, "\(outcome.problems)")
         return outcome.actual

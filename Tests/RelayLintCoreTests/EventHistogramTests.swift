@@ -13,8 +13,10 @@ import Testing
 
     @Test func longerLogsArePerWeekStartingOnMonday() {
         // 2026-01-03 is a Saturday; 2026-02-20 a Friday.
-        let histogram = EventHistogram(eventsPerDay: [(day: "2026-01-03", count: 1), (day: "2026-01-05", count: 2),
-                                                      (day: "2026-01-11", count: 3), (day: "2026-02-20", count: 4)])
+        let histogram = EventHistogram(eventsPerDay: [
+            (day: "2026-01-03", count: 1), (day: "2026-01-05", count: 2),
+            (day: "2026-01-11", count: 3), (day: "2026-02-20", count: 4),
+        ])
         #expect(histogram.period == .week)
         #expect(histogram.buckets.first == EventHistogram.Bucket(label: "2025-12-29", count: 1))
         #expect(histogram.buckets[1] == EventHistogram.Bucket(label: "2026-01-05", count: 5))

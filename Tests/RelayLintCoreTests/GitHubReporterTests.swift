@@ -20,11 +20,12 @@ import Testing
         let location = try #require(finding.location)
         let title = try #require(report.rules.first).rule.title
         let output = lines(render(report))
-        #expect(output == [
-            "::error file=\(location.file),line=\(location.line),title=consent-before-email-link%3A \(title)::\(finding.message)",
-            "relaylint: 1 finding (1 error); all shown as annotations",
-            "",
-        ])
+        #expect(
+            output == [
+                "::error file=\(location.file),line=\(location.line),title=consent-before-email-link%3A \(title)::\(finding.message)",
+                "relaylint: 1 finding (1 error); all shown as annotations",
+                "",
+            ])
     }
 
     @Test func hostileValuesCannotBreakOutOfTheCommand() throws {
@@ -34,7 +35,8 @@ import Testing
         let output = lines(render(withPath))
         #expect(output.count == 3, "one annotation, the summary, the final newline: \(output)")
         let annotation = output[0]
-        #expect(annotation.hasPrefix("::error file=logs/a%2Cb%3Ac%25%0A%3A%3Awarning%3A%3Ax.jsonl,line=2,title=consent-before-email-link%3A "))
+        #expect(
+            annotation.hasPrefix("::error file=logs/a%2Cb%3Ac%25%0A%3A%3Awarning%3A%3Ax.jsonl,line=2,title=consent-before-email-link%3A "))
         #expect(!annotation.contains("\r"))
         #expect(annotation.contains("<script>alert(\"x\")</script> 'q' %0D%0A::error::pwned %250A 100%25 [x](1)"))
         // Exactly one `::` that ends the properties, before the message.
@@ -81,8 +83,10 @@ import Testing
             #expect(annotation.contains(",line=\(finding.location!.line),"))
         }
         #expect(!annotations.contains { $0.contains(",line=\(errors[10].location!.line),") })
-        #expect(output[output.count - 2]
-                == "relaylint: 26 findings (12 errors, 3 warnings, 11 notes); 23 shown as annotations (GitHub shows 10 per level), see the full report")
+        #expect(
+            output[output.count - 2]
+                == "relaylint: 26 findings (12 errors, 3 warnings, 11 notes); 23 shown as annotations (GitHub shows 10 per level), see the full report"
+        )
     }
 
     @Test func lineIsLeftOutWhenUnknownAndFileWhenThereIsNoLocation() throws {
@@ -123,7 +127,8 @@ import Testing
         #expect(summary.hasPrefix("## relaylint: 1 finding (1 error)\n"))
         let row = try #require(lines(summary).first { $0.contains("pwned") })
         #expect(row.hasPrefix("| error | consent-before-email-link | "))
-        #expect(row.contains(##"\<script\>alert("x")\</script\> 'q' ::error::pwned %0A 100% \[x\](1) \|\*\_\`\# \\ \<img src=x\>"##), "\(row)")
+        #expect(
+            row.contains(##"\<script\>alert("x")\</script\> 'q' ::error::pwned %0A 100% \[x\](1) \|\*\_\`\# \\ \<img src=x\>"##), "\(row)")
         #expect(row.contains(##"e\|\*\_\`\<\>\[\]\#"##))
         #expect(!row.contains("<script>") && !row.contains("\r"))
         // Every `|` that is not a cell border is escaped: 7 cells, 8 borders.
@@ -170,7 +175,9 @@ import Testing
         #expect(summary.utf8.count > 900_000)
         let rows = lines(summary).filter { $0.hasPrefix("| error |") }.count
         #expect(rows > 1_000 && rows < 6_000)
-        #expect(summary.hasSuffix("_Truncated: \(6_000 - rows) findings not shown, to keep this summary under GitHub's 1 MiB limit; see the full report._\n"))
+        #expect(
+            summary.hasSuffix(
+                "_Truncated: \(6_000 - rows) findings not shown, to keep this summary under GitHub's 1 MiB limit; see the full report._\n"))
 
         let small = GitHubStepSummary(byteLimit: 3_000).render(report)
         #expect(small.utf8.count <= 3_000)

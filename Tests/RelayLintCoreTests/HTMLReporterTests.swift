@@ -1,6 +1,6 @@
 import Foundation
 #if canImport(FoundationXML)
-import FoundationXML
+    import FoundationXML
 #endif
 @testable import RelayLintCore
 import RelayLintTestSupport
@@ -18,8 +18,11 @@ import Testing
         #expect(report.findings.count == 1, "the fixture must produce a finding with evidence")
         #expect(report.skipped.count == 1, "the fixture must produce a skipped record")
         #expect(report.suppressions.map(\.status) == [.active, .expired, .stale])
-        let html = reporter.render(report, options: ReportOptions(title: "Audit " + AuditReportFixtures.payload,
-                                                                   reviewer: AuditReportFixtures.payload, date: AuditReportFixtures.payload))
+        let html = reporter.render(
+            report,
+            options: ReportOptions(
+                title: "Audit " + AuditReportFixtures.payload,
+                reviewer: AuditReportFixtures.payload, date: AuditReportFixtures.payload))
         let lowercased = html.lowercased()
         #expect(!lowercased.contains("<script"))
         #expect(!lowercased.contains("<img"))
@@ -48,8 +51,9 @@ import Testing
         }
         collect(try #require(document.rootElement()))
         let names = Set(elements.compactMap(\.name).map { $0.lowercased() })
-        #expect(names.isDisjoint(with: ["script", "img", "iframe", "object", "embed", "link", "base", "form", "image", "use", "foreignobject"]),
-                "\(names)")
+        #expect(
+            names.isDisjoint(with: ["script", "img", "iframe", "object", "embed", "link", "base", "form", "image", "use", "foreignobject"]),
+            "\(names)")
         for element in elements {
             for attribute in element.attributes ?? [] {
                 let name = attribute.name?.lowercased() ?? ""
@@ -98,8 +102,10 @@ import Testing
     @Test func showsScopeSummaryRulesAndCoverage() throws {
         let report = try AuditReportFixtures.exampleReport()
         let html = reporter.render(report, options: AuditReportFixtures.reviewed)
-        for heading in ["Scope", "Rule pack", "Apps", "Executive summary", "Findings by rule and severity", "Coverage",
-                        "Data-quality notes (2)", "Skipped records", "Personal data"] {
+        for heading in [
+            "Scope", "Rule pack", "Apps", "Executive summary", "Findings by rule and severity", "Coverage",
+            "Data-quality notes (2)", "Skipped records", "Personal data",
+        ] {
             #expect(html.contains(">\(heading)</"), "\(heading)")
         }
         #expect(html.contains("<td>Example Reviewer</td>"))
@@ -119,8 +125,9 @@ import Testing
         // One section per rule, in order, each with its id.
         var position = html.startIndex
         for (index, outcome) in report.rules.enumerated() {
-            let anchor = try #require(html.range(of: "<section class=\"rule\" id=\"rule-\(index + 1)\">", range: position..<html.endIndex),
-                                      "section of \(outcome.rule.id)")
+            let anchor = try #require(
+                html.range(of: "<section class=\"rule\" id=\"rule-\(index + 1)\">", range: position..<html.endIndex),
+                "section of \(outcome.rule.id)")
             #expect(html[anchor.upperBound...].prefix(2000).contains("<code>\(outcome.rule.id)</code>"))
             position = anchor.upperBound
         }
@@ -142,7 +149,10 @@ import Testing
         #expect(html.contains("; 1 suppressed</strong>"), "the result counts active findings and names the suppressed")
         #expect(html.contains("<article class=\"finding error suppressed\">"))
         // The justification is masked like the messages; the author, who answers for it, is not.
-        #expect(html.contains("accepted by privacy@example.com until 2026-12-31 (.relaylint.yml:16:5): Consent from j•••@example.com recorded in the CRM"))
+        #expect(
+            html.contains(
+                "accepted by privacy@example.com until 2026-12-31 (.relaylint.yml:16:5): Consent from j•••@example.com recorded in the CRM")
+        )
         #expect(!html.contains("jane.doe@example.com"))
         #expect(html.contains("<h2>Suppressions (1)</h2>"))
         #expect(html.contains("<span class=\"badge pass\">active</span> 1 finding accepted"))

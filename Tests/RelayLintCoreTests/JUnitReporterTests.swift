@@ -1,6 +1,6 @@
 import Foundation
 #if canImport(FoundationXML)
-import FoundationXML
+    import FoundationXML
 #endif
 @testable import RelayLintCore
 import RelayLintTestSupport
@@ -54,7 +54,8 @@ import Testing
         let cases = try elements(document, "/testsuites/testsuite[@name='consent-before-email-link']/testcase")
         #expect(cases.compactMap { attribute($0, "name") } == ["subject u1", "subject u2"])
         #expect(cases.allSatisfy { attribute($0, "classname") == "relaylint.consent-before-email-link" })
-        let u1Failures = try elements(document, "/testsuites/testsuite[@name='consent-before-email-link']/testcase[@name='subject u1']/failure")
+        let u1Failures = try elements(
+            document, "/testsuites/testsuite[@name='consent-before-email-link']/testcase[@name='subject u1']/failure")
         #expect(u1Failures.count == 2)
         #expect(u1Failures.allSatisfy { attribute($0, "type") == "error" })
         #expect(attribute(u1Failures[0], "message") == emailFindings[0].message)
@@ -67,12 +68,15 @@ import Testing
 
         // A rule without findings passes, in one case that says how much it checked.
         for outcome in report.rules where !report.findings.contains(where: { $0.rule == outcome.rule.id }) && outcome.pending == 0 {
-            let names = try elements(document, "/testsuites/testsuite[@name='\(outcome.rule.id)']/testcase").compactMap { attribute($0, "name") }
-            let expected = switch outcome.checked {
-            case 0: "no \(outcome.rule.scope == .app ? "app" : outcome.rule.trigger == nil ? "account" : "event")s to check"
-            case 1: "the 1 checked"
-            default: "all \(outcome.checked) checked"
+            let names = try elements(document, "/testsuites/testsuite[@name='\(outcome.rule.id)']/testcase").compactMap {
+                attribute($0, "name")
             }
+            let expected =
+                switch outcome.checked {
+                case 0: "no \(outcome.rule.scope == .app ? "app" : outcome.rule.trigger == nil ? "account" : "event")s to check"
+                case 1: "the 1 checked"
+                default: "all \(outcome.checked) checked"
+                }
             #expect(names.count == 1 && names[0].hasPrefix(expected), "\(outcome.rule.id): \(names)")
             #expect(try elements(document, "/testsuites/testsuite[@name='\(outcome.rule.id)']//failure").isEmpty)
         }
@@ -154,7 +158,8 @@ import Testing
         let document = try parse(render(report))
         let failures = try elements(document, "/testsuites/testsuite[@name='suppressions']/testcase/failure")
         #expect(failures.count == 1)
-        #expect(attribute(try #require(failures.first), "message")
+        #expect(
+            attribute(try #require(failures.first), "message")
                 == "suppression of consent-before-email-link for gone expired on 2020-01-01: it no longer applies, and the run fails")
         #expect(attribute(try #require(document.rootElement()), "failures") == "2")
     }

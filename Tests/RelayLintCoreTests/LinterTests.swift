@@ -7,16 +7,20 @@ import Testing
 @Suite struct LinterTests {
     static let builtIn: RuleSet = try! RuleSet.load(paths: [Fixtures.rules])
 
-    func lint(events: [String] = [], accounts: String? = nil, accountsName: String = "accounts.json", manifest: String? = nil,
-              skipInvalid: Bool = false, parallelism: Int = 1) throws -> LintReport {
+    func lint(
+        events: [String] = [], accounts: String? = nil, accountsName: String = "accounts.json", manifest: String? = nil,
+        skipInvalid: Bool = false, parallelism: Int = 1
+    ) throws -> LintReport {
         var eventPaths: [String] = []
         for (index, log) in events.enumerated() {
             eventPaths.append(try Fixtures.temporaryFile(named: "events\(index).jsonl", contents: log))
         }
         let accountPaths = try accounts.map { [try Fixtures.temporaryFile(named: accountsName, contents: $0)] } ?? []
         let manifestPath = try manifest.map { try Fixtures.temporaryFile(named: "manifest.yml", contents: $0) }
-        return try Linter.run(LintRequest(eventPaths: eventPaths, accountPaths: accountPaths, manifestPath: manifestPath,
-                                          rules: Self.builtIn, skipInvalid: skipInvalid, parallelism: parallelism))
+        return try Linter.run(
+            LintRequest(
+                eventPaths: eventPaths, accountPaths: accountPaths, manifestPath: manifestPath,
+                rules: Self.builtIn, skipInvalid: skipInvalid, parallelism: parallelism))
     }
 
     /// Findings of subject rules only: exported accounts make the default app one that creates
@@ -34,8 +38,10 @@ import Testing
         }
     }
 
-    static let appleSignin = #"{"id":"s1","time":"2026-01-01T00:00:00Z","subject":"u1","type":"signin","provider":"apple.com","email":"a@privaterelay.appleid.com"}"#
-    static let emailLink = #"{"id":"l1","time":"2026-01-02T00:00:00Z","subject":"u1","type":"identity.linked","kind":"email","value":"jane@example.com"}"#
+    static let appleSignin =
+        #"{"id":"s1","time":"2026-01-01T00:00:00Z","subject":"u1","type":"signin","provider":"apple.com","email":"a@privaterelay.appleid.com"}"#
+    static let emailLink =
+        #"{"id":"l1","time":"2026-01-02T00:00:00Z","subject":"u1","type":"identity.linked","kind":"email","value":"jane@example.com"}"#
     static let consent = #"{"id":"c1","time":"2026-01-02T00:00:00Z","subject":"u1","type":"consent.granted","scope":"link.email"}"#
 
     // MARK: Bad input
@@ -92,7 +98,8 @@ import Testing
     }
 
     @Test func exactDuplicatesAreCountedOnceAndReusedIdsAreNoted() throws {
-        let reordered = #"{ "subject":"u1", "value":"jane@example.com", "kind":"email","type":"identity.linked","time":"2026-01-02T00:00:00Z","id":"l1" }"#
+        let reordered =
+            #"{ "subject":"u1", "value":"jane@example.com", "kind":"email","type":"identity.linked","time":"2026-01-02T00:00:00Z","id":"l1" }"#
         let reused = #"{"id":"s1","time":"2026-01-05T00:00:00Z","subject":"u1","type":"signin","provider":"google.com"}"#
         let report = try lint(events: [[Self.appleSignin, Self.emailLink, reordered, reused].joined(separator: "\n")])
         #expect(report.summary.duplicates == 1)
@@ -104,7 +111,8 @@ import Testing
     // MARK: Export and log together
 
     @Test func anOldExportsRelayEmailMakesTheSubjectAnonymized() throws {
-        let export = #"{"users": [{"localId": "u1", "email": "A@PRIVATERELAY.APPLEID.COM", "createdAt": "1767225600000", "providerUserInfo": []}]}"#
+        let export =
+            #"{"users": [{"localId": "u1", "email": "A@PRIVATERELAY.APPLEID.COM", "createdAt": "1767225600000", "providerUserInfo": []}]}"#
         let report = try lint(events: [Self.emailLink], accounts: export)
         #expect(subjectFindings(report).map(\.event) == ["l1"])
         #expect(report.summary.anonymizedSubjects == 1)
@@ -112,21 +120,25 @@ import Testing
 
     @Test func anExportIdentityTheLogAddsExistsOnlyFromThatEvent() throws {
         // The export lists Google; the log links it: before that link the subject held no social identity.
-        let export = #"{"users": [{"localId": "u1", "email": "a@privaterelay.appleid.com", "createdAt": "1767225600000", "providerUserInfo": [{"providerId": "google.com", "rawId": "1"}]}]}"#
-        let link = #"{"id":"g1","time":"2026-01-03T00:00:00Z","subject":"u1","type":"identity.linked","kind":"provider","provider":"google.com"}"#
+        let export =
+            #"{"users": [{"localId": "u1", "email": "a@privaterelay.appleid.com", "createdAt": "1767225600000", "providerUserInfo": [{"providerId": "google.com", "rawId": "1"}]}]}"#
+        let link =
+            #"{"id":"g1","time":"2026-01-03T00:00:00Z","subject":"u1","type":"identity.linked","kind":"provider","provider":"google.com"}"#
         let report = try lint(events: [link], accounts: export)
         #expect(subjectFindings(report).map(\.rule) == ["consent-before-social-link"])
     }
 
     @Test func exportIdentitiesExistAtCreatedAtBeforeEventsOfTheSameInstant() throws {
         let export = #"{"users": [{"localId": "u1", "phoneNumber": "+15555550100", "createdAt": "1767225600000"}]}"#
-        let link = #"{"id":"a1","time":1767225600000,"subject":"u1","type":"identity.linked","provider":"apple.com","is_private_email":"true"}"#
+        let link =
+            #"{"id":"a1","time":1767225600000,"subject":"u1","type":"identity.linked","provider":"apple.com","is_private_email":"true"}"#
         let report = try lint(events: [link], accounts: export)
         #expect(subjectFindings(report).map(\.rule) == ["consent-before-phone-link"])
     }
 
     @Test func aDeletedAccountMissingFromTheExportIsJudgedFromTheLog() throws {
-        let created = #"{"id":"c","time":"2026-01-01T00:00:00Z","subject":"gone","type":"account.created","provider":"apple.com","email":"g@privaterelay.appleid.com"}"#
+        let created =
+            #"{"id":"c","time":"2026-01-01T00:00:00Z","subject":"gone","type":"account.created","provider":"apple.com","email":"g@privaterelay.appleid.com"}"#
         let deleted = #"{"id":"d","time":"2026-02-01T00:00:00Z","subject":"gone","type":"account.deleted","initiator":"user"}"#
         let export = #"{"users": [{"localId": "other", "email": "o@example.com"}]}"#
         let report = try lint(events: [created + "\n" + deleted], accounts: export)
@@ -137,8 +149,12 @@ import Testing
     @Test func csvExportsOfBothWidthsAreRead() throws {
         let old = "u1,a@privaterelay.appleid.com,true,,,\"Doe, Jane\",,,,,,,,,,,,,,,,,,1767225600000,1767225600000,,false,,\n"
         var newer = Array(repeating: "", count: 52)
-        newer[0] = "u2"; newer[1] = "b@example.com"; newer[2] = "false"; newer[23] = "1767225600000"
-        newer[28] = "001.abc.1"; newer[29] = "b@privaterelay.appleid.com"
+        newer[0] = "u2"
+        newer[1] = "b@example.com"
+        newer[2] = "false"
+        newer[23] = "1767225600000"
+        newer[28] = "001.abc.1"
+        newer[29] = "b@privaterelay.appleid.com"
         let csv = old + newer.joined(separator: ",") + ",\n"
         let links = [
             #"{"id":"l1","time":"2026-01-02T00:00:00Z","subject":"u1","type":"identity.linked","kind":"phone","value":"+15555550100"}"#,
@@ -183,8 +199,12 @@ import Testing
     @Test func theReportDoesNotDependOnThreads() throws {
         var lines: [String] = []
         for subject in 0..<300 {
-            lines.append(#"{"id":"s\#(subject)","time":"2026-01-01T00:00:00Z","subject":"u\#(subject)","type":"signin","provider":"apple.com","is_private_email":true}"#)
-            lines.append(#"{"id":"l\#(subject)","time":"2026-01-02T00:00:00Z","subject":"u\#(subject)","type":"identity.linked","kind":"phone","value":"+1555555\#(subject)"}"#)
+            lines.append(
+                #"{"id":"s\#(subject)","time":"2026-01-01T00:00:00Z","subject":"u\#(subject)","type":"signin","provider":"apple.com","is_private_email":true}"#
+            )
+            lines.append(
+                #"{"id":"l\#(subject)","time":"2026-01-02T00:00:00Z","subject":"u\#(subject)","type":"identity.linked","kind":"phone","value":"+1555555\#(subject)"}"#
+            )
         }
         let path = try Fixtures.temporaryFile(named: "many.jsonl", contents: lines.joined(separator: "\n"))
         let single = try Linter.run(LintRequest(eventPaths: [path], rules: Self.builtIn, parallelism: 1))
@@ -194,13 +214,17 @@ import Testing
     }
 
     @Test func messagesMaskPIIUnlessAskedNotTo() throws {
-        let rules = try RuleSet.load(paths: [try Fixtures.temporaryFile(named: "r.yml", contents: """
-            id: show-value
-            severity: note
-            when: {type: identity.linked}
-            require: {preceded_by: {type: never}}
-            message: "linked {event.value}"
-            """)])
+        let rules = try RuleSet.load(paths: [
+            try Fixtures.temporaryFile(
+                named: "r.yml",
+                contents: """
+                    id: show-value
+                    severity: note
+                    when: {type: identity.linked}
+                    require: {preceded_by: {type: never}}
+                    message: "linked {event.value}"
+                    """)
+        ])
         let path = try Fixtures.temporaryFile(named: "e.jsonl", contents: Self.emailLink)
         let masked = try Linter.run(LintRequest(eventPaths: [path], rules: rules))
         #expect(masked.findings.first?.message == "linked j•••@example.com")

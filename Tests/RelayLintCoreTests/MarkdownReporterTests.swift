@@ -69,7 +69,10 @@ import Testing
         #expect(!markdown.contains("[Evil reference"), "a javascript: reference is not a link")
         #expect(AuditReportFixtures.workflowCommandLines(markdown).isEmpty, "\(AuditReportFixtures.workflowCommandLines(markdown))")
         // Escaped, not dropped.
-        #expect(markdown.contains(##"\<script\>alert(1)\</script\>"'<br>::error::pwned \&lt;b\&gt; \| \*bold\* \_u\_ \`tick\` \[x\](javascript:alert(1)) \# \~s\~ \$m\$"##))
+        #expect(
+            markdown.contains(
+                ##"\<script\>alert(1)\</script\>"'<br>::error::pwned \&lt;b\&gt; \| \*bold\* \_u\_ \`tick\` \[x\](javascript:alert(1)) \# \~s\~ \$m\$"##
+            ))
         // The https reference is a link, its quote percent-encoded; the javascript: one is text.
         #expect(markdown.contains("- [Quoted reference](https://example.com/a%22onmouseover=%22alert%281%29)"))
         #expect(markdown.contains(#"- Evil reference \<script\>alert(1)\</script\> (not linked: javascript:alert(1))"#))
@@ -85,8 +88,10 @@ import Testing
     @Test func showsTheSameContentAsTheHTMLReport() throws {
         let report = try AuditReportFixtures.exampleReport()
         let markdown = reporter.render(report, options: AuditReportFixtures.reviewed)
-        for heading in ["## Scope", "### Rule pack", "### Apps", "## Executive summary", "### Findings by rule and severity",
-                        "### Coverage", "## Rules", "## Data-quality notes (2)", "## Skipped records"] {
+        for heading in [
+            "## Scope", "### Rule pack", "### Apps", "## Executive summary", "### Findings by rule and severity",
+            "### Coverage", "## Rules", "## Data-quality notes (2)", "## Skipped records",
+        ] {
             #expect(markdown.contains("\n\(heading)\n"), "\(heading)")
         }
         #expect(markdown.contains("| **Reviewer** | Example Reviewer |"))
@@ -109,10 +114,14 @@ import Testing
         // The suppressed finding is marked, and the register lists the suppression.
         #expect(markdown.contains("; 1 suppressed** |"))
         #expect(markdown.contains(", suppressed\n\n**Message:**"))
-        #expect(markdown.contains("**Suppressed:** accepted by privacy@example.com until 2026-12-31 (.relaylint.yml:16:5): Consent from j•••@example.com recorded in the CRM"))
+        #expect(
+            markdown.contains(
+                "**Suppressed:** accepted by privacy@example.com until 2026-12-31 (.relaylint.yml:16:5): Consent from j•••@example.com recorded in the CRM"
+            ))
         #expect(!markdown.contains("jane.doe@example.com"))
         #expect(markdown.contains("\n## Suppressions (1)\n"))
-        #expect(markdown.contains("| consent-before-phone-link for \(AuditReportFixtures.suppressedSubject) | active: 1 finding accepted |"))
+        #expect(
+            markdown.contains("| consent-before-phone-link for \(AuditReportFixtures.suppressedSubject) | active: 1 finding accepted |"))
     }
 
     @Test func longListsAreCutOtherRulesFindingsAreKeptAndNoEventsIsSaid() throws {
@@ -161,7 +170,9 @@ import Testing
 
     @Test func linksOnlyToHTTP() {
         #expect(MarkdownEscaping.link(title: "a [b]", url: "https://x.example/p?q=(1) <2>") == nil, "a space makes it unlinkable")
-        #expect(MarkdownEscaping.link(title: "a [b]", url: "https://x.example/p?q=(1)<2>") == #"[a \[b\]](https://x.example/p?q=%281%29%3C2%3E)"#)
+        #expect(
+            MarkdownEscaping.link(title: "a [b]", url: "https://x.example/p?q=(1)<2>")
+                == #"[a \[b\]](https://x.example/p?q=%281%29%3C2%3E)"#)
         #expect(MarkdownEscaping.link(title: "t", url: "https://x.example/é") == "[t](https://x.example/%C3%A9)")
         #expect(MarkdownEscaping.link(title: "t", url: "javascript:alert(1)") == nil)
     }

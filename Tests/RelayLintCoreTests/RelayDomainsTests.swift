@@ -49,7 +49,9 @@ import Testing
     }
 
     @Test func masksAddressesInsideText() {
-        #expect(PIIMasker().maskText("sent to jane@example.com, then +15555550167 again") == "sent to j•••@example.com, then +1••••••••67 again")
+        #expect(
+            PIIMasker().maskText("sent to jane@example.com, then +15555550167 again") == "sent to j•••@example.com, then +1••••••••67 again"
+        )
         #expect(PIIMasker().maskText("call (+15555550167)") == "call (+1••••••••67)")
     }
 }

@@ -40,7 +40,8 @@ import Testing
     }
 
     @Test func aMisspeltKeyPointsAtTheKeyAndSuggestsTheRightOne() {
-        let marked = MarkedText("""
+        let marked = MarkedText(
+            """
             id: custom-rule
             severity: error
             when:
@@ -58,7 +59,8 @@ import Testing
     }
 
     @Test func everyProblemInAFileIsReportedAtOnce() {
-        let marked = MarkedText("""
+        let marked = MarkedText(
+            """
             id: custom-rule
             severity: 1️⃣fatal
             when:
@@ -75,17 +77,32 @@ import Testing
 
     @Test(arguments: [
         ("id: Bad_Id\nseverity: error\nwhen: {type: a}\nrequire: {preceded_by: {type: b}}\nmessage: m\n", "kebab-case"),
-        ("id: r\nseverity: error\nwhen: {type: a}\nrequire: {preceded_by: {type: b}, followed_by: {type: c}}\nmessage: m\n", "exactly one of"),
+        (
+            "id: r\nseverity: error\nwhen: {type: a}\nrequire: {preceded_by: {type: b}, followed_by: {type: c}}\nmessage: m\n",
+            "exactly one of"
+        ),
         ("id: r\nseverity: error\nwhen: {type: a}\nrequire: {manifest: {b: true}}\nmessage: m\n", "for app rules"),
         ("id: r\nseverity: error\nwhen: {type: a}\nrequire: {for_each: [x], check: {exists: {type: b}}}\nmessage: m\n", "needs 'as'"),
-        ("id: r\nseverity: error\nparams: {w: 3d}\nwhen: {type: a}\nrequire: {followed_by: {type: b}, within: $params.x}\nmessage: m\n", "unknown parameter 'x'"),
-        ("id: r\nseverity: error\nwhen: {type: a, where: {to: {same_as: to}}}\nrequire: {exists: {type: b}}\nmessage: m\n", "takes event.FIELD"),
+        (
+            "id: r\nseverity: error\nparams: {w: 3d}\nwhen: {type: a}\nrequire: {followed_by: {type: b}, within: $params.x}\nmessage: m\n",
+            "unknown parameter 'x'"
+        ),
+        (
+            "id: r\nseverity: error\nwhen: {type: a, where: {to: {same_as: to}}}\nrequire: {exists: {type: b}}\nmessage: m\n",
+            "takes event.FIELD"
+        ),
         ("id: r\nseverity: error\nscope: app\nrequire: {preceded_by: {type: b}}\nmessage: m\n", "for subject rules"),
         ("id: r\nseverity: error\nrequire: {preceded_by: {type: b}}\nmessage: m\n", "needs 'when'"),
-        ("id: r\nseverity: error\nwhen: {type: a}\nrequire: {followed_by: {type: b}, since_last: {type: c}}\nmessage: m\n", "goes with preceded_by"),
+        (
+            "id: r\nseverity: error\nwhen: {type: a}\nrequire: {followed_by: {type: b}, since_last: {type: c}}\nmessage: m\n",
+            "goes with preceded_by"
+        ),
         ("id: r\nseverity: error\nwhen: {}\nrequire: {preceded_by: {type: b}}\nmessage: m\n", "must not be empty"),
         ("id: r\nseverity: error\nwhen: {type: a, where: {x: {in: b}}}\nrequire: {preceded_by: {type: b}}\nmessage: m\n", "must be a list"),
-        ("id: r\nseverity: error\nwhen: {type: a}\nrequire: {preceded_by: {type: b}}\nmessage: m\nexamples: [{name: x}]\n", "missing required key 'fires'"),
+        (
+            "id: r\nseverity: error\nwhen: {type: a}\nrequire: {preceded_by: {type: b}}\nmessage: m\nexamples: [{name: x}]\n",
+            "missing required key 'fires'"
+        ),
         ("id: r\nid: s\n", "duplicate key"),
         ("id: [unclosed\n", "invalid YAML"),
     ])
@@ -96,13 +113,14 @@ import Testing
     }
 
     @Test func yamlOneOneBooleansStayStrings() throws {
-        let loaded = RuleLoader.load(text: """
-            id: r
-            severity: note
-            when: {type: a, where: {answer: no, on: yes}}
-            require: {preceded_by: {type: b}}
-            message: m
-            """, path: "rule.yml", sha256: "")
+        let loaded = RuleLoader.load(
+            text: """
+                id: r
+                severity: note
+                when: {type: a, where: {answer: no, on: yes}}
+                require: {preceded_by: {type: b}}
+                message: m
+                """, path: "rule.yml", sha256: "")
         let rule = try #require(loaded.rules.first, "\(loaded.diagnostics)")
         #expect(rule.trigger?.fields.map(\.test) == [.oneOf([.string("no")]), .oneOf([.string("yes")])])
     }

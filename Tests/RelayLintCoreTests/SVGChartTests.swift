@@ -16,7 +16,8 @@ import Testing
     static let hostile = "<script>alert(1)</script>\"' & \n::error::x"
 
     @Test func labelsAndTitlesAreEscaped() {
-        let svg = render(SVGChart.horizontalBars([SVGChart.Item(label: Self.hostile, value: 3, color: "#b42318")], title: Self.hostile))
+        let svg =
+            render(SVGChart.horizontalBars([SVGChart.Item(label: Self.hostile, value: 3, color: "#b42318")], title: Self.hostile))
             + render(SVGChart.columns([SVGChart.Item(label: Self.hostile, value: 3, color: "#4f6d8f")], title: Self.hostile))
         #expect(!svg.lowercased().contains("<script"))
         #expect(svg.contains("&lt;script&gt;alert(1)&lt;/script&gt;\"' &amp; &#xA;::error::x"))
@@ -36,8 +37,10 @@ import Testing
     }
 
     @Test func barsAreProportionalToTheirValues() {
-        let items = [SVGChart.Item(label: "a", value: 4, color: "#000000"), SVGChart.Item(label: "b", value: 2, color: "#000000"),
-                     SVGChart.Item(label: "c", value: 0, color: "#000000")]
+        let items = [
+            SVGChart.Item(label: "a", value: 4, color: "#000000"), SVGChart.Item(label: "b", value: 2, color: "#000000"),
+            SVGChart.Item(label: "c", value: 0, color: "#000000"),
+        ]
         let svg = render(SVGChart.horizontalBars(items, title: "t"))
         let widths = values(of: "width", in: svg).dropFirst().compactMap { Int($0) }
         #expect(widths.count == 3)

@@ -30,7 +30,8 @@ public enum CommandRunner {
         env["NO_COLOR"] = "1"
         for (key, value) in environment { env[key] = value }
         process.environment = env
-        let out = Pipe(), err = Pipe()
+        let out = Pipe()
+        let err = Pipe()
         process.standardOutput = out
         process.standardError = err
         process.standardInput = FileHandle.nullDevice
@@ -38,7 +39,8 @@ public enum CommandRunner {
         let stdout = out.fileHandleForReading.readDataToEndOfFile()
         let stderr = err.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
-        return Result(status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self),
-                      stderr: String(decoding: stderr, as: UTF8.self))
+        return Result(
+            status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self),
+            stderr: String(decoding: stderr, as: UTF8.self))
     }
 }

@@ -18,7 +18,8 @@ public enum Golden {
             return "no golden file at \(relativePath); run RELAYLINT_RECORD=1 swift test to create it"
         }
         let expected = String(decoding: data, as: UTF8.self)
-        return expected == actual ? nil : "\(relativePath) differs (RELAYLINT_RECORD=1 swift test rewrites it):\n" + lineDiff(expected: expected, actual: actual)
+        return expected == actual
+            ? nil : "\(relativePath) differs (RELAYLINT_RECORD=1 swift test rewrites it):\n" + lineDiff(expected: expected, actual: actual)
     }
 
     /// The lines that differ, `-` expected and `+` actual, with their line numbers.

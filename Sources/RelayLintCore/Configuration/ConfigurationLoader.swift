@@ -8,7 +8,8 @@ public enum ConfigurationLoader {
     static let suppressionKeys = ["fingerprint", "rule", "subject", "justification", "author", "expires"]
 
     public static func load(path: String) throws(DiagnosticsError) -> Configuration {
-        let data: Data, sha256: String
+        let data: Data
+        let sha256: String
         do {
             (data, sha256) = try FileBytes.read(path: path)
         } catch {
@@ -39,14 +40,17 @@ public enum ConfigurationLoader {
         if let node = map["rules"]?.value, case .mapping(let pairs) = node.content {
             for pair in pairs {
                 var setting = Configuration.RuleSetting(location: pair.keyLocation)
-                guard let fields = reader.mapping(pair.value, what: "the settings of rule '\(pair.key)'", allowed: ruleKeys) else { continue }
+                guard let fields = reader.mapping(pair.value, what: "the settings of rule '\(pair.key)'", allowed: ruleKeys) else {
+                    continue
+                }
                 if let value = fields["enabled"]?.value, let flag = reader.bool(value, what: "'enabled'") { setting.enabled = flag }
                 if let value = fields["severity"]?.value { setting.severity = reader.severity(value, what: "'severity'") }
                 if let value = fields["params"]?.value {
                     if case .mapping(let params) = value.content {
                         for param in params { setting.parameters[param.key] = param.value }
                     } else {
-                        reader.report("'params' must be a mapping of parameter names to values, found \(value.kindName)", at: value.location)
+                        reader.report(
+                            "'params' must be a mapping of parameter names to values, found \(value.kindName)", at: value.location)
                     }
                 }
                 configuration.rules[pair.key] = setting
@@ -56,11 +60,15 @@ public enum ConfigurationLoader {
         }
         if let node = map["suppressions"]?.value, let list = reader.list(node, what: "'suppressions'") {
             for item in list {
-                guard let fields = reader.mapping(item, what: "a suppression", allowed: suppressionKeys,
-                                                  required: ["justification", "author", "expires"])
+                guard
+                    let fields = reader.mapping(
+                        item, what: "a suppression", allowed: suppressionKeys,
+                        required: ["justification", "author", "expires"])
                 else { continue }
                 func text(_ key: String) -> String? { fields[key].flatMap { reader.nonEmptyString($0.value, what: "'\(key)'") } }
-                let fingerprint = text("fingerprint"), rule = text("rule"), subject = text("subject")
+                let fingerprint = text("fingerprint")
+                let rule = text("rule")
+                let subject = text("subject")
                 if fingerprint == nil && rule == nil {
                     reader.report("a suppression needs 'fingerprint', or 'rule' (with an optional 'subject')", at: item.location)
                 }
@@ -68,7 +76,9 @@ public enum ConfigurationLoader {
                     reader.report("a suppression takes either 'fingerprint' or 'rule'/'subject', not both", at: item.location)
                 }
                 if let justification = text("justification"), justification.count < 10 {
-                    reader.report("'justification' must say why the finding is accepted (at least 10 characters)", at: fields["justification"]!.value.location)
+                    reader.report(
+                        "'justification' must say why the finding is accepted (at least 10 characters)",
+                        at: fields["justification"]!.value.location)
                 }
                 var expires = ""
                 if let node = fields["expires"]?.value, let day = reader.string(node, what: "'expires'") {
@@ -77,9 +87,10 @@ public enum ConfigurationLoader {
                     }
                     expires = day
                 }
-                configuration.suppressions.append(Suppression(
-                    fingerprint: fingerprint, rule: rule, subject: subject, justification: text("justification") ?? "",
-                    author: text("author") ?? "", expires: expires, location: item.location))
+                configuration.suppressions.append(
+                    Suppression(
+                        fingerprint: fingerprint, rule: rule, subject: subject, justification: text("justification") ?? "",
+                        author: text("author") ?? "", expires: expires, location: item.location))
             }
         }
         guard reader.diagnostics.isEmpty else { throw DiagnosticsError(reader.diagnostics) }

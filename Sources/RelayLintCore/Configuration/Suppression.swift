@@ -11,8 +11,10 @@ public struct Suppression: Sendable, Equatable, Codable {
     public var expires: String
     public var location: SourceLocation
 
-    public init(fingerprint: String? = nil, rule: String? = nil, subject: String? = nil, justification: String,
-                author: String, expires: String, location: SourceLocation) {
+    public init(
+        fingerprint: String? = nil, rule: String? = nil, subject: String? = nil, justification: String,
+        author: String, expires: String, location: SourceLocation
+    ) {
         self.fingerprint = fingerprint
         self.rule = rule
         self.subject = subject

@@ -34,11 +34,12 @@ struct AppRuleEvaluator {
                     default: nil
                     }
                 }
-                findings.append(Finding(
-                    rule: rule.id, severity: context.severity(of: rule), subject: app.bundleId, app: app.bundleId,
-                    event: nil, time: nil, message: message,
-                    fingerprint: Fingerprint.of(rule: rule.id, subject: app.bundleId, event: nil),
-                    location: app.location, expected: failure.expected, evidence: failure.evidence))
+                findings.append(
+                    Finding(
+                        rule: rule.id, severity: context.severity(of: rule), subject: app.bundleId, app: app.bundleId,
+                        event: nil, time: nil, message: message,
+                        fingerprint: Fingerprint.of(rule: rule.id, subject: app.bundleId, event: nil),
+                        location: app.location, expected: failure.expected, evidence: failure.evidence))
             }
         }
         return (findings, tallies)
@@ -59,7 +60,9 @@ struct AppRuleEvaluator {
     }
 
     /// Walks the requirement in the same order as `EvaluationContext.appMatchers(of:)`.
-    private func check(_ requirement: Requirement, app: AppFacts, matches: [[String: Evidence]], next: inout Int) -> Result<Void, AppFailure> {
+    private func check(_ requirement: Requirement, app: AppFacts, matches: [[String: Evidence]], next: inout Int) -> Result<
+        Void, AppFailure
+    > {
         switch requirement {
         case .exists(let matcher):
             defer { next += 1 }
@@ -77,9 +80,10 @@ struct AppRuleEvaluator {
             }
             if missing.isEmpty { return .success(()) }
             let wanted = missing.map { "\($0): \(declarations[$0]!.displayText)" }.joined(separator: ", ")
-            return .failure(AppFailure(
-                expected: "the manifest declares \(wanted)" + (app.manifestEntry == nil ? " (the app has no manifest entry)" : ""),
-                evidence: []))
+            return .failure(
+                AppFailure(
+                    expected: "the manifest declares \(wanted)" + (app.manifestEntry == nil ? " (the app has no manifest entry)" : ""),
+                    evidence: []))
         case .all(let requirements):
             var firstFailure: AppFailure? = nil
             for inner in requirements {
@@ -98,8 +102,10 @@ struct AppRuleEvaluator {
                 }
             }
             if satisfied { return .success(()) }
-            return .failure(AppFailure(expected: failures.map(\.expected).joined(separator: "; or "),
-                                       evidence: failures.flatMap(\.evidence)))
+            return .failure(
+                AppFailure(
+                    expected: failures.map(\.expected).joined(separator: "; or "),
+                    evidence: failures.flatMap(\.evidence)))
         case .conditional(_, let inner):
             return check(inner, app: app, matches: matches, next: &next)
         case .never:

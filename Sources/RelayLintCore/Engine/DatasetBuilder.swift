@@ -66,7 +66,9 @@ struct DatasetBuilder {
                 dataset.duplicateCount += 1
                 return false
             }
-            addNote(.warning, "event id '\(event.id)' was already used at \(seen.location) with different content; both events are kept", at: event.location)
+            addNote(
+                .warning, "event id '\(event.id)' was already used at \(seen.location) with different content; both events are kept",
+                at: event.location)
         } else {
             seenIDs[event.id] = (digest, event.location)
         }
@@ -115,14 +117,18 @@ struct DatasetBuilder {
         invalid.append(contentsOf: bad)
         var duplicates = 0
         for account in accounts where !add(account) { duplicates += 1 }
-        dataset.inputs.append(InputFileSummary(path: path, kind: .accounts, sha256: sha256, records: records,
-                                               invalid: bad.count, duplicates: duplicates))
+        dataset.inputs.append(
+            InputFileSummary(
+                path: path, kind: .accounts, sha256: sha256, records: records,
+                invalid: bad.count, duplicates: duplicates))
     }
 
     /// Adds one exported account; false when the subject was already exported.
     mutating func add(_ account: AccountRecord) -> Bool {
         if let existing = dataset.subjects[account.localId]?.account {
-            addNote(.warning, "account '\(account.localId)' was already exported at \(existing.location); the first record is used", at: account.location)
+            addNote(
+                .warning, "account '\(account.localId)' was already exported at \(existing.location); the first record is used",
+                at: account.location)
             return false
         }
         let addresses = Set(([account.email] + account.providers.map(\.email)).compactMap { $0.map(Identity.emailKey) })
@@ -144,8 +150,10 @@ struct DatasetBuilder {
             dataset.skipped = invalid
         }
         if lookAlikeCount > DatasetBuilder.noteLimit {
-            dataset.notes.append(Diagnostic(.note, "\(lookAlikeCount - DatasetBuilder.noteLimit) more look-alike relay addresses are not listed",
-                                            at: SourceLocation(file: dataset.inputs.first?.path ?? "")))
+            dataset.notes.append(
+                Diagnostic(
+                    .note, "\(lookAlikeCount - DatasetBuilder.noteLimit) more look-alike relay addresses are not listed",
+                    at: SourceLocation(file: dataset.inputs.first?.path ?? "")))
         }
         return dataset
     }
@@ -154,9 +162,10 @@ struct DatasetBuilder {
         lookAlikeCount += 1
         guard lookAlikeCount <= DatasetBuilder.noteLimit else { return }
         let domain = RelayDomains.domain(of: address) ?? address
-        dataset.notes.append(Diagnostic(
-            .note, "'\(field)' has domain '\(domain)', which looks like a relay domain but is not one; it is treated as a real address",
-            at: location))
+        dataset.notes.append(
+            Diagnostic(
+                .note, "'\(field)' has domain '\(domain)', which looks like a relay domain but is not one; it is treated as a real address",
+                at: location))
     }
 
     private mutating func addNote(_ severity: Severity, _ message: String, at location: SourceLocation) {

@@ -24,9 +24,11 @@ public struct LintRequest: Sendable {
     /// Inputs to list in the report besides the data (the configuration file).
     public var extraInputs: [InputFileSummary] = []
 
-    public init(eventPaths: [String] = [], accountPaths: [String] = [], manifestPath: String? = nil, rules: RuleSet,
-                relayDomains: RelayDomains = RelayDomains(), skipInvalid: Bool = false, showPII: Bool = false,
-                toolVersion: String = RelayLintVersion.current, parallelism: Int = ProcessInfo.processInfo.activeProcessorCount) {
+    public init(
+        eventPaths: [String] = [], accountPaths: [String] = [], manifestPath: String? = nil, rules: RuleSet,
+        relayDomains: RelayDomains = RelayDomains(), skipInvalid: Bool = false, showPII: Bool = false,
+        toolVersion: String = RelayLintVersion.current, parallelism: Int = ProcessInfo.processInfo.activeProcessorCount
+    ) {
         self.eventPaths = eventPaths
         self.accountPaths = accountPaths
         self.manifestPath = manifestPath
@@ -46,8 +48,9 @@ public enum Linter {
     public static func run(_ request: LintRequest) throws(DiagnosticsError) -> LintReport {
         let subjectRules = request.rules.rules.filter { $0.scope == .subject }
         let appRules = request.rules.rules.filter { $0.scope == .app }
-        var builder = DatasetBuilder(relayDomains: request.relayDomains, skipInvalid: request.skipInvalid,
-                                     retainedTypes: retainedTypes(of: request.rules.rules))
+        var builder = DatasetBuilder(
+            relayDomains: request.relayDomains, skipInvalid: request.skipInvalid,
+            retainedTypes: retainedTypes(of: request.rules.rules))
         var problems: [Diagnostic] = []
         if let manifestPath = request.manifestPath {
             do {
@@ -85,9 +88,10 @@ public enum Linter {
         let subjectIDs = dataset.subjects.keys.sorted()
         let results = parallelMap(subjectIDs, parallelism: request.parallelism) { id -> SubjectRuleEvaluator.Result in
             let subject = dataset.subjects[id]!
-            return evaluator.evaluate(Timeline(
-                subject: id, events: subject.events, account: subject.account,
-                accountApp: subject.account == nil ? nil : dataset.app(ofAccountOf: subject), relayDomains: request.relayDomains))
+            return evaluator.evaluate(
+                Timeline(
+                    subject: id, events: subject.events, account: subject.account,
+                    accountApp: subject.account == nil ? nil : dataset.app(ofAccountOf: subject), relayDomains: request.relayDomains))
         }
 
         var findings: [Finding] = []
@@ -119,7 +123,8 @@ public enum Linter {
 
         var outcomes: [String: LintReport.RuleOutcome] = [:]
         for (rule, tally) in Array(zip(subjectRules, tallies)) + Array(zip(appRules, appResult.tallies)) {
-            outcomes[rule.id] = LintReport.RuleOutcome(rule: rule, checked: tally.triggered, violated: tally.violated, pending: tally.pending)
+            outcomes[rule.id] = LintReport.RuleOutcome(
+                rule: rule, checked: tally.triggered, violated: tally.violated, pending: tally.pending)
         }
         var bySeverity: [Severity: Int] = [:]
         for finding in findings where finding.suppression == nil { bySeverity[finding.severity, default: 0] += 1 }
@@ -131,8 +136,11 @@ public enum Linter {
             ruleFiles: request.rules.files,
             rulePackSHA256: request.rules.packSHA256,
             rules: request.rules.rules.compactMap { outcomes[$0.id] },
-            apps: apps.map { LintReport.AppOutcome(bundleId: $0.bundleId, createsAccounts: $0.createsAccounts,
-                                                    inManifest: $0.manifestEntry != nil, accounts: accountsPerApp[$0.bundleId]?.count ?? 0) },
+            apps: apps.map {
+                LintReport.AppOutcome(
+                    bundleId: $0.bundleId, createsAccounts: $0.createsAccounts,
+                    inManifest: $0.manifestEntry != nil, accounts: accountsPerApp[$0.bundleId]?.count ?? 0)
+            },
             summary: LintReport.Summary(
                 subjects: dataset.subjects.count, events: dataset.eventCount, accounts: dataset.accountCount,
                 duplicates: dataset.duplicateCount, skippedRecords: dataset.skipped.count, anonymizedSubjects: anonymized,
@@ -178,8 +186,9 @@ public enum Linter {
         let firstLog = dataset.inputs.first { $0.kind == .events }.map { SourceLocation(file: $0.path, line: 1) }
         return names.sorted().map { name in
             let entry = dataset.manifest?.entry(for: name)
-            return AppRuleEvaluator.AppFacts(bundleId: name, createsAccounts: creating.contains(name), manifestEntry: entry,
-                                             location: entry?.location ?? firstLog)
+            return AppRuleEvaluator.AppFacts(
+                bundleId: name, createsAccounts: creating.contains(name), manifestEntry: entry,
+                location: entry?.location ?? firstLog)
         }
     }
 

@@ -60,11 +60,13 @@ public enum RuleExampleRunner {
         var actual: [String] = []
         if problems.isEmpty, let dataset = try? builder.finish() {
             let request = LintRequest(rules: RuleSet(rules: [rule], files: []), relayDomains: relayDomains, showPII: true, parallelism: 1)
-            let report = Linter.evaluate(dataset, subjectRules: rule.scope == .subject ? [rule] : [],
-                                         appRules: rule.scope == .app ? [rule] : [], request: request)
+            let report = Linter.evaluate(
+                dataset, subjectRules: rule.scope == .subject ? [rule] : [],
+                appRules: rule.scope == .app ? [rule] : [], request: request)
             actual = report.findings.map { $0.event ?? $0.subject }.sorted()
         }
-        return Outcome(rule: rule.id, example: example.name, location: example.location,
-                       expected: example.expectedFirings.sorted(), actual: actual, problems: problems, timeline: timeline)
+        return Outcome(
+            rule: rule.id, example: example.name, location: example.location,
+            expected: example.expectedFirings.sorted(), actual: actual, problems: problems, timeline: timeline)
     }
 }

@@ -33,9 +33,10 @@ struct SubjectRuleEvaluator {
     }
 
     func evaluate(_ timeline: Timeline) -> Result {
-        var result = Result(tallies: Array(repeating: Tally(), count: rules.count),
-                            appMatches: Array(repeating: [:], count: context.appMatchers.count),
-                            wasEverAnonymized: timeline.wasEverAnonymized)
+        var result = Result(
+            tallies: Array(repeating: Tally(), count: rules.count),
+            appMatches: Array(repeating: [:], count: context.appMatchers.count),
+            wasEverAnonymized: timeline.wasEverAnonymized)
         let steps = timeline.steps
         for (index, step) in steps.enumerated() {
             for (ruleIndex, rule) in rules.enumerated() {
@@ -100,9 +101,10 @@ struct SubjectRuleEvaluator {
                 }
             }
             if sawPending { return .pending }
-            return .violated(RequirementFailure(
-                expected: failures.map(\.expected).joined(separator: "; or "),
-                evidence: failures.flatMap(\.evidence), witness: failures.lazy.compactMap(\.witness).first))
+            return .violated(
+                RequirementFailure(
+                    expected: failures.map(\.expected).joined(separator: "; or "),
+                    evidence: failures.flatMap(\.evidence), witness: failures.lazy.compactMap(\.witness).first))
         case .conditional(let condition, let inner):
             return origin.state.satisfies(condition) ? verdict(inner, from: origin, in: steps) : .satisfied
         case .exists(let matcher):
@@ -110,8 +112,10 @@ struct SubjectRuleEvaluator {
             return .violated(RequirementFailure(expected: "at least one " + matcher.summary + " in the subject's log", evidence: []))
         case .absent(let matcher):
             guard let found = steps.firstIndex(where: { matching.matches(matcher, $0, trigger: origin.event) }) else { return .satisfied }
-            return .violated(RequirementFailure(expected: "no " + matcher.summary + " in the subject's log",
-                                                evidence: [(found, .witness, "found, but the rule forbids it")], witness: found))
+            return .violated(
+                RequirementFailure(
+                    expected: "no " + matcher.summary + " in the subject's log",
+                    evidence: [(found, .witness, "found, but the rule forbids it")], witness: found))
         case .never:
             return .violated(RequirementFailure(expected: "no event of this kind", evidence: []))
         case .manifest:
@@ -133,8 +137,9 @@ struct SubjectRuleEvaluator {
             let gap = abs(candidate.event.time.nanoseconds - origin.time.nanoseconds)
             if let within = requirement.within, gap > within.nanoseconds {
                 guard requirement.mustExist else { return .satisfied }
-                noteSkippedWitness(requirement, from: cursor, by: step, in: steps, origin: origin, into: &failure,
-                                   note: "outside the \(within.text) window")
+                noteSkippedWitness(
+                    requirement, from: cursor, by: step, in: steps, origin: origin, into: &failure,
+                    note: "outside the \(within.text) window")
                 return .violated(failure)
             }
             // Events of the right type that fail the witness's other conditions (a failed
@@ -152,15 +157,21 @@ struct SubjectRuleEvaluator {
             if let interruption = requirement.interruption, matches(interruption, cursor) {
                 guard requirement.mustExist else { return .satisfied }
                 failure.evidence.append((cursor, .interruption, "breaks off any earlier match"))
-                noteSkippedWitness(requirement, from: cursor + step, by: step, in: steps, origin: origin, into: &failure,
-                                   note: "does not count: \(candidate.event.id) lies in between")
+                noteSkippedWitness(
+                    requirement, from: cursor + step, by: step, in: steps, origin: origin, into: &failure,
+                    note: "does not count: \(candidate.event.id) lies in between")
                 return .violated(failure)
             }
             if let boundary = requirement.boundary, matches(boundary, cursor) {
                 guard requirement.mustExist else { return .satisfied }
-                failure.evidence.append((cursor, .boundary, requirement.direction == .before ? "the search starts after this event" : "the search ends at this event"))
-                noteSkippedWitness(requirement, from: cursor + step, by: step, in: steps, origin: origin, into: &failure,
-                                   note: "does not count: it lies beyond \(candidate.event.id)")
+                failure.evidence.append(
+                    (
+                        cursor, .boundary,
+                        requirement.direction == .before ? "the search starts after this event" : "the search ends at this event"
+                    ))
+                noteSkippedWitness(
+                    requirement, from: cursor + step, by: step, in: steps, origin: origin, into: &failure,
+                    note: "does not count: it lies beyond \(candidate.event.id)")
                 return .violated(failure)
             }
             cursor += step
@@ -213,8 +224,9 @@ struct SubjectRuleEvaluator {
         var items = failure.evidence
         if event != nil { items.append((origin.index, .trigger, "fires the rule")) }
         let evidence = items.sorted { $0.index < $1.index }.map { item in
-            Evidence(role: item.role, event: steps[item.index].event.id, type: steps[item.index].event.type,
-                     time: steps[item.index].event.time, location: steps[item.index].event.location, note: item.note)
+            Evidence(
+                role: item.role, event: steps[item.index].event.id, type: steps[item.index].event.type,
+                time: steps[item.index].event.time, location: steps[item.index].event.location, note: item.note)
         }
         return Finding(
             rule: rule.id, severity: context.severity(of: rule), subject: timeline.subject, app: app, event: event?.id,

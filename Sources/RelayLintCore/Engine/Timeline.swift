@@ -37,8 +37,9 @@ struct Timeline {
         var ledger = IdentityLedger()
         var exportIdentities: [Identity] = []
         if let account {
-            let linkedInLog = Set(ordered.lazy.filter { $0.type == "identity.linked" }
-                .compactMap { IdentityChange.identity(linkedBy: $0, relayDomains: relayDomains)?.slot })
+            let linkedInLog = Set(
+                ordered.lazy.filter { $0.type == "identity.linked" }
+                    .compactMap { IdentityChange.identity(linkedBy: $0, relayDomains: relayDomains)?.slot })
             exportIdentities = account.identities(relayDomains: relayDomains).filter { !linkedInLog.contains($0.slot) }
         }
         let exportTime = account?.createdAt

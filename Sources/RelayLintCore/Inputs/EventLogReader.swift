@@ -32,11 +32,15 @@ struct EventLogReader {
             value = try JSONParser.parseDocument(line)
         } catch {
             let column = FileBytes.lineAndColumn(of: error.offset, in: line).column
-            return .invalid(Diagnostic(.error, "invalid JSON: \(error.reason)",
-                                       at: SourceLocation(file: path, line: lineNumber, column: column)))
+            return .invalid(
+                Diagnostic(
+                    .error, "invalid JSON: \(error.reason)",
+                    at: SourceLocation(file: path, line: lineNumber, column: column)))
         }
-        switch Event.make(from: value, location: location,
-                          sequence: EventLogReader.sequence(fileIndex: fileIndex, line: lineNumber)) {
+        switch Event.make(
+            from: value, location: location,
+            sequence: EventLogReader.sequence(fileIndex: fileIndex, line: lineNumber))
+        {
         case .success(let event): return .event(event, digest: ContentDigest(value.canonicalText))
         case .failure(let problem): return .invalid(Diagnostic(.error, problem.reason, at: location))
         }

@@ -38,8 +38,9 @@ struct FirebaseCSVExportReader {
         // The exporter ends every line with an extra comma: one empty field more than the columns.
         if fields.count == 29 || fields.count == 53, fields.last == "" { fields.removeLast() }
         guard fields.count == 28 || fields.count == 52 else {
-            return .failure(InputProblem(
-                "expected 28 or 52 columns (Firebase CSV export, plus a trailing comma), found \(rawFields.count) fields"))
+            return .failure(
+                InputProblem(
+                    "expected 28 or 52 columns (Firebase CSV export, plus a trailing comma), found \(rawFields.count) fields"))
         }
         let localId = fields[0]
         guard !localId.isEmpty else { return .failure(InputProblem("column 1 (UID) is empty")) }
@@ -57,9 +58,10 @@ struct FirebaseCSVExportReader {
                 providers.append(AccountRecord.ProviderEntry(providerId: providerId, rawId: rawId, email: cell(column + 1)))
             }
         }
-        return .success(AccountRecord(
-            localId: localId, email: cell(1), phoneNumber: cell(25), hasPasswordHash: cell(3) != nil,
-            disabled: cell(26)?.lowercased() == "true", createdAt: createdAt, providers: providers, location: location))
+        return .success(
+            AccountRecord(
+                localId: localId, email: cell(1), phoneNumber: cell(25), hasPasswordHash: cell(3) != nil,
+                disabled: cell(26)?.lowercased() == "true", createdAt: createdAt, providers: providers, location: location))
     }
 
     /// Splits CSV text into rows of fields with the 1-based line each row starts on. Quoted fields

@@ -39,16 +39,22 @@ struct FirebaseJSONExportReader {
                     parser.skipWhitespace()
                     if !parser.isAtEnd { throw parser.error("unexpected text after the JSON value") }
                     if !sawUsers {
-                        return .failure(.invalidRecords([Diagnostic(
-                            .error, "not a Firebase Auth export: expected a top-level \"users\" array",
-                            at: SourceLocation(file: path, line: 1, column: 1))]))
+                        return .failure(
+                            .invalidRecords([
+                                Diagnostic(
+                                    .error, "not a Firebase Auth export: expected a top-level \"users\" array",
+                                    at: SourceLocation(file: path, line: 1, column: 1))
+                            ]))
                     }
                 }
                 return .success(())
             } catch {
                 let (line, column) = FileBytes.lineAndColumn(of: error.offset, in: bytes)
-                return .failure(.invalidRecords([Diagnostic(
-                    .error, "invalid JSON: \(error.reason)", at: SourceLocation(file: path, line: line, column: column))]))
+                return .failure(
+                    .invalidRecords([
+                        Diagnostic(
+                            .error, "invalid JSON: \(error.reason)", at: SourceLocation(file: path, line: line, column: column))
+                    ]))
             }
         }
         try result.get()
@@ -126,16 +132,18 @@ struct FirebaseJSONExportReader {
                     guard let info = entry.objectValue, case .string(let providerId)? = info["providerId"] else {
                         return .failure(InputProblem("user '\(localId)': \(providerField)[\(index)] has no string 'providerId'"))
                     }
-                    providers.append(AccountRecord.ProviderEntry(
-                        providerId: providerId, rawId: (info["rawId"] ?? info["uid"])?.stringValue,
-                        email: info["email"]?.stringValue))
+                    providers.append(
+                        AccountRecord.ProviderEntry(
+                            providerId: providerId, rawId: (info["rawId"] ?? info["uid"])?.stringValue,
+                            email: info["email"]?.stringValue))
                 }
             case let other?:
                 return .failure(InputProblem("user '\(localId)': '\(providerField)' must be an array, found \(other.kindName)"))
             }
-            return .success(AccountRecord(
-                localId: localId, email: email, phoneNumber: phone, hasPasswordHash: hasHash, disabled: disabled,
-                createdAt: createdAt, providers: providers, location: location))
+            return .success(
+                AccountRecord(
+                    localId: localId, email: email, phoneNumber: phone, hasPasswordHash: hasHash, disabled: disabled,
+                    createdAt: createdAt, providers: providers, location: location))
         } catch {
             return .failure(error)
         }

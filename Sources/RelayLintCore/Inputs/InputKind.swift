@@ -23,8 +23,10 @@ public struct InputFileSummary: Sendable, Hashable, Codable {
     public var firstTime: Timestamp?
     public var lastTime: Timestamp?
 
-    public init(path: String, kind: InputKind, sha256: String, records: Int, invalid: Int = 0, duplicates: Int = 0,
-                firstTime: Timestamp? = nil, lastTime: Timestamp? = nil) {
+    public init(
+        path: String, kind: InputKind, sha256: String, records: Int, invalid: Int = 0, duplicates: Int = 0,
+        firstTime: Timestamp? = nil, lastTime: Timestamp? = nil
+    ) {
         self.path = path
         self.kind = kind
         self.sha256 = sha256

@@ -75,9 +75,15 @@ struct JSONParser: ~Copyable {
         case UInt8(ascii: "{"): return try parseObject(depth: depth)
         case UInt8(ascii: "["): return try parseArray(depth: depth)
         case UInt8(ascii: "\""): return .string(try parseString())
-        case UInt8(ascii: "t"): try parseLiteral("true"); return .bool(true)
-        case UInt8(ascii: "f"): try parseLiteral("false"); return .bool(false)
-        case UInt8(ascii: "n"): try parseLiteral("null"); return .null
+        case UInt8(ascii: "t"):
+            try parseLiteral("true")
+            return .bool(true)
+        case UInt8(ascii: "f"):
+            try parseLiteral("false")
+            return .bool(false)
+        case UInt8(ascii: "n"):
+            try parseLiteral("null")
+            return .null
         case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): return .number(try parseNumber())
         default: throw error("unexpected character '\(Self.printable(byte))', expected a value")
         }

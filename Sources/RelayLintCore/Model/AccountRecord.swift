@@ -58,8 +58,10 @@ public struct AccountRecord: Sendable, Equatable {
                 add(Identity(category: .apple, key: "apple.com", isAnonymized: anonymized))
             case "password":
                 let address = entry.email ?? entry.rawId ?? email ?? ""
-                add(Identity(category: .email, key: Identity.emailKey(address),
-                             isRelayEmail: relayDomains.isRelayAddress(address)))
+                add(
+                    Identity(
+                        category: .email, key: Identity.emailKey(address),
+                        isRelayEmail: relayDomains.isRelayAddress(address)))
             case "phone":
                 add(Identity(category: .phone, key: Identity.phoneKey(entry.rawId ?? phoneNumber ?? "")))
             case let provider where Identity.isSocial(provider: provider):

@@ -79,7 +79,9 @@ extension Event {
                 return .failure(InputProblem("field '\(name)' must be a string, found \(other.kindName)"))
             }
         }
-        let id: String, subject: String, type: String
+        let id: String
+        let subject: String
+        let type: String
         switch (requiredString("id"), requiredString("subject"), requiredString("type")) {
         case (.success(let i), .success(let s), .success(let t)): (id, subject, type) = (i, s, t)
         case (.failure(let problem), _, _), (_, .failure(let problem), _), (_, _, .failure(let problem)):
@@ -90,7 +92,10 @@ extension Event {
         case .none: return .failure(InputProblem("missing required field 'time'"))
         case .string(let text)?:
             guard let parsed = Timestamp(rfc3339: text) else {
-                return .failure(InputProblem("field 'time' is not an RFC 3339 timestamp: '\(text)' (expected YYYY-MM-DDTHH:MM:SS[.fraction](Z|±HH:MM) or epoch milliseconds as a number)"))
+                return .failure(
+                    InputProblem(
+                        "field 'time' is not an RFC 3339 timestamp: '\(text)' (expected YYYY-MM-DDTHH:MM:SS[.fraction](Z|±HH:MM) or epoch milliseconds as a number)"
+                    ))
             }
             time = parsed
         case .number(let number)?:
@@ -109,8 +114,9 @@ extension Event {
         }
         for name in Event.reservedFields { members[name] = nil }
         return .success(
-            Event(id: id, time: time, subject: subject, type: type, app: app, fields: members,
-                  location: location, sequence: sequence))
+            Event(
+                id: id, time: time, subject: subject, type: type, app: app, fields: members,
+                location: location, sequence: sequence))
     }
 }
 

@@ -22,8 +22,10 @@ public struct Finding: Sendable, Equatable, Codable {
     /// fail the run.
     public var suppression: Suppression?
 
-    public init(rule: String, severity: Severity, subject: String, app: String, event: String?, time: Timestamp?,
-                message: String, fingerprint: String, location: SourceLocation?, expected: String, evidence: [Evidence]) {
+    public init(
+        rule: String, severity: Severity, subject: String, app: String, event: String?, time: Timestamp?,
+        message: String, fingerprint: String, location: SourceLocation?, expected: String, evidence: [Evidence]
+    ) {
         self.rule = rule
         self.severity = severity
         self.subject = subject

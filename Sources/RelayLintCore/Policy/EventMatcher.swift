@@ -52,7 +52,9 @@ public struct EventMatcher: Sendable, Equatable {
         if !allOf.isEmpty { parts.append(allOf.map(\.summary).joined(separator: " and ")) }
         if !noneOf.isEmpty { parts.append("not (" + noneOf.map(\.summary).joined(separator: ") nor (") + ")") }
         if !appManifest.isEmpty {
-            parts.append("in an app whose manifest declares " + appManifest.keys.sorted().map { "\($0): \(appManifest[$0]!.displayText)" }.joined(separator: ", "))
+            parts.append(
+                "in an app whose manifest declares "
+                    + appManifest.keys.sorted().map { "\($0): \(appManifest[$0]!.displayText)" }.joined(separator: ", "))
         }
         return parts.isEmpty ? "any event" : parts.joined(separator: " ")
     }
@@ -116,7 +118,9 @@ public struct StateCondition: Sendable, Equatable {
     var summary: String {
         var parts: [String] = []
         if let anonymized { parts.append(anonymized ? "the subject is anonymized" : "the subject is not anonymized") }
-        if !holds.isEmpty { parts.append("it holds " + holds.map { $0 == .pii ? "pii" : $0.names.joined(separator: "/") }.joined(separator: " and ")) }
+        if !holds.isEmpty {
+            parts.append("it holds " + holds.map { $0 == .pii ? "pii" : $0.names.joined(separator: "/") }.joined(separator: " and "))
+        }
         if !lacks.isEmpty { parts.append("it lacks " + lacks.names.joined(separator: "/")) }
         if let deleted { parts.append(deleted ? "the account is deleted" : "the account is not deleted") }
         return parts.joined(separator: ", ")

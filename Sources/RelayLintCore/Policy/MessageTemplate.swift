@@ -30,8 +30,10 @@ public struct MessageTemplate: Sendable, Equatable {
                 let name = String(text[text.index(after: index)..<close]).trimmingWhitespace
                 let root = name.split(separator: ".", maxSplits: 1).first.map(String.init) ?? ""
                 guard roots.contains(root), (root == "event" || root == "witness") == name.contains(".") else {
-                    return .failure(InputProblem(
-                        "unknown placeholder '{\(name)}' in message (use {subject}, {app}, {rule}, {expected}, {event.FIELD} or {witness.FIELD})"))
+                    return .failure(
+                        InputProblem(
+                            "unknown placeholder '{\(name)}' in message (use {subject}, {app}, {rule}, {expected}, {event.FIELD} or {witness.FIELD})"
+                        ))
                 }
                 if !literal.isEmpty { parts.append(.text(literal)) }
                 literal = ""
@@ -54,7 +56,8 @@ public struct MessageTemplate: Sendable, Equatable {
             case .text(let text): output += text
             case .placeholder(let name):
                 if let filled = value(name) {
-                    output += name == "subject" || name == "rule" || name == "app" || name == "expected"
+                    output +=
+                        name == "subject" || name == "rule" || name == "app" || name == "expected"
                         ? filled : masker.mask(filled)
                 } else {
                     output += "(unset)"

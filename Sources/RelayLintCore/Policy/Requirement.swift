@@ -52,8 +52,10 @@ public struct TemporalRequirement: Sendable, Equatable {
     /// event.
     public var interruption: EventMatcher?
 
-    public init(direction: Direction, mustExist: Bool, witness: EventMatcher, within: RuleDuration? = nil,
-                boundary: EventMatcher? = nil, interruption: EventMatcher? = nil) {
+    public init(
+        direction: Direction, mustExist: Bool, witness: EventMatcher, within: RuleDuration? = nil,
+        boundary: EventMatcher? = nil, interruption: EventMatcher? = nil
+    ) {
         self.direction = direction
         self.mustExist = mustExist
         self.witness = witness

@@ -16,10 +16,11 @@ struct RuleLoader {
     static let matcherKeys = ["type", "where", "adds", "removes", "before", "after", "any", "all", "not", "app_manifest"]
     static let stateKeys = ["anonymized", "holds", "lacks", "deleted"]
     static let temporalKeys = ["preceded_by", "followed_by", "not_preceded_by", "not_followed_by"]
-    static let requirementKeys = temporalKeys + [
-        "within", "since_last", "until_next", "without", "all", "any", "exists", "absent", "manifest", "for_each", "as",
-        "check", "if",
-    ]
+    static let requirementKeys =
+        temporalKeys + [
+            "within", "since_last", "until_next", "without", "all", "any", "exists", "absent", "manifest", "for_each", "as",
+            "check", "if",
+        ]
     static let fieldTestKeys = ["equals", "in", "not_in", "exists", "relay", "social", "same_as", "in_manifest"]
 
     init(path: String, sha256: String, parameterOverrides: [String: [String: YAMLTree]] = [:]) {
@@ -70,7 +71,9 @@ struct RuleLoader {
         let severity = map["severity"].flatMap { reader.severity($0.value, what: "'severity'") } ?? .error
         var scope = Rule.Scope.subject
         if let node = map["scope"]?.value, let text = reader.string(node, what: "'scope'") {
-            if let parsed = Rule.Scope(rawValue: text) { scope = parsed } else {
+            if let parsed = Rule.Scope(rawValue: text) {
+                scope = parsed
+            } else {
                 reader.report("'scope' must be subject or app, found '\(text)'", at: node.location)
             }
         }
@@ -81,7 +84,9 @@ struct RuleLoader {
         let references = map["references"].map { self.references($0.value) } ?? []
         var message = MessageTemplate(parts: [.text(id)], source: id)
         if let node = map["message"]?.value, var text = reader.nonEmptyString(node, what: "'message'") {
-            for parameter in parameters { text = text.replacingOccurrences(of: "{params.\(parameter.name)}", with: parameter.tree.jsonValue.displayText) }
+            for parameter in parameters {
+                text = text.replacingOccurrences(of: "{params.\(parameter.name)}", with: parameter.tree.jsonValue.displayText)
+            }
             switch MessageTemplate.parse(text) {
             case .success(let template): message = template
             case .failure(let problem): reader.report(problem.reason, at: node.location)
@@ -161,7 +166,9 @@ struct RuleLoader {
             }
         }
         if let node = map["not"]?.value {
-            if case .sequence = node.content { matcher.noneOf = matcherList(node, what: "'not'") } else if let inner = self.matcher(node, what: "'not'") {
+            if case .sequence = node.content {
+                matcher.noneOf = matcherList(node, what: "'not'")
+            } else if let inner = self.matcher(node, what: "'not'") {
                 matcher.noneOf = [inner]
             }
         }
@@ -206,7 +213,8 @@ struct RuleLoader {
                             if text.hasPrefix("event."), text.count > 6 {
                                 test = .sameAs(String(text.dropFirst(6)))
                             } else {
-                                reader.report("'same_as' takes event.FIELD (a field of the firing event), found '\(text)'", at: node.location)
+                                reader.report(
+                                    "'same_as' takes event.FIELD (a field of the firing event), found '\(text)'", at: node.location)
                                 test = nil
                             }
                         } else {
@@ -260,9 +268,10 @@ struct RuleLoader {
         let forms = RuleLoader.temporalKeys + ["all", "any", "exists", "absent", "manifest", "for_each"]
         let present = forms.filter { map[$0] != nil }
         guard present.count == 1, let form = present.first else {
-            reader.report(present.isEmpty
-                ? "a requirement needs one of \(forms.joined(separator: ", "))"
-                : "a requirement takes exactly one of \(present.joined(separator: ", ")); combine several with 'all' or 'any'",
+            reader.report(
+                present.isEmpty
+                    ? "a requirement needs one of \(forms.joined(separator: ", "))"
+                    : "a requirement takes exactly one of \(present.joined(separator: ", ")); combine several with 'all' or 'any'",
                 at: tree.location)
             return nil
         }
@@ -327,11 +336,15 @@ struct RuleLoader {
             var temporal = TemporalRequirement(direction: direction, mustExist: !form.hasPrefix("not_"), witness: witness)
             if let within = map["within"]?.value { temporal.within = reader.duration(within, what: "'within'") }
             if let boundary = map["since_last"] {
-                if direction == .after { reader.report("'since_last' goes with preceded_by; use 'until_next' with followed_by", at: boundary.keyLocation) }
+                if direction == .after {
+                    reader.report("'since_last' goes with preceded_by; use 'until_next' with followed_by", at: boundary.keyLocation)
+                }
                 temporal.boundary = matcher(boundary.value, what: "'since_last'")
             }
             if let boundary = map["until_next"] {
-                if direction == .before { reader.report("'until_next' goes with followed_by; use 'since_last' with preceded_by", at: boundary.keyLocation) }
+                if direction == .before {
+                    reader.report("'until_next' goes with followed_by; use 'since_last' with preceded_by", at: boundary.keyLocation)
+                }
                 temporal.boundary = matcher(boundary.value, what: "'until_next'")
             }
             if let interruption = map["without"]?.value { temporal.interruption = matcher(interruption, what: "'without'") }
@@ -341,7 +354,8 @@ struct RuleLoader {
 
     private mutating func appCondition(_ tree: YAMLTree) -> Rule.AppCondition {
         var condition = Rule.AppCondition()
-        guard let map = reader.mapping(tree, what: "the app condition ('when' of an app rule)", allowed: ["creates_accounts", "manifest"]) else {
+        guard let map = reader.mapping(tree, what: "the app condition ('when' of an app rule)", allowed: ["creates_accounts", "manifest"])
+        else {
             return condition
         }
         if let node = map["creates_accounts"]?.value { condition.createsAccounts = reader.bool(node, what: "'creates_accounts'") }
@@ -376,8 +390,9 @@ struct RuleLoader {
         }
         for (name, value) in overrides where !result.contains(where: { $0.name == name }) {
             let known = result.map(\.name)
-            reader.report("rule '\(ruleID ?? "")' has no parameter '\(name)'" + (known.isEmpty ? "" : " (it has: \(known.joined(separator: ", ")))"),
-                          at: value.location)
+            reader.report(
+                "rule '\(ruleID ?? "")' has no parameter '\(name)'" + (known.isEmpty ? "" : " (it has: \(known.joined(separator: ", ")))"),
+                at: value.location)
         }
         return result
     }
@@ -396,9 +411,11 @@ struct RuleLoader {
         case .sequence(let elements):
             copy.content = .sequence(elements.map { substitute($0, values: values, prefix: prefix, skipping: []) })
         case .mapping(let pairs):
-            copy.content = .mapping(pairs.map { pair in
-                skipping.contains(pair.key) ? pair : (pair.key, pair.keyLocation, substitute(pair.value, values: values, prefix: prefix, skipping: []))
-            })
+            copy.content = .mapping(
+                pairs.map { pair in
+                    skipping.contains(pair.key)
+                        ? pair : (pair.key, pair.keyLocation, substitute(pair.value, values: values, prefix: prefix, skipping: []))
+                })
         }
         return copy
     }
@@ -408,8 +425,10 @@ struct RuleLoader {
     private mutating func examples(_ tree: YAMLTree) -> [RuleExample] {
         guard let list = reader.list(tree, what: "'examples'") else { return [] }
         return list.compactMap { item in
-            guard let map = reader.mapping(item, what: "an example", allowed: ["name", "events", "accounts", "manifest", "fires"],
-                                           required: ["name", "fires"])
+            guard
+                let map = reader.mapping(
+                    item, what: "an example", allowed: ["name", "events", "accounts", "manifest", "fires"],
+                    required: ["name", "fires"])
             else { return nil }
             let name = map["name"].flatMap { reader.nonEmptyString($0.value, what: "'name'") } ?? ""
             func records(_ key: String) -> [(value: JSONValue, location: SourceLocation)] {
@@ -417,9 +436,9 @@ struct RuleLoader {
                 return list.map { ($0.jsonValue, $0.location) }
             }
             let fires = map["fires"].flatMap { reader.strings($0.value, what: "'fires'") } ?? []
-            return RuleExample(name: name, events: records("events"), accounts: records("accounts"),
-                               manifest: records("manifest"), expectedFirings: fires, location: item.location)
+            return RuleExample(
+                name: name, events: records("events"), accounts: records("accounts"),
+                manifest: records("manifest"), expectedFirings: fires, location: item.location)
         }
     }
 }
-

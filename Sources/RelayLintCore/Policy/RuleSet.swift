@@ -48,7 +48,8 @@ public struct RuleSet: Sendable, Equatable {
                 // The built-in pack is named `Rules/…` wherever the binary runs, so reports do not
                 // depend on the machine.
                 let filePath = isBuiltIn ? "Rules" + diskPath.dropFirst(path.count) : diskPath
-                let data: Data, sha256: String
+                let data: Data
+                let sha256: String
                 do {
                     (data, sha256) = try FileBytes.read(path: diskPath)
                 } catch {
@@ -63,7 +64,8 @@ public struct RuleSet: Sendable, Equatable {
                 diagnostics.append(contentsOf: loaded.diagnostics)
                 for rule in loaded.rules {
                     if let first = seen[rule.id] {
-                        diagnostics.append(Diagnostic(.error, "duplicate rule id '\(rule.id)' (first defined at \(first))", at: rule.location))
+                        diagnostics.append(
+                            Diagnostic(.error, "duplicate rule id '\(rule.id)' (first defined at \(first))", at: rule.location))
                         continue
                     }
                     seen[rule.id] = rule.location
@@ -84,9 +86,12 @@ public struct RuleSet: Sendable, Equatable {
     /// Where the built-in pack is, or an error saying how to point at one.
     public static func builtInDirectory() throws(DiagnosticsError) -> String {
         guard let directory = BuiltInRules.directory() else {
-            throw DiagnosticsError([Diagnostic(
-                .error, "the built-in rules were not found next to the executable; pass --rules PATH or set \(BuiltInRules.environmentVariable)",
-                at: SourceLocation(file: "Rules"))])
+            throw DiagnosticsError([
+                Diagnostic(
+                    .error,
+                    "the built-in rules were not found next to the executable; pass --rules PATH or set \(BuiltInRules.environmentVariable)",
+                    at: SourceLocation(file: "Rules"))
+            ])
         }
         return directory
     }

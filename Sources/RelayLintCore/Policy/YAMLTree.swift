@@ -107,8 +107,9 @@ public struct YAMLTree: Sendable, Equatable {
             let detail = context.map { "\(problem) \($0.text)" } ?? problem
             return Diagnostic(.error, "invalid YAML: \(detail)", at: SourceLocation(file: path, line: mark.line, column: mark.column))
         case .duplicatedKeysInMapping(let duplicates, let context):
-            return Diagnostic(.error, "duplicate key '\(duplicates.joined(separator: "', '"))' \(context.text)",
-                              at: SourceLocation(file: path, line: context.mark.line, column: context.mark.column))
+            return Diagnostic(
+                .error, "duplicate key '\(duplicates.joined(separator: "', '"))' \(context.text)",
+                at: SourceLocation(file: path, line: context.mark.line, column: context.mark.column))
         default:
             return Diagnostic(.error, "invalid YAML: \(error)", at: SourceLocation(file: path))
         }

@@ -38,8 +38,10 @@ struct AuditReportContent {
         var described: Set<String> = []
         for (index, outcome) in report.rules.enumerated() {
             described.insert(outcome.rule.id)
-            sections.append(RuleSection(number: index + 1, outcome: outcome,
-                                        findings: report.findings.filter { $0.rule == outcome.rule.id }))
+            sections.append(
+                RuleSection(
+                    number: index + 1, outcome: outcome,
+                    findings: report.findings.filter { $0.rule == outcome.rule.id }))
         }
         self.sections = sections
         self.otherFindings = report.findings.filter { !described.contains($0.rule) }
@@ -58,8 +60,11 @@ struct AuditReportContent {
     /// are not zero.
     var result: String {
         let findings = report.activeFindings
-        var text = findings.isEmpty ? "no findings" : AuditReportContent.counted(findings.count, "finding") + ": "
-            + AuditReportContent.severities.map { AuditReportContent.counted(count(of: $0, in: findings), $0.rawValue) }
+        var text =
+            findings.isEmpty
+            ? "no findings"
+            : AuditReportContent.counted(findings.count, "finding") + ": "
+                + AuditReportContent.severities.map { AuditReportContent.counted(count(of: $0, in: findings), $0.rawValue) }
                 .joined(separator: ", ")
         let suppressed = report.findings.count - findings.count
         if suppressed > 0 { text += "; \(suppressed) suppressed" }
@@ -83,10 +88,12 @@ struct AuditReportContent {
 
     /// The summary's opening sentence, in two parts: the result (set in bold) and the scope.
     var resultSentence: (lead: String, rest: String) {
-        (result.prefix(1).uppercased() + result.dropFirst(),
-         " from " + AuditReportContent.counted(report.rules.count, "rule") + " over "
-            + AuditReportContent.counted(report.summary.subjects, "subject") + " and "
-            + AuditReportContent.counted(report.summary.events, "event") + ".")
+        (
+            result.prefix(1).uppercased() + result.dropFirst(),
+            " from " + AuditReportContent.counted(report.rules.count, "rule") + " over "
+                + AuditReportContent.counted(report.summary.subjects, "subject") + " and "
+                + AuditReportContent.counted(report.summary.events, "event") + "."
+        )
     }
 
     // MARK: Counts
@@ -106,17 +113,20 @@ struct AuditReportContent {
     /// Findings per rule: every described rule in order, then any other rule with findings.
     var ruleTotals: [RuleTotal] {
         var rows = sections.map {
-            RuleTotal(id: $0.rule.id, number: $0.number, title: $0.rule.title, severity: $0.rule.severity, findings: $0.active,
-                      suppressed: $0.findings.count - $0.active.count)
+            RuleTotal(
+                id: $0.rule.id, number: $0.number, title: $0.rule.title, severity: $0.rule.severity, findings: $0.active,
+                suppressed: $0.findings.count - $0.active.count)
         }
         var others: [String] = []
         for finding in otherFindings where !others.contains(finding.rule) { others.append(finding.rule) }
         for id in others {
             let findings = otherFindings.filter { $0.rule == id }
             let active = findings.filter { $0.suppression == nil }
-            rows.append(RuleTotal(id: id, number: nil, title: "(not described in this report)",
-                                  severity: findings.map(\.severity).max() ?? .note, findings: active,
-                                  suppressed: findings.count - active.count))
+            rows.append(
+                RuleTotal(
+                    id: id, number: nil, title: "(not described in this report)",
+                    severity: findings.map(\.severity).max() ?? .note, findings: active,
+                    suppressed: findings.count - active.count))
         }
         return rows
     }
@@ -129,7 +139,8 @@ struct AuditReportContent {
     /// any. The unit is the rule's scope: subject rules check firing events, app rules apps.
     func coverage(of outcome: LintReport.RuleOutcome) -> String {
         let unit = outcome.rule.scope == .app ? "app" : "event"
-        var text = AuditReportContent.counted(outcome.checked, unit) + " checked, \(outcome.violated) in violation, "
+        var text =
+            AuditReportContent.counted(outcome.checked, unit) + " checked, \(outcome.violated) in violation, "
             + "\(AuditReportContent.compliant(outcome)) compliant"
         if outcome.pending > 0 { text += ", \(outcome.pending) pending (window still open)" }
         return text

@@ -15,7 +15,10 @@ public enum Baseline {
         do {
             return Set(try JSONDecoder().decode(JSONReportDocument.self, from: data).findings.map(\.fingerprint))
         } catch {
-            throw DiagnosticsError([Diagnostic(.error, "not a relaylint JSON report (version 1); produce one with --format json", at: SourceLocation(file: path))])
+            throw DiagnosticsError([
+                Diagnostic(
+                    .error, "not a relaylint JSON report (version 1); produce one with --format json", at: SourceLocation(file: path))
+            ])
         }
     }
 }

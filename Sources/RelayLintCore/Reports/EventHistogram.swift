@@ -60,8 +60,9 @@ struct EventHistogram: Equatable {
                 let month = firstMonth + offset
                 let year = String(month / 12)
                 let number = String(month % 12 + 1)
-                return Bucket(label: String(repeating: "0", count: max(0, 4 - year.count)) + year + "-"
-                              + (number.count == 1 ? "0" : "") + number, count: count)
+                return Bucket(
+                    label: String(repeating: "0", count: max(0, 4 - year.count)) + year + "-"
+                        + (number.count == 1 ? "0" : "") + number, count: count)
             }
         }
     }

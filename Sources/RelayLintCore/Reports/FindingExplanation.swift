@@ -14,14 +14,20 @@ public enum FindingExplanation {
         do {
             document = try JSONDecoder().decode(JSONReportDocument.self, from: data)
         } catch {
-            throw DiagnosticsError([Diagnostic(.error, "not a relaylint JSON report (version 1): \(error)", at: SourceLocation(file: reportPath))])
+            throw DiagnosticsError([
+                Diagnostic(.error, "not a relaylint JSON report (version 1): \(error)", at: SourceLocation(file: reportPath))
+            ])
         }
         let matches = document.findings.filter { $0.fingerprint.hasPrefix(fingerprint) }
         guard let finding = matches.first else { return nil }
         var lines: [String] = []
         lines.append("\(finding.severity): \(finding.message) [\(finding.rule)]")
-        lines.append("fingerprint: \(finding.fingerprint)" + (matches.count > 1 ? " (\(matches.count) findings share this prefix; showing the first)" : ""))
-        lines.append("subject: \(finding.subject), app: \(finding.app)" + (finding.event.map { ", event: \($0)" } ?? "") + (finding.time.map { " at \($0)" } ?? ""))
+        lines.append(
+            "fingerprint: \(finding.fingerprint)"
+                + (matches.count > 1 ? " (\(matches.count) findings share this prefix; showing the first)" : ""))
+        lines.append(
+            "subject: \(finding.subject), app: \(finding.app)" + (finding.event.map { ", event: \($0)" } ?? "")
+                + (finding.time.map { " at \($0)" } ?? ""))
         if let location = finding.location { lines.append("where: \(location.file):\(location.line)") }
         lines.append("expected: \(finding.expected)")
         if finding.evidence.isEmpty {
@@ -36,7 +42,9 @@ public enum FindingExplanation {
                     gap = " (+\(Self.duration(time.nanoseconds - previous.nanoseconds)))"
                 }
                 previous = time ?? previous
-                lines.append("  \(item.time)\(gap)  \(item.role.padding(toLength: 12, withPad: " ", startingAt: 0)) \(item.type) \(item.event)  \(item.location.file):\(item.location.line)")
+                lines.append(
+                    "  \(item.time)\(gap)  \(item.role.padding(toLength: 12, withPad: " ", startingAt: 0)) \(item.type) \(item.event)  \(item.location.file):\(item.location.line)"
+                )
                 if let note = item.note { lines.append("      \(note)") }
             }
         }

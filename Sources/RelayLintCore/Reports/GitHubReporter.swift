@@ -63,7 +63,8 @@ public struct GitHubReporter: Reporter {
                 return count == 0 ? nil : plural(count, severity.rawValue)
             }
             text = "relaylint: \(plural(active.count, "finding")) (\(counts.joined(separator: ", ")));"
-            text += annotations == active.count
+            text +=
+                annotations == active.count
                 ? " all shown as annotations"
                 : " \(annotations) shown as annotations (GitHub shows \(annotationsPerLevel) per level), see the full report"
         }

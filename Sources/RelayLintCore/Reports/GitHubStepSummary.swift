@@ -29,22 +29,35 @@ struct GitHubStepSummary {
             head.append("## relaylint: \(GitHubReporter.plural(active.count, "finding")) (\(counts.joined(separator: ", ")))")
         }
         head.append("")
-        head.append("Checked \(summary.subjects) subjects, \(summary.events) events and \(summary.accounts) accounts "
-                    + "against \(report.rules.count) rules" + (report.showsPII ? "; email addresses and phone numbers are shown unmasked." : "."))
+        head.append(
+            "Checked \(summary.subjects) subjects, \(summary.events) events and \(summary.accounts) accounts "
+                + "against \(report.rules.count) rules"
+                + (report.showsPII ? "; email addresses and phone numbers are shown unmasked." : "."))
         var remarks: [String] = []
         let expired = report.expiredSuppressions.count
         if expired > 0 {
-            remarks.append("**\(GitHubReporter.plural(expired, "suppression")) expired** and no longer appl\(expired == 1 ? "ies" : "y"): the run fails.")
+            remarks.append(
+                "**\(GitHubReporter.plural(expired, "suppression")) expired** and no longer appl\(expired == 1 ? "ies" : "y"): the run fails."
+            )
         }
         if findings > active.count {
-            remarks.append("\(GitHubReporter.plural(findings - active.count, "finding")) accepted by a suppression (marked below); they do not fail the run.")
+            remarks.append(
+                "\(GitHubReporter.plural(findings - active.count, "finding")) accepted by a suppression (marked below); they do not fail the run."
+            )
         }
         if summary.skippedRecords > 0 {
-            remarks.append("**\(summary.skippedRecords) invalid record\(summary.skippedRecords == 1 ? " was" : "s were") skipped** (--skip-invalid): their data was not checked.")
+            remarks.append(
+                "**\(summary.skippedRecords) invalid record\(summary.skippedRecords == 1 ? " was" : "s were") skipped** (--skip-invalid): their data was not checked."
+            )
         }
         if summary.duplicates > 0 { remarks.append("\(summary.duplicates) duplicate event\(summary.duplicates == 1 ? "" : "s") ignored.") }
-        if summary.pending > 0 { remarks.append("\(summary.pending) check\(summary.pending == 1 ? "" : "s") pending: the window reaches past the end of the data.") }
-        if !report.notes.isEmpty { remarks.append("\(report.notes.count) data-quality note\(report.notes.count == 1 ? "" : "s") in the full report.") }
+        if summary.pending > 0 {
+            remarks.append(
+                "\(summary.pending) check\(summary.pending == 1 ? "" : "s") pending: the window reaches past the end of the data.")
+        }
+        if !report.notes.isEmpty {
+            remarks.append("\(report.notes.count) data-quality note\(report.notes.count == 1 ? "" : "s") in the full report.")
+        }
         if !remarks.isEmpty { head += [""] + remarks.map { "- " + $0 } }
 
         var rules = ["", "| Rule | Severity | Checked | Findings | Pending |", "| --- | --- | ---: | ---: | ---: |"]
@@ -56,12 +69,16 @@ struct GitHubStepSummary {
 
         var rows: [String] = []
         if findings > 0 {
-            rows = ["", "### Findings", "", "| Severity | Rule | Subject | Event | Time | Location | Message |",
-                    "| --- | --- | --- | --- | --- | --- | --- |"]
+            rows = [
+                "", "### Findings", "", "| Severity | Rule | Subject | Event | Time | Location | Message |",
+                "| --- | --- | --- | --- | --- | --- | --- |",
+            ]
             for finding in report.findings {
                 let severity = finding.severity.rawValue + (finding.suppression == nil ? "" : " (suppressed)")
-                let cells = [severity, cell(finding.rule), cell(finding.subject), cell(finding.event ?? "—"),
-                             finding.time?.description ?? "—", cell(finding.location?.description ?? "—"), cell(finding.message)]
+                let cells = [
+                    severity, cell(finding.rule), cell(finding.subject), cell(finding.event ?? "—"),
+                    finding.time?.description ?? "—", cell(finding.location?.description ?? "—"), cell(finding.message),
+                ]
                 rows.append("| " + cells.joined(separator: " | ") + " |")
             }
         }
@@ -92,7 +109,8 @@ struct GitHubStepSummary {
             var left: [String] = []
             if omittedRules > 0 { left.append("\(omittedRules) rule\(omittedRules == 1 ? "" : "s")") }
             if omittedFindings > 0 { left.append("\(omittedFindings) finding\(omittedFindings == 1 ? "" : "s")") }
-            output += "\n_Truncated: \(left.joined(separator: " and ")) not shown, to keep this summary under GitHub's 1 MiB limit; "
+            output +=
+                "\n_Truncated: \(left.joined(separator: " and ")) not shown, to keep this summary under GitHub's 1 MiB limit; "
                 + "see the full report._\n"
         }
         return output

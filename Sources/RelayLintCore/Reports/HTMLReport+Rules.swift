@@ -11,8 +11,9 @@ extension HTMLReport {
             .header(
                 .p(.class("kicker"), .escapedText("Rule \(section.number) of \(content.sections.count)")),
                 .h2(.escapedText(rule.title)),
-                .p(.class("rule-meta"), .code(.escapedText(rule.id)), .badge(rule.severity),
-                   .escapedText(" \(rule.scope.rawValue) rule, defined at "), .codeText(rule.location.description))
+                .p(
+                    .class("rule-meta"), .code(.escapedText(rule.id)), .badge(rule.severity),
+                    .escapedText(" \(rule.scope.rawValue) rule, defined at "), .codeText(rule.location.description))
             ),
             .table(
                 .class("facts"),
@@ -21,10 +22,18 @@ extension HTMLReport {
                     .if(!rule.rationale.isEmpty, .fact("Why", .div(.class("prose"), .escapedText(rule.rationale)))),
                     .fact(rule.scope == .app ? "Applies to" : "Fires on", text: AuditReportContent.appliesTo(rule)),
                     .fact("Requires", text: AuditReportContent.requirement(rule)),
-                    .if(!rule.parameters.isEmpty, .fact("Parameters", .ul(.group(rule.parameters.map {
-                        .li(.code(.escapedText(AuditReportContent.parameter($0))))
-                    })))),
-                    .fact("Controls", rule.controls.isEmpty ? .missing("none listed") : .ul(.group(rule.controls.map { .li(.escapedText($0)) }))),
+                    .if(
+                        !rule.parameters.isEmpty,
+                        .fact(
+                            "Parameters",
+                            .ul(
+                                .group(
+                                    rule.parameters.map {
+                                        .li(.code(.escapedText(AuditReportContent.parameter($0))))
+                                    })))),
+                    .fact(
+                        "Controls",
+                        rule.controls.isEmpty ? .missing("none listed") : .ul(.group(rule.controls.map { .li(.escapedText($0)) }))),
                     .fact("References", rule.references.isEmpty ? .missing("none listed") : .ul(.group(rule.references.map(reference)))),
                     .fact("Coverage", text: content.coverage(of: section.outcome)),
                     .fact("Rule file SHA-256", .code(.class("hash"), .escapedText(rule.fileSHA256)))
@@ -58,21 +67,24 @@ extension HTMLReport {
         guard !findings.isEmpty else {
             return .p(.class("muted"), .escapedText("No findings" + (outcome.map { ": " + content.coverage(of: $0) + "." } ?? ".")))
         }
-        return .group(findings.enumerated().map { index, finding in
-            self.finding(finding, number: index + 1, of: findings.count, rule: outcome?.rule)
-        })
+        return .group(
+            findings.enumerated().map { index, finding in
+                self.finding(finding, number: index + 1, of: findings.count, rule: outcome?.rule)
+            })
     }
 
     private func finding(_ finding: Finding, number: Int, of count: Int, rule: Rule?) -> Node<HTML.BodyContext> {
         .article(
             .class("finding " + finding.severity.rawValue + (finding.suppression == nil ? "" : " suppressed")),
-            .h4(.badge(finding.severity),
+            .h4(
+                .badge(finding.severity),
                 .if(finding.suppression != nil, .span(.class("badge suppressed"), .escapedText("suppressed"))),
                 .escapedText(" Finding \(number) of \(count)")),
             .p(.class("message"), .escapedText(finding.message)),
             .unwrap(finding.suppression) { suppression in
-                .p(.class("acceptance"), .strong(.escapedText("Suppressed: ")),
-                   .escapedText(content.acceptance(suppression)))
+                .p(
+                    .class("acceptance"), .strong(.escapedText("Suppressed: ")),
+                    .escapedText(content.acceptance(suppression)))
             },
             .dl(
                 .class("finding-facts"),
@@ -94,28 +106,33 @@ extension HTMLReport {
             .class("evidence"),
             .caption(.escapedText("Evidence timeline")),
             .headerRow(["Time", "Event", "Type", "Role", "Note", "File:line"]),
-            .tbody(.group(evidence.map { item in
-                .tr(
-                    .if(item.role == .trigger, .class("trigger")),
-                    .td(.class("nowrap"), .codeText(item.time.description)),
-                    .identifierCell(item.event),
-                    .identifierCell(item.type),
-                    .cell(item.role.rawValue),
-                    .cell(item.note ?? ""),
-                    .pathCell(item.location.description)
-                )
-            }))
+            .tbody(
+                .group(
+                    evidence.map { item in
+                        .tr(
+                            .if(item.role == .trigger, .class("trigger")),
+                            .td(.class("nowrap"), .codeText(item.time.description)),
+                            .identifierCell(item.event),
+                            .identifierCell(item.type),
+                            .cell(item.role.rawValue),
+                            .cell(item.note ?? ""),
+                            .pathCell(item.location.description)
+                        )
+                    }))
         )
     }
 
     /// A reference as a link when its URL is http(s), otherwise as text with the URL shown.
     private func reference(_ reference: Rule.Reference) -> Node<HTML.ListContext> {
         if let url = HTMLEscaping.linkableURL(reference.url) {
-            return .li(.a(.class("external"), .escapedAttribute(named: "href", value: url),
-                          .escapedAttribute(named: "rel", value: "noopener noreferrer"), .escapedText(reference.title)))
+            return .li(
+                .a(
+                    .class("external"), .escapedAttribute(named: "href", value: url),
+                    .escapedAttribute(named: "rel", value: "noopener noreferrer"), .escapedText(reference.title)))
         }
         guard let url = reference.url else { return .li(.escapedText(reference.title)) }
-        return .li(.escapedText(reference.title + " "), .span(.class("muted"), .escapedText("(not linked: ")),
-                   .codeText(url), .span(.class("muted"), .escapedText(")")))
+        return .li(
+            .escapedText(reference.title + " "), .span(.class("muted"), .escapedText("(not linked: ")),
+            .codeText(url), .span(.class("muted"), .escapedText(")")))
     }
 }

@@ -10,27 +10,35 @@ extension HTMLReport {
             .class("appendix"),
             .id("suppressions"),
             .h2(.escapedText(suppressions.isEmpty ? "Suppressions" : "Suppressions (\(suppressions.count))")),
-            .if(suppressions.isEmpty,
+            .if(
+                suppressions.isEmpty,
                 .p(.class("muted"), .escapedText("No suppressions: every finding in this report counts.")),
                 else: .table(
                     .class("suppressions"),
                     .headerRow(["Accepts", "Status", "Author", "Expires", "Defined at"]),
-                    .group(suppressions.map { outcome in
-                        let suppression = outcome.suppression
-                        // One body per suppression, so that its justification stays with it on a page.
-                        return .tbody(
-                            .tr(
-                                .pathCell(AuditReportContent.target(of: suppression)),
-                                .td(.span(.class("badge " + HTMLReport.statusClass(outcome.status)), .escapedText(outcome.status.rawValue)),
-                                    .escapedText(" " + AuditReportContent.statusDetail(of: outcome))),
-                                .cell(suppression.author),
-                                .td(.class("nowrap"), .escapedText(suppression.expires)),
-                                .pathCell(suppression.location.description)
-                            ),
-                            .tr(.class("justification"), .td(.escapedAttribute(named: "colspan", value: "5"),
-                                                             .strong(.escapedText("Justification: ")), .escapedText(content.justification(of: suppression))))
-                        )
-                    })
+                    .group(
+                        suppressions.map { outcome in
+                            let suppression = outcome.suppression
+                            // One body per suppression, so that its justification stays with it on a page.
+                            return .tbody(
+                                .tr(
+                                    .pathCell(AuditReportContent.target(of: suppression)),
+                                    .td(
+                                        .span(
+                                            .class("badge " + HTMLReport.statusClass(outcome.status)), .escapedText(outcome.status.rawValue)
+                                        ),
+                                        .escapedText(" " + AuditReportContent.statusDetail(of: outcome))),
+                                    .cell(suppression.author),
+                                    .td(.class("nowrap"), .escapedText(suppression.expires)),
+                                    .pathCell(suppression.location.description)
+                                ),
+                                .tr(
+                                    .class("justification"),
+                                    .td(
+                                        .escapedAttribute(named: "colspan", value: "5"),
+                                        .strong(.escapedText("Justification: ")), .escapedText(content.justification(of: suppression))))
+                            )
+                        })
                 ))
         )
     }

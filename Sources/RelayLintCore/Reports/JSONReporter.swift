@@ -146,9 +146,10 @@ struct JSONReportDocument: Codable, Equatable {
             Location(file: location.file, line: location.line, column: location.column)
         }
         func suppression(_ suppression: Suppression, _ outcome: SuppressionOutcome? = nil) -> SuppressionEntry {
-            SuppressionEntry(fingerprint: suppression.fingerprint, rule: suppression.rule, subject: suppression.subject,
-                             justification: suppression.justification, author: suppression.author, expires: suppression.expires,
-                             location: location(suppression.location), status: outcome?.status.rawValue, matched: outcome?.matched)
+            SuppressionEntry(
+                fingerprint: suppression.fingerprint, rule: suppression.rule, subject: suppression.subject,
+                justification: suppression.justification, author: suppression.author, expires: suppression.expires,
+                location: location(suppression.location), status: outcome?.status.rawValue, matched: outcome?.matched)
         }
         func diagnostic(_ diagnostic: Diagnostic) -> DiagnosticEntry {
             DiagnosticEntry(severity: diagnostic.severity.rawValue, message: diagnostic.message, location: location(diagnostic.location))
@@ -156,14 +157,16 @@ struct JSONReportDocument: Codable, Equatable {
         version = 1
         tool = report.tool
         inputs = report.inputs.map {
-            Input(path: $0.path, kind: $0.kind.rawValue, sha256: $0.sha256, records: $0.records, invalid: $0.invalid,
-                  duplicates: $0.duplicates, firstTime: $0.firstTime?.description, lastTime: $0.lastTime?.description)
+            Input(
+                path: $0.path, kind: $0.kind.rawValue, sha256: $0.sha256, records: $0.records, invalid: $0.invalid,
+                duplicates: $0.duplicates, firstTime: $0.firstTime?.description, lastTime: $0.lastTime?.description)
         }
         rulePack = RulePack(sha256: report.rulePackSHA256, files: report.ruleFiles)
         rules = report.rules.map {
-            RuleEntry(id: $0.rule.id, title: $0.rule.title, severity: $0.rule.severity.rawValue, scope: $0.rule.scope.rawValue,
-                      controls: $0.rule.controls, file: $0.rule.location.file, checked: $0.checked, violated: $0.violated,
-                      pending: $0.pending)
+            RuleEntry(
+                id: $0.rule.id, title: $0.rule.title, severity: $0.rule.severity.rawValue, scope: $0.rule.scope.rawValue,
+                controls: $0.rule.controls, file: $0.rule.location.file, checked: $0.checked, violated: $0.violated,
+                pending: $0.pending)
         }
         apps = report.apps
         var bySeverity: [String: Int] = [:]
@@ -179,8 +182,9 @@ struct JSONReportDocument: Codable, Equatable {
                 event: finding.event, time: finding.time?.description, message: finding.message, fingerprint: finding.fingerprint,
                 location: finding.location.map(location), expected: finding.expected,
                 evidence: finding.evidence.map {
-                    EvidenceEntry(role: $0.role.rawValue, event: $0.event, type: $0.type, time: $0.time.description,
-                                  location: location($0.location), note: $0.note)
+                    EvidenceEntry(
+                        role: $0.role.rawValue, event: $0.event, type: $0.type, time: $0.time.description,
+                        location: location($0.location), note: $0.note)
                 }, suppression: finding.suppression.map { suppression($0) })
         }
         suppressions = report.suppressions.map { suppression($0.suppression, $0) }

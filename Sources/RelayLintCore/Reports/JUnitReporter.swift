@@ -54,16 +54,20 @@ public struct JUnitReporter: Reporter {
     public func render(_ report: LintReport, options: ReportOptions) -> String {
         let suites = self.suites(report)
         var lines = [#"<?xml version="1.0" encoding="UTF-8"?>"#]
-        lines.append("<testsuites" + Self.attributes([
-            ("name", "relaylint"), ("tests", "\(suites.reduce(0) { $0 + $1.cases.count })"),
-            ("failures", "\(suites.reduce(0) { $0 + $1.failures })"), ("errors", "0"),
-            ("skipped", "\(suites.reduce(0) { $0 + $1.skipped })"), ("time", "0"),
-        ]) + ">")
+        lines.append(
+            "<testsuites"
+                + Self.attributes([
+                    ("name", "relaylint"), ("tests", "\(suites.reduce(0) { $0 + $1.cases.count })"),
+                    ("failures", "\(suites.reduce(0) { $0 + $1.failures })"), ("errors", "0"),
+                    ("skipped", "\(suites.reduce(0) { $0 + $1.skipped })"), ("time", "0"),
+                ]) + ">")
         for suite in suites {
-            lines.append("  <testsuite" + Self.attributes([
-                ("name", suite.name), ("tests", "\(suite.cases.count)"), ("failures", "\(suite.failures)"), ("errors", "0"),
-                ("skipped", "\(suite.skipped)"), ("time", "0"),
-            ]) + ">")
+            lines.append(
+                "  <testsuite"
+                    + Self.attributes([
+                        ("name", suite.name), ("tests", "\(suite.cases.count)"), ("failures", "\(suite.failures)"), ("errors", "0"),
+                        ("skipped", "\(suite.skipped)"), ("time", "0"),
+                    ]) + ">")
             if !suite.properties.isEmpty {
                 lines.append("    <properties>")
                 for property in suite.properties {
@@ -87,13 +91,16 @@ public struct JUnitReporter: Reporter {
                 case .failed(let findings):
                     lines.append(open + ">")
                     for finding in findings {
-                        lines.append("      <failure" + Self.attributes([("message", finding.message), ("type", finding.severity.rawValue)])
-                                     + ">" + Self.text(Self.body(of: finding)) + "</failure>")
+                        lines.append(
+                            "      <failure" + Self.attributes([("message", finding.message), ("type", finding.severity.rawValue)])
+                                + ">" + Self.text(Self.body(of: finding)) + "</failure>")
                     }
                     lines.append("    </testcase>")
                 case .expired(let message, let body):
                     lines.append(open + ">")
-                    lines.append("      <failure" + Self.attributes([("message", message), ("type", "error")]) + ">" + Self.text(body) + "</failure>")
+                    lines.append(
+                        "      <failure" + Self.attributes([("message", message), ("type", "error")]) + ">" + Self.text(body) + "</failure>"
+                    )
                     lines.append("    </testcase>")
                 }
             }
@@ -124,23 +131,35 @@ public struct JUnitReporter: Reporter {
         }
         if !report.expiredSuppressions.isEmpty {
             // An expired suppression fails the run, so it fails here too.
-            suites.append(TestSuite(name: "suppressions", properties: [], cases: report.expiredSuppressions.map { outcome in
-                let suppression = outcome.suppression
-                let message = "suppression of \(suppression.reportTarget) expired on \(suppression.expires): "
-                    + "it no longer applies, and the run fails"
-                let body = "\(suppression.location): error: \(message)\n\(suppression.justification) "
-                    + "(\(suppression.author), until \(suppression.expires))"
-                return TestCase(name: "suppression at \(suppression.location)", classname: "relaylint.suppressions",
-                                outcome: .expired(message: message, body: body))
-            }))
+            suites.append(
+                TestSuite(
+                    name: "suppressions", properties: [],
+                    cases: report.expiredSuppressions.map { outcome in
+                        let suppression = outcome.suppression
+                        let message =
+                            "suppression of \(suppression.reportTarget) expired on \(suppression.expires): "
+                            + "it no longer applies, and the run fails"
+                        let body =
+                            "\(suppression.location): error: \(message)\n\(suppression.justification) "
+                            + "(\(suppression.author), until \(suppression.expires))"
+                        return TestCase(
+                            name: "suppression at \(suppression.location)", classname: "relaylint.suppressions",
+                            outcome: .expired(message: message, body: body))
+                    }))
         }
         if !report.skipped.isEmpty {
             let count = report.skipped.count
             var body = report.skipped.prefix(Self.maximumListedRecords).map(\.description).joined(separator: "\n")
             if count > Self.maximumListedRecords { body += "\n… \(count - Self.maximumListedRecords) more in the JSON report" }
-            suites.append(TestSuite(name: "input-records", properties: [], cases: [TestCase(
-                name: "\(count) invalid record\(count == 1 ? "" : "s") skipped", classname: "relaylint.input-records",
-                outcome: .skipped(message: "invalid records were skipped (--skip-invalid); their data was not checked", body: body))]))
+            suites.append(
+                TestSuite(
+                    name: "input-records", properties: [],
+                    cases: [
+                        TestCase(
+                            name: "\(count) invalid record\(count == 1 ? "" : "s") skipped", classname: "relaylint.input-records",
+                            outcome: .skipped(
+                                message: "invalid records were skipped (--skip-invalid); their data was not checked", body: body))
+                    ]))
         }
         return suites
     }
@@ -161,9 +180,10 @@ public struct JUnitReporter: Reporter {
             cases.append(TestCase(name: name, classname: classname, outcome: .passed))
         }
         if outcome.pending > 0 {
-            cases.append(TestCase(
-                name: "\(outcome.pending) check\(outcome.pending == 1 ? "" : "s") pending", classname: classname,
-                outcome: .skipped(message: "the rule's window reaches past the end of the data; not decided yet", body: nil)))
+            cases.append(
+                TestCase(
+                    name: "\(outcome.pending) check\(outcome.pending == 1 ? "" : "s") pending", classname: classname,
+                    outcome: .skipped(message: "the rule's window reaches past the end of the data; not decided yet", body: nil)))
         }
         if outcome.checked == 0 && findings.isEmpty {
             // The rule ran and nothing in the data called for it: it passes, as a linter's
@@ -198,9 +218,11 @@ public struct JUnitReporter: Reporter {
             }
             if let first = group.suppressed.first?.suppression {
                 let body = group.suppressed.map(Self.body(of:)).joined(separator: "\n\n")
-                cases.append(TestCase(
-                    name: name + " (suppressed)", classname: "relaylint." + rule,
-                    outcome: .skipped(message: "accepted: \(first.justification) (\(first.author), until \(first.expires))", body: body)))
+                cases.append(
+                    TestCase(
+                        name: name + " (suppressed)", classname: "relaylint." + rule,
+                        outcome: .skipped(message: "accepted: \(first.justification) (\(first.author), until \(first.expires))", body: body)
+                    ))
             }
         }
         return cases
@@ -219,8 +241,9 @@ public struct JUnitReporter: Reporter {
         if !finding.evidence.isEmpty {
             lines.append("evidence:")
             for item in finding.evidence {
-                lines.append("  \(item.role.rawValue): \(item.type) \(item.event) at \(item.time) (\(item.location))"
-                             + (item.note.map { ": \($0)" } ?? ""))
+                lines.append(
+                    "  \(item.role.rawValue): \(item.type) \(item.event) at \(item.time) (\(item.location))"
+                        + (item.note.map { ": \($0)" } ?? ""))
             }
         }
         lines.append("fingerprint: \(finding.fingerprint)")

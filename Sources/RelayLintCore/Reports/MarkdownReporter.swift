@@ -25,9 +25,10 @@ public struct MarkdownReporter: Reporter {
         }
         lines += suppressions(content)
         lines += diagnostics(title: "Data-quality notes", report.notes, none: "No data-quality notes.")
-        lines += diagnostics(title: "Skipped records", report.skipped,
-                             none: "No records were skipped: every record of every input was valid.",
-                             intro: "These records were invalid and skipped (--skip-invalid); the rules did not see them.")
+        lines += diagnostics(
+            title: "Skipped records", report.skipped,
+            none: "No records were skipped: every record of every input was valid.",
+            intro: "These records were invalid and skipped (--skip-invalid); the rules did not see them.")
         lines += footer(content)
         return lines.joined(separator: "\n") + "\n"
     }
@@ -40,8 +41,12 @@ public struct MarkdownReporter: Reporter {
         table.add(["**Date**", given(content.date)])
         table.add(["**Tool**", escaped(content.tool)])
         table.add(["**Result**", "**" + escaped(content.result) + "**"])
-        table.add(["**Rule pack**", escaped(AuditReportContent.counted(content.report.rules.count, "rule") + ", SHA-256 "
-                                            + content.report.rulePackSHA256)])
+        table.add([
+            "**Rule pack**",
+            escaped(
+                AuditReportContent.counted(content.report.rules.count, "rule") + ", SHA-256 "
+                    + content.report.rulePackSHA256),
+        ])
         table.add(["**Personal data**", escaped(content.personalData)])
         return ["# " + escaped(content.title), ""] + table.lines + [""]
     }
@@ -50,19 +55,29 @@ public struct MarkdownReporter: Reporter {
         let report = content.report
         var inputs = MarkdownTable(["File", "Kind", "SHA-256", "Records", "Invalid", "Duplicates", "Time covered"], numeric: [3, 4, 5])
         for input in report.inputs {
-            inputs.add([escaped(input.path), escaped(input.kind.rawValue), escaped(input.sha256), "\(input.records)", "\(input.invalid)",
-                        "\(input.duplicates)", input.firstTime == nil && input.lastTime == nil ? "—" : escaped(AuditReportContent.window(input.firstTime, input.lastTime))])
+            inputs.add([
+                escaped(input.path), escaped(input.kind.rawValue), escaped(input.sha256), "\(input.records)", "\(input.invalid)",
+                "\(input.duplicates)",
+                input.firstTime == nil && input.lastTime == nil ? "—" : escaped(AuditReportContent.window(input.firstTime, input.lastTime)),
+            ])
         }
-        var lines = ["## Scope", "",
-                     "The run read these files. Their SHA-256 identifies exactly what was checked; records are log lines, "
-                         + "exported accounts or manifest apps.", ""]
+        var lines = [
+            "## Scope", "",
+            "The run read these files. Their SHA-256 identifies exactly what was checked; records are log lines, "
+                + "exported accounts or manifest apps.", "",
+        ]
         lines += inputs.lines + [""]
         lines += [report.earliest == nil ? "No events were read." : "The events cover " + escaped(content.timeWindow) + " (UTC).", ""]
-        lines += ["### Rule pack", "",
-                  escaped(AuditReportContent.counted(report.rules.count, "rule") + " from "
-                          + AuditReportContent.counted(report.ruleFiles.count, "file") + "; SHA-256 of the pack: " + report.rulePackSHA256), ""]
+        lines += [
+            "### Rule pack", "",
+            escaped(
+                AuditReportContent.counted(report.rules.count, "rule") + " from "
+                    + AuditReportContent.counted(report.ruleFiles.count, "file") + "; SHA-256 of the pack: " + report.rulePackSHA256), "",
+        ]
         var files = MarkdownTable(["File", "SHA-256", "Rules"])
-        for file in report.ruleFiles { files.add([escaped(file.path), escaped(file.sha256), file.rules.map(escaped).joined(separator: ", ")]) }
+        for file in report.ruleFiles {
+            files.add([escaped(file.path), escaped(file.sha256), file.rules.map(escaped).joined(separator: ", ")])
+        }
         lines += files.lines + ["", "### Apps", ""]
         if report.apps.isEmpty {
             lines += ["No app appears in the data or the manifest.", ""]
@@ -79,42 +94,56 @@ public struct MarkdownReporter: Reporter {
     private func summary(_ content: AuditReportContent) -> [String] {
         let report = content.report
         let summary = report.summary
-        var lines = ["## Executive summary", "",
-                     "**" + escaped(content.resultSentence.lead) + "**" + escaped(content.resultSentence.rest), ""]
+        var lines = [
+            "## Executive summary", "",
+            "**" + escaped(content.resultSentence.lead) + "**" + escaped(content.resultSentence.rest), "",
+        ]
         var figures = MarkdownTable(["Figure", "Count"], numeric: [1])
-        for (label, value) in [("Findings", summary.findings), ("Suppressed findings", report.findings.count - report.activeFindings.count),
-                               ("Subjects", summary.subjects),
-                               ("Anonymized subjects", summary.anonymizedSubjects), ("Events", summary.events),
-                               ("Exported accounts", summary.accounts), ("Apps", report.apps.count), ("Checks pending", summary.pending),
-                               ("Duplicate events ignored", summary.duplicates), ("Invalid records skipped", summary.skippedRecords)] {
+        for (label, value) in [
+            ("Findings", summary.findings), ("Suppressed findings", report.findings.count - report.activeFindings.count),
+            ("Subjects", summary.subjects),
+            ("Anonymized subjects", summary.anonymizedSubjects), ("Events", summary.events),
+            ("Exported accounts", summary.accounts), ("Apps", report.apps.count), ("Checks pending", summary.pending),
+            ("Duplicate events ignored", summary.duplicates), ("Invalid records skipped", summary.skippedRecords),
+        ] {
             figures.add([label, "\(value)"])
         }
         lines += figures.lines + [""]
 
         lines += ["### Findings by rule and severity", ""]
         let severities = AuditReportContent.severities
-        var byRule = MarkdownTable(["Rule", "Title"] + severities.map(AuditReportContent.title(of:)) + ["Total", "Suppressed", "Share"],
-                                   numeric: Set(2...(severities.count + 3)))
+        var byRule = MarkdownTable(
+            ["Rule", "Title"] + severities.map(AuditReportContent.title(of:)) + ["Total", "Suppressed", "Share"],
+            numeric: Set(2...(severities.count + 3)))
         let rows = content.ruleTotals
         let most = max(1, rows.map(\.findings.count).max() ?? 0)
         for row in rows {
             let length = row.findings.count * MarkdownReporter.barWidth / most
-            byRule.add([escaped(row.id), escaped(row.title)] + severities.map { "\(content.count(of: $0, in: row.findings))" }
-                       + ["**\(row.findings.count)**", "\(row.suppressed)",
-                          String(repeating: "█", count: row.findings.isEmpty ? 0 : max(1, length))])
+            byRule.add(
+                [escaped(row.id), escaped(row.title)] + severities.map { "\(content.count(of: $0, in: row.findings))" }
+                    + [
+                        "**\(row.findings.count)**", "\(row.suppressed)",
+                        String(repeating: "█", count: row.findings.isEmpty ? 0 : max(1, length)),
+                    ])
         }
-        byRule.add(["**All rules**", ""] + severities.map { "\(content.count(of: $0, in: report.activeFindings))" }
-                   + ["**\(report.activeFindings.count)**", "\(report.findings.count - report.activeFindings.count)", ""])
+        byRule.add(
+            ["**All rules**", ""] + severities.map { "\(content.count(of: $0, in: report.activeFindings))" }
+                + ["**\(report.activeFindings.count)**", "\(report.findings.count - report.activeFindings.count)", ""])
         lines += byRule.lines + [""]
 
-        lines += ["### Coverage", "",
-                  "How often each rule's requirement was checked (at firing events for subject rules, at apps for app rules) and how "
-                      + "often it was not met. Pending checks have a window that reaches past the end of the data.", ""]
-        var coverage = MarkdownTable(["Rule", "Checked", "In violation", "Compliant", "Pending", "Violation rate"], numeric: [1, 2, 3, 4, 5])
+        lines += [
+            "### Coverage", "",
+            "How often each rule's requirement was checked (at firing events for subject rules, at apps for app rules) and how "
+                + "often it was not met. Pending checks have a window that reaches past the end of the data.", "",
+        ]
+        var coverage = MarkdownTable(
+            ["Rule", "Checked", "In violation", "Compliant", "Pending", "Violation rate"], numeric: [1, 2, 3, 4, 5])
         for section in content.sections {
             let outcome = section.outcome
-            coverage.add([escaped(section.rule.id), "\(outcome.checked)", "\(outcome.violated)", "\(AuditReportContent.compliant(outcome))",
-                          "\(outcome.pending)", escaped(AuditReportContent.violationRate(outcome))])
+            coverage.add([
+                escaped(section.rule.id), "\(outcome.checked)", "\(outcome.violated)", "\(AuditReportContent.compliant(outcome))",
+                "\(outcome.pending)", escaped(AuditReportContent.violationRate(outcome)),
+            ])
         }
         lines += coverage.lines + [""]
 
@@ -125,17 +154,24 @@ public struct MarkdownReporter: Reporter {
             let period = content.histogram.period
             var histogram = MarkdownTable([period == .week ? "Week starting" : period == .day ? "Day" : "Month", "Events"], numeric: [1])
             for bucket in content.histogram.buckets { histogram.add([escaped(bucket.label), "\(bucket.count)"]) }
-            lines += histogram.lines + ["", escaped(AuditReportContent.counted(content.histogram.total, "event")
-                                                  + " after duplicates were removed, " + content.timeWindow + "."), ""]
+            lines +=
+                histogram.lines + [
+                    "",
+                    escaped(
+                        AuditReportContent.counted(content.histogram.total, "event")
+                            + " after duplicates were removed, " + content.timeWindow + "."), "",
+                ]
         }
         return lines
     }
 
     private func rule(_ section: AuditReportContent.RuleSection, content: AuditReportContent) -> [String] {
         let rule = section.rule
-        var lines = ["### \(section.number). " + escaped(rule.title), "",
-                     "**Id:** " + escaped(rule.id) + " · **Severity:** " + rule.severity.rawValue + " · **Scope:** " + rule.scope.rawValue
-                         + " · **Defined at:** " + escaped(rule.location.description), ""]
+        var lines = [
+            "### \(section.number). " + escaped(rule.title), "",
+            "**Id:** " + escaped(rule.id) + " · **Severity:** " + rule.severity.rawValue + " · **Scope:** " + rule.scope.rawValue
+                + " · **Defined at:** " + escaped(rule.location.description), "",
+        ]
         if !rule.description.isEmpty { lines += ["**What it checks:** " + escaped(trimmed(rule.description)), ""] }
         if !rule.rationale.isEmpty { lines += ["**Why:** " + escaped(trimmed(rule.rationale)), ""] }
         lines += ["**" + (rule.scope == .app ? "Applies to" : "Fires on") + ":** " + escaped(AuditReportContent.appliesTo(rule)), ""]
@@ -150,8 +186,10 @@ public struct MarkdownReporter: Reporter {
             lines += ["**References:**", ""]
             for reference in rule.references {
                 if let url = reference.url {
-                    lines.append("- " + (MarkdownEscaping.link(title: reference.title, url: url)
-                                         ?? escaped(reference.title) + " (not linked: " + escaped(url) + ")"))
+                    lines.append(
+                        "- "
+                            + (MarkdownEscaping.link(title: reference.title, url: url)
+                                ?? escaped(reference.title) + " (not linked: " + escaped(url) + ")"))
                 } else {
                     lines.append("- " + escaped(reference.title))
                 }
@@ -172,9 +210,11 @@ public struct MarkdownReporter: Reporter {
         var table = MarkdownTable(["Accepts", "Status", "Justification", "Author", "Expires", "Defined at"])
         for outcome in report.suppressions {
             let suppression = outcome.suppression
-            table.add([escaped(AuditReportContent.target(of: suppression)), escaped(AuditReportContent.status(of: outcome)),
-                       escaped(content.justification(of: suppression)), escaped(suppression.author), escaped(suppression.expires),
-                       escaped(suppression.location.description)])
+            table.add([
+                escaped(AuditReportContent.target(of: suppression)), escaped(AuditReportContent.status(of: outcome)),
+                escaped(content.justification(of: suppression)), escaped(suppression.author), escaped(suppression.expires),
+                escaped(suppression.location.description),
+            ])
         }
         return ["## Suppressions (\(report.suppressions.count))", ""] + table.lines + [""]
     }
@@ -186,9 +226,11 @@ public struct MarkdownReporter: Reporter {
         let suppressed = findings.filter { $0.suppression != nil }.count
         var lines = ["#### Findings (\(findings.count)" + (suppressed > 0 ? ", \(suppressed) suppressed)" : ")"), ""]
         for (index, finding) in findings.enumerated() {
-            lines += ["##### Finding \(index + 1) of \(findings.count) — " + finding.severity.rawValue
-                          + (finding.suppression == nil ? "" : ", suppressed"), "",
-                      "**Message:** " + escaped(finding.message), ""]
+            lines += [
+                "##### Finding \(index + 1) of \(findings.count) — " + finding.severity.rawValue
+                    + (finding.suppression == nil ? "" : ", suppressed"), "",
+                "**Message:** " + escaped(finding.message), "",
+            ]
             if let suppression = finding.suppression {
                 lines += ["**Suppressed:** " + escaped(content.acceptance(suppression)), ""]
             }
@@ -206,8 +248,10 @@ public struct MarkdownReporter: Reporter {
                 var evidence = MarkdownTable(["Time", "Event", "Type", "Role", "Note", "File:line"])
                 for item in finding.evidence {
                     let role = item.role == .trigger ? "**trigger**" : item.role.rawValue
-                    evidence.add([escaped(item.time.description), escaped(item.event), escaped(item.type), role,
-                                  escaped(item.note ?? ""), escaped(item.location.description)])
+                    evidence.add([
+                        escaped(item.time.description), escaped(item.event), escaped(item.type), role,
+                        escaped(item.note ?? ""), escaped(item.location.description),
+                    ])
                 }
                 lines += evidence.lines + [""]
             }
@@ -231,11 +275,16 @@ public struct MarkdownReporter: Reporter {
     }
 
     private func footer(_ content: AuditReportContent) -> [String] {
-        ["---", "",
-         "**Personal data:** " + escaped(content.personalData) + ".", "",
-         escaped("Generated by \(content.tool) from the inputs listed under Scope, without reading the clock: the same inputs and "
-                 + "options give the same report, byte for byte. The JSON report (--format json) holds the same findings for machines."), "",
-         "**Sign-off.** Reviewer: " + escaped(content.reviewer) + " · Date: " + escaped(content.date) + " · Signature: " + escaped(String(repeating: "_", count: 24))]
+        [
+            "---", "",
+            "**Personal data:** " + escaped(content.personalData) + ".", "",
+            escaped(
+                "Generated by \(content.tool) from the inputs listed under Scope, without reading the clock: the same inputs and "
+                    + "options give the same report, byte for byte. The JSON report (--format json) holds the same findings for machines."),
+            "",
+            "**Sign-off.** Reviewer: " + escaped(content.reviewer) + " · Date: " + escaped(content.date) + " · Signature: "
+                + escaped(String(repeating: "_", count: 24)),
+        ]
     }
 
     private func given(_ value: String) -> String {

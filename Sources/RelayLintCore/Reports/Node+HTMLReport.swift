@@ -6,9 +6,14 @@ import Plot
 extension Node where Context == HTML.TableContext {
     /// A `<thead>` row of column titles; the columns at `numeric` are right-aligned.
     static func headerRow(_ titles: [String], numeric: Set<Int> = []) -> Node {
-        .thead(.tr(.group(titles.enumerated().map { index, title in
-            .th(.escapedAttribute(named: "scope", value: "col"), .if(numeric.contains(index), .class("num")), .escapedText(title))
-        })))
+        .thead(
+            .tr(
+                .group(
+                    titles.enumerated().map { index, title in
+                        .th(
+                            .escapedAttribute(named: "scope", value: "col"), .if(numeric.contains(index), .class("num")),
+                            .escapedText(title))
+                    })))
     }
 
     /// A row of a two-column facts table: a label and its value.

@@ -22,8 +22,10 @@ public struct ReportOptions: Sendable {
     /// the clock themselves, so the same inputs give the same bytes.
     public var date: String?
 
-    public init(color: Bool = false, title: String = "Sign in with Apple privacy compliance report",
-                reviewer: String? = nil, date: String? = nil) {
+    public init(
+        color: Bool = false, title: String = "Sign in with Apple privacy compliance report",
+        reviewer: String? = nil, date: String? = nil
+    ) {
         self.color = color
         self.title = title
         self.reviewer = reviewer
@@ -33,7 +35,9 @@ public struct ReportOptions: Sendable {
 
 /// All output formats, by identifier.
 public enum ReporterRegistry {
-    public static let all: [any Reporter] = [TextReporter(), JSONReporter(), SARIFReporter(), JUnitReporter(), GitHubReporter(), HTMLReporter(), MarkdownReporter()]
+    public static let all: [any Reporter] = [
+        TextReporter(), JSONReporter(), SARIFReporter(), JUnitReporter(), GitHubReporter(), HTMLReporter(), MarkdownReporter(),
+    ]
 
     public static var identifiers: [String] { all.map(\.identifier) }
 

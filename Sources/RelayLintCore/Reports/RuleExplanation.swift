@@ -17,7 +17,9 @@ public struct RuleExplanation: Sendable {
             if let account = rule.accountTrigger { lines.append("Fires on: each exported account where " + account.summary) }
         case .app:
             var applies = "every app"
-            if let creates = rule.appCondition?.createsAccounts { applies += creates ? " that creates accounts" : " that creates no accounts" }
+            if let creates = rule.appCondition?.createsAccounts {
+                applies += creates ? " that creates accounts" : " that creates no accounts"
+            }
             lines.append("Applies to: " + applies)
         }
         lines.append("Requires: " + Self.summary(of: rule.requirement))

@@ -75,16 +75,19 @@ public struct SARIFReporter: Reporter {
                 message: SARIFLog.Message(plain: finding.message),
                 locations: (finding.location ?? fallback).map { [location($0)] },
                 partialFingerprints: ["primaryLocationLineHash": finding.fingerprint],
-                relatedLocations: shown.isEmpty ? nil : shown.enumerated().map { offset, item in
-                    location(item.location, id: offset + 1, message: Self.describe(item))
-                },
+                relatedLocations: shown.isEmpty
+                    ? nil
+                    : shown.enumerated().map { offset, item in
+                        location(item.location, id: offset + 1, message: Self.describe(item))
+                    },
                 properties: SARIFLog.ResultProperties(
                     subject: finding.subject, app: finding.app, event: finding.event, time: finding.time?.description,
                     omittedEvidence: related.count > shown.count ? related.count - shown.count : nil))
         }
 
         let truncated = active.count > kept.count
-        let truncation = truncated
+        let truncation =
+            truncated
             ? "\(active.count) findings, of which the first \(kept.count) in report order are results of this run "
                 + "(code scanning accepts at most \(Self.maximumResults) per run); the JSON report has all of them"
             : nil
@@ -92,33 +95,42 @@ public struct SARIFReporter: Reporter {
         if let truncation { notifications.append(SARIFLog.Notification(level: "warning", message: SARIFLog.Message(plain: truncation))) }
         func list(_ diagnostics: [Diagnostic], what: String) {
             for diagnostic in diagnostics.prefix(Self.maximumNotifications) {
-                notifications.append(SARIFLog.Notification(
-                    level: diagnostic.severity.rawValue, message: SARIFLog.Message(plain: diagnostic.message),
-                    locations: [location(diagnostic.location)]))
+                notifications.append(
+                    SARIFLog.Notification(
+                        level: diagnostic.severity.rawValue, message: SARIFLog.Message(plain: diagnostic.message),
+                        locations: [location(diagnostic.location)]))
             }
             if diagnostics.count > Self.maximumNotifications {
-                notifications.append(SARIFLog.Notification(
-                    level: "note",
-                    message: SARIFLog.Message(plain: "\(diagnostics.count - Self.maximumNotifications) more \(what) in the JSON report")))
+                notifications.append(
+                    SARIFLog.Notification(
+                        level: "note",
+                        message: SARIFLog.Message(plain: "\(diagnostics.count - Self.maximumNotifications) more \(what) in the JSON report")
+                    ))
             }
         }
         for outcome in report.expiredSuppressions {
-            notifications.append(SARIFLog.Notification(
-                level: "error",
-                message: SARIFLog.Message(plain: "suppression of \(outcome.suppression.reportTarget) expired on "
-                                          + "\(outcome.suppression.expires): it no longer applies, and the run fails"),
-                locations: [location(outcome.suppression.location)]))
+            notifications.append(
+                SARIFLog.Notification(
+                    level: "error",
+                    message: SARIFLog.Message(
+                        plain: "suppression of \(outcome.suppression.reportTarget) expired on "
+                            + "\(outcome.suppression.expires): it no longer applies, and the run fails"),
+                    locations: [location(outcome.suppression.location)]))
         }
         list(report.skipped, what: "skipped records (--skip-invalid)")
         list(report.notes, what: "data-quality notes")
 
         let summary = report.summary
         let run = SARIFLog.Run(
-            tool: SARIFLog.Tool(driver: SARIFLog.ToolComponent(
-                name: report.tool.name, version: report.tool.version, semanticVersion: report.tool.version,
-                informationUri: report.tool.informationURI, rules: report.rules.map { Self.descriptor($0.rule) })),
-            invocations: [SARIFLog.Invocation(executionSuccessful: true,
-                                              toolExecutionNotifications: notifications.isEmpty ? nil : notifications)],
+            tool: SARIFLog.Tool(
+                driver: SARIFLog.ToolComponent(
+                    name: report.tool.name, version: report.tool.version, semanticVersion: report.tool.version,
+                    informationUri: report.tool.informationURI, rules: report.rules.map { Self.descriptor($0.rule) })),
+            invocations: [
+                SARIFLog.Invocation(
+                    executionSuccessful: true,
+                    toolExecutionNotifications: notifications.isEmpty ? nil : notifications)
+            ],
             artifacts: report.inputs.map(Self.artifact),
             results: Array(results),
             properties: SARIFLog.RunProperties(
@@ -144,9 +156,12 @@ public struct SARIFReporter: Reporter {
             markdown.append("**Controls:** " + rule.controls.map(GitHubMarkdown.escape).joined(separator: "; "))
         }
         if !rule.references.isEmpty {
-            text.append("References:\n" + rule.references.map { "- " + $0.title + ($0.url.map { " <\($0)>" } ?? "") }.joined(separator: "\n"))
-            markdown.append("**References:**\n\n" + rule.references.map { "- " + GitHubMarkdown.link(title: $0.title, url: $0.url) }
-                .joined(separator: "\n"))
+            text.append(
+                "References:\n" + rule.references.map { "- " + $0.title + ($0.url.map { " <\($0)>" } ?? "") }.joined(separator: "\n"))
+            markdown.append(
+                "**References:**\n\n"
+                    + rule.references.map { "- " + GitHubMarkdown.link(title: $0.title, url: $0.url) }
+                    .joined(separator: "\n"))
         }
         var tags = ["privacy", "sign-in-with-apple", "compliance"]
         for control in rule.controls where !tags.contains(control) { tags.append(control) }
@@ -163,8 +178,9 @@ public struct SARIFReporter: Reporter {
             // Findings are read off recorded events, not guessed from code, hence `high`
             // precision. No `security-severity`: these are privacy-compliance findings, and
             // code scanning would list them among security vulnerabilities.
-            properties: SARIFLog.RuleProperties(tags: Array(tags.prefix(maximumTags)), precision: "high",
-                                                problemSeverity: problemSeverity(rule.severity)))
+            properties: SARIFLog.RuleProperties(
+                tags: Array(tags.prefix(maximumTags)), precision: "high",
+                problemSeverity: problemSeverity(rule.severity)))
     }
 
     /// An input file with the hash a reviewer needs to know exactly what was checked.

@@ -48,12 +48,15 @@ enum SVGChart {
             let top = padding + index * rowHeight
             let length = item.value * barSpace / maximum
             let drawn = item.value > 0 ? max(2, length) : 0
-            nodes.append(.element(named: "g", nodes: [
-                .element(named: "title", nodes: [.escapedText(item.detail ?? "\(item.label): \(item.value)")]),
-                text(shortened(item.label), x: labelColumn - 8, y: top + barHeight / 2 + 5, anchor: "end", color: inkColor),
-                rectangle(x: labelColumn, y: top, width: drawn, height: barHeight, color: item.color),
-                text(String(item.value), x: labelColumn + drawn + 6, y: top + barHeight / 2 + 5, anchor: "start", color: inkColor),
-            ]))
+            nodes.append(
+                .element(
+                    named: "g",
+                    nodes: [
+                        .element(named: "title", nodes: [.escapedText(item.detail ?? "\(item.label): \(item.value)")]),
+                        text(shortened(item.label), x: labelColumn - 8, y: top + barHeight / 2 + 5, anchor: "end", color: inkColor),
+                        rectangle(x: labelColumn, y: top, width: drawn, height: barHeight, color: item.color),
+                        text(String(item.value), x: labelColumn + drawn + 6, y: top + barHeight / 2 + 5, anchor: "start", color: inkColor),
+                    ]))
         }
         nodes.append(line(x1: labelColumn, y1: padding - 4, x2: labelColumn, y2: height - padding + 4 - (rowHeight - barHeight)))
         return svg(height: height, label: title, nodes: nodes)
@@ -95,16 +98,21 @@ enum SVGChart {
             let columnHeight = item.value > 0 ? max(1, item.value * plotHeight / top) : 0
             var group: [Node<Context>] = [
                 .element(named: "title", nodes: [.escapedText(item.detail ?? "\(item.label): \(item.value)")]),
-                rectangle(x: left + gap / 2, y: plotTop + plotHeight - columnHeight, width: max(1, slot - gap),
-                          height: columnHeight, color: item.color),
+                rectangle(
+                    x: left + gap / 2, y: plotTop + plotHeight - columnHeight, width: max(1, slot - gap),
+                    height: columnHeight, color: item.color),
             ]
             if item.value > 0 && slot >= 18 {
-                group.append(text(String(item.value), x: left + slot / 2, y: plotTop + plotHeight - columnHeight - 4,
-                                  anchor: "middle", color: inkColor, size: 10))
+                group.append(
+                    text(
+                        String(item.value), x: left + slot / 2, y: plotTop + plotHeight - columnHeight - 4,
+                        anchor: "middle", color: inkColor, size: 10))
             }
             if index % max(1, step) == 0 {
-                group.append(text(shortened(item.label), x: left + slot / 2, y: plotTop + plotHeight + 16,
-                                  anchor: "middle", color: mutedColor, size: 10))
+                group.append(
+                    text(
+                        shortened(item.label), x: left + slot / 2, y: plotTop + plotHeight + 16,
+                        anchor: "middle", color: mutedColor, size: 10))
             }
             nodes.append(.element(named: "g", nodes: group))
         }
@@ -128,16 +136,18 @@ enum SVGChart {
     // MARK: Elements
 
     private static func svg<Context>(height: Int, label: String, nodes: [Node<Context>]) -> Node<Context> {
-        .element(named: "svg", nodes: [
-            .escapedAttribute(named: "class", value: "chart"),
-            .escapedAttribute(named: "viewBox", value: "0 0 \(width) \(height)"),
-            .escapedAttribute(named: "width", value: String(width)),
-            .escapedAttribute(named: "height", value: String(height)),
-            .escapedAttribute(named: "role", value: "img"),
-            .escapedAttribute(named: "aria-label", value: label),
-            .escapedAttribute(named: "font-family", value: font),
-            .escapedAttribute(named: "font-size", value: "12"),
-        ] + nodes)
+        .element(
+            named: "svg",
+            nodes: [
+                .escapedAttribute(named: "class", value: "chart"),
+                .escapedAttribute(named: "viewBox", value: "0 0 \(width) \(height)"),
+                .escapedAttribute(named: "width", value: String(width)),
+                .escapedAttribute(named: "height", value: String(height)),
+                .escapedAttribute(named: "role", value: "img"),
+                .escapedAttribute(named: "aria-label", value: label),
+                .escapedAttribute(named: "font-family", value: font),
+                .escapedAttribute(named: "font-size", value: "12"),
+            ] + nodes)
     }
 
     private static func text<Context>(_ value: String, x: Int, y: Int, anchor: String, color: String, size: Int? = nil) -> Node<Context> {
@@ -152,23 +162,27 @@ enum SVGChart {
     }
 
     private static func rectangle<Context>(x: Int, y: Int, width: Int, height: Int, color: String) -> Node<Context> {
-        .element(named: "rect", nodes: [
-            .escapedAttribute(named: "x", value: String(x)),
-            .escapedAttribute(named: "y", value: String(y)),
-            .escapedAttribute(named: "width", value: String(width)),
-            .escapedAttribute(named: "height", value: String(height)),
-            .escapedAttribute(named: "fill", value: color),
-        ])
+        .element(
+            named: "rect",
+            nodes: [
+                .escapedAttribute(named: "x", value: String(x)),
+                .escapedAttribute(named: "y", value: String(y)),
+                .escapedAttribute(named: "width", value: String(width)),
+                .escapedAttribute(named: "height", value: String(height)),
+                .escapedAttribute(named: "fill", value: color),
+            ])
     }
 
     private static func line<Context>(x1: Int, y1: Int, x2: Int, y2: Int) -> Node<Context> {
-        .element(named: "line", nodes: [
-            .escapedAttribute(named: "x1", value: String(x1)),
-            .escapedAttribute(named: "y1", value: String(y1)),
-            .escapedAttribute(named: "x2", value: String(x2)),
-            .escapedAttribute(named: "y2", value: String(y2)),
-            .escapedAttribute(named: "stroke", value: gridColor),
-            .escapedAttribute(named: "stroke-width", value: "1"),
-        ])
+        .element(
+            named: "line",
+            nodes: [
+                .escapedAttribute(named: "x1", value: String(x1)),
+                .escapedAttribute(named: "y1", value: String(y1)),
+                .escapedAttribute(named: "x2", value: String(x2)),
+                .escapedAttribute(named: "y2", value: String(y2)),
+                .escapedAttribute(named: "stroke", value: gridColor),
+                .escapedAttribute(named: "stroke-width", value: "1"),
+            ])
     }
 }

@@ -18,12 +18,16 @@ public struct TextReporter: Reporter {
                 let place = finding.location.map { "\($0): " } ?? ""
                 let severity = style.severity(finding.severity)
                 lines.append("  \(place)\(severity): \(finding.message) [\(finding.rule)]")
-                lines.append(style.dim("      subject \(finding.subject)" + (finding.event.map { ", event \($0)" } ?? "")
-                                        + (finding.time.map { " at \($0)" } ?? "")))
+                lines.append(
+                    style.dim(
+                        "      subject \(finding.subject)" + (finding.event.map { ", event \($0)" } ?? "")
+                            + (finding.time.map { " at \($0)" } ?? "")))
                 lines.append(style.dim("      expected: \(finding.expected)"))
                 for item in finding.evidence where item.role != .trigger {
-                    lines.append(style.dim("      \(item.role.rawValue): \(item.type) \(item.event) at \(item.time) (\(item.location))"
-                                           + (item.note.map { ": \($0)" } ?? "")))
+                    lines.append(
+                        style.dim(
+                            "      \(item.role.rawValue): \(item.type) \(item.event) at \(item.time) (\(item.location))"
+                                + (item.note.map { ": \($0)" } ?? "")))
                 }
             }
             lines.append("")
@@ -33,7 +37,8 @@ public struct TextReporter: Reporter {
             lines.append(style.bold("suppressions") + " (\(suppressed.count) findings accepted)")
             for outcome in report.suppressions {
                 let suppression = outcome.suppression
-                let target = suppression.fingerprint.map { "fingerprint \($0)" }
+                let target =
+                    suppression.fingerprint.map { "fingerprint \($0)" }
                     ?? "\(suppression.rule ?? "")" + (suppression.subject.map { " for \($0)" } ?? "")
                 let status: String
                 switch outcome.status {
@@ -68,14 +73,20 @@ public struct TextReporter: Reporter {
             let count = summary.bySeverity[severity] ?? 0
             return "\(count) \(severity.rawValue)\(count == 1 ? "" : "s")"
         }.joined(separator: ", ")
-        var text = summary.findings == 0 ? style.green("no findings") : style.bold("\(summary.findings) finding\(summary.findings == 1 ? "" : "s")") + " (\(counts))"
+        var text =
+            summary.findings == 0
+            ? style.green("no findings") : style.bold("\(summary.findings) finding\(summary.findings == 1 ? "" : "s")") + " (\(counts))"
         text += " in \(summary.subjects) subjects, \(summary.events) events, \(summary.accounts) accounts; \(report.rules.count) rules"
         var extras: [String] = []
         if summary.duplicates > 0 { extras.append("\(summary.duplicates) duplicate event\(summary.duplicates == 1 ? "" : "s") ignored") }
-        if summary.skippedRecords > 0 { extras.append("\(summary.skippedRecords) invalid record\(summary.skippedRecords == 1 ? "" : "s") skipped") }
+        if summary.skippedRecords > 0 {
+            extras.append("\(summary.skippedRecords) invalid record\(summary.skippedRecords == 1 ? "" : "s") skipped")
+        }
         if summary.suppressed > 0 { extras.append("\(summary.suppressed) suppressed") }
         if summary.baselined > 0 { extras.append("\(summary.baselined) in the baseline not shown") }
-        if !report.expiredSuppressions.isEmpty { extras.append("\(report.expiredSuppressions.count) expired suppression\(report.expiredSuppressions.count == 1 ? "" : "s")") }
+        if !report.expiredSuppressions.isEmpty {
+            extras.append("\(report.expiredSuppressions.count) expired suppression\(report.expiredSuppressions.count == 1 ? "" : "s")")
+        }
         if summary.pending > 0 { extras.append("\(summary.pending) check\(summary.pending == 1 ? "" : "s") pending (window still open)") }
         if !extras.isEmpty { text += "; " + extras.joined(separator: ", ") }
         return text
