@@ -42,6 +42,16 @@ public struct Rule: Sendable, Equatable, Identifiable {
     /// Subject rules fired by the exported account instead of an event (`when: {account: …}`):
     /// once per exported account whose export identities satisfy the condition.
     public var accountTrigger: StateCondition?
+    /// How audit reports count what the rule checked (`coverage:`), e.g. "9 links to an
+    /// anonymized Apple ID checked, 5 with prior consent".
+    public struct Coverage: Sendable, Equatable {
+        /// What one check is, in the plural: `links to an anonymized Apple ID`.
+        public var unit: String
+        /// What a compliant check is: `with prior consent`.
+        public var compliant: String
+    }
+
+    public var coverage: Coverage?
     /// Tunable values (`params:`), substituted where the rule writes `$params.NAME`.
     public var parameters: [Parameter]
     /// App rules: the apps the rule applies to.

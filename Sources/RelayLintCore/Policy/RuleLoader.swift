@@ -10,7 +10,7 @@ struct RuleLoader {
     private let parameterOverrides: [String: [String: YAMLTree]]
 
     static let ruleKeys = [
-        "id", "title", "severity", "scope", "description", "rationale", "references", "controls", "params", "when",
+        "id", "title", "severity", "scope", "description", "rationale", "references", "controls", "coverage", "params", "when",
         "require", "message", "examples",
     ]
     static let matcherKeys = ["type", "where", "adds", "removes", "before", "after", "any", "all", "not", "app_manifest"]
@@ -111,10 +111,19 @@ struct RuleLoader {
         }
         let requirement = map["require"].map { self.requirement($0.value, scope: scope) ?? Requirement.all([]) } ?? Requirement.never
         let examples = map["examples"].map { self.examples($0.value) } ?? []
+        var coverage: Rule.Coverage? = nil
+        if let node = map["coverage"]?.value,
+            let fields = reader.mapping(node, what: "'coverage'", allowed: ["unit", "compliant"], required: ["unit", "compliant"]),
+            let unit = fields["unit"].flatMap({ reader.nonEmptyString($0.value, what: "'unit'") }),
+            let compliant = fields["compliant"].flatMap({ reader.nonEmptyString($0.value, what: "'compliant'") })
+        {
+            coverage = Rule.Coverage(unit: unit, compliant: compliant)
+        }
         guard reader.diagnostics.count == before else { return nil }
         return Rule(
             id: id, title: title, severity: severity, scope: scope, description: description, rationale: rationale,
             references: references, controls: controls, trigger: trigger, accountTrigger: accountTrigger,
+            coverage: coverage,
             parameters: parameters.map { Rule.Parameter(name: $0.name, defaultValue: $0.defaultValue, value: $0.tree.jsonValue) },
             appCondition: appCondition,
             requirement: requirement, message: message, examples: examples,
