@@ -118,9 +118,9 @@ import Testing
         #expect(html.contains(report.rulePackSHA256))
         #expect(html.contains("2026-01-03T11:29:15Z"), "the log's first event time")
         // Coverage pinned by Examples/README.md.
-        #expect(html.contains("9 events checked, 4 in violation, 5 compliant"))
-        #expect(html.contains("7 events checked, 4 in violation, 3 compliant"))
-        #expect(html.contains("2 apps checked, 1 in violation, 1 compliant"))
+        #expect(html.contains("9 links of an email address to an anonymized Apple ID checked, 5 with prior consent, 4 in violation"))
+        #expect(html.contains("7 deletions of accounts with an Apple ID checked, 3 with a prior token revocation, 4 in violation"))
+        #expect(html.contains("2 apps that create accounts checked, 1 offering in-app deletion, 1 in violation"))
         #expect(html.contains("<span class=\"value\">\(report.summary.anonymizedSubjects)</span>"))
         // One section per rule, in order, each with its id.
         var position = html.startIndex

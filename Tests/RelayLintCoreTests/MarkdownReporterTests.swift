@@ -100,8 +100,8 @@ import Testing
             #expect(markdown.contains(input.sha256))
             #expect(markdown.contains(MarkdownEscaping.inline(input.path)))
         }
-        #expect(markdown.contains("9 events checked, 4 in violation, 5 compliant"))
-        #expect(markdown.contains("2 apps checked, 1 in violation, 1 compliant"))
+        #expect(markdown.contains("9 links of an email address to an anonymized Apple ID checked, 5 with prior consent, 4 in violation"))
+        #expect(markdown.contains("2 apps that create accounts checked, 1 offering in-app deletion, 1 in violation"))
         #expect(markdown.contains("| Anonymized subjects | \(report.summary.anonymizedSubjects) |"))
         #expect(markdown.contains("| consent-before-email-link | 9 | 4 | 5 | 0 | 44.4 % |"))
         for (index, outcome) in report.rules.enumerated() {
