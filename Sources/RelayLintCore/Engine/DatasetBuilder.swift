@@ -10,7 +10,8 @@ struct DatasetBuilder {
     let retainedTypes: Set<String>?
     private(set) var dataset = Dataset()
     private var invalid: [Diagnostic] = []
-    private var seenIDs: [String: (digest: ContentDigest, location: SourceLocation)] = [:]
+    /// Every content seen per event id (almost always one), to recognise exact duplicates.
+    private var seenIDs: [String: (digests: [ContentDigest], location: SourceLocation)] = [:]
     private var lookAlikeCount = 0
     static let noteLimit = 200
 
@@ -40,8 +41,8 @@ struct DatasetBuilder {
                 case .invalid(let diagnostic):
                     summary.invalid += 1
                     invalid.append(diagnostic)
-                case .event(let event, let digest):
-                    if ingest(event, digest: digest) {
+                case .event(let event, let digest, let canonical):
+                    if ingest(event, digest: digest, canonicalText: canonical) {
                         summary.firstTime = min(summary.firstTime ?? event.time, event.time)
                         summary.lastTime = max(summary.lastTime ?? event.time, event.time)
                     } else {
@@ -60,17 +61,22 @@ struct DatasetBuilder {
     }
 
     /// Adds one event; false when it is an exact duplicate of an earlier one.
-    mutating func ingest(_ event: Event, digest: ContentDigest) -> Bool {
+    mutating func ingest(_ event: Event, digest: ContentDigest, canonicalText: String) -> Bool {
+        var event = event
         if let seen = seenIDs[event.id] {
-            if seen.digest == digest {
+            if seen.digests.contains(digest) {
                 dataset.duplicateCount += 1
                 return false
             }
             addNote(
                 .warning, "event id '\(event.id)' was already used at \(seen.location) with different content; both events are kept",
                 at: event.location)
+            seenIDs[event.id]?.digests.append(digest)
+            // Findings on either event must not share a fingerprint: the reused id is told apart
+            // by its content, stably across runs.
+            event.discriminator = Fingerprint.contentKey(canonicalText)
         } else {
-            seenIDs[event.id] = (digest, event.location)
+            seenIDs[event.id] = ([digest], event.location)
         }
         dataset.eventCount += 1
         dataset.earliest = min(dataset.earliest ?? event.time, event.time)

@@ -134,8 +134,7 @@ struct SubjectRuleEvaluator {
         var cursor = origin.index + step
         while cursor >= 0, cursor < steps.count {
             let candidate = steps[cursor]
-            let gap = abs(candidate.event.time.nanoseconds - origin.time.nanoseconds)
-            if let within = requirement.within, gap > within.nanoseconds {
+            if let within = requirement.within, origin.time.distance(to: candidate.event.time) > UInt64(within.nanoseconds) {
                 guard requirement.mustExist else { return .satisfied }
                 noteSkippedWitness(
                     requirement, from: cursor, by: step, in: steps, origin: origin, into: &failure,
@@ -177,8 +176,8 @@ struct SubjectRuleEvaluator {
             cursor += step
         }
         guard requirement.mustExist else { return .satisfied }
-        if requirement.direction == .after, let within = requirement.within,
-            context.horizon.nanoseconds - origin.time.nanoseconds < within.nanoseconds
+        if requirement.direction == .after, let within = requirement.within, origin.time <= context.horizon,
+            origin.time.distance(to: context.horizon) < UInt64(within.nanoseconds)
         {
             return .pending
         }
@@ -204,6 +203,12 @@ struct SubjectRuleEvaluator {
 
     // MARK: Findings
 
+    /// Phone numbers in any format are masked when they come from a phone field.
+    static func isPhoneField(_ field: String, of event: Event) -> Bool {
+        if ["phone", "phoneNumber", "phone_number"].contains(field) { return true }
+        return field == "value" && (event.string("kind") == "phone" || event.string("provider") == "phone")
+    }
+
     private func finding(_ rule: Rule, _ failure: RequirementFailure, from origin: Origin, in timeline: Timeline) -> Finding {
         let steps = timeline.steps
         let event = origin.event
@@ -218,7 +223,8 @@ struct SubjectRuleEvaluator {
             default:
                 let parts = name.split(separator: ".", maxSplits: 1).map(String.init)
                 let source = parts[0] == "event" ? event : witness
-                return source?.value(of: parts[1])?.displayText
+                guard let source, let text = source.value(of: parts[1])?.displayText else { return nil }
+                return Self.isPhoneField(parts[1], of: source) ? context.masker.maskPhoneField(text) : text
             }
         }
         var items = failure.evidence
@@ -231,7 +237,8 @@ struct SubjectRuleEvaluator {
         return Finding(
             rule: rule.id, severity: context.severity(of: rule), subject: timeline.subject, app: app, event: event?.id,
             time: event?.time ?? timeline.account?.createdAt,
-            message: message, fingerprint: Fingerprint.of(rule: rule.id, subject: timeline.subject, event: event?.id),
+            message: message,
+            fingerprint: Fingerprint.of(rule: rule.id, subject: timeline.subject, event: event?.id, discriminator: event?.discriminator),
             location: event?.location ?? timeline.account?.location, expected: failure.expected, evidence: evidence)
     }
 }

@@ -36,11 +36,20 @@ struct Timeline {
         let ordered = events.sorted { ($0.time, $0.sequence) < ($1.time, $1.sequence) }
         var ledger = IdentityLedger()
         var exportIdentities: [Identity] = []
+        // Export identities the log links exist from that link on, with what the export knows
+        // of them (an anonymized relay address, say) merged in.
+        var linkedExportIdentities: [IdentitySlot: Identity] = [:]
         if let account {
             let linkedInLog = Set(
                 ordered.lazy.filter { $0.type == "identity.linked" }
                     .compactMap { IdentityChange.identity(linkedBy: $0, relayDomains: relayDomains)?.slot })
-            exportIdentities = account.identities(relayDomains: relayDomains).filter { !linkedInLog.contains($0.slot) }
+            for identity in account.identities(relayDomains: relayDomains) {
+                if linkedInLog.contains(identity.slot) {
+                    linkedExportIdentities[identity.slot] = identity
+                } else {
+                    exportIdentities.append(identity)
+                }
+            }
         }
         let exportTime = account?.createdAt
         var exportApplied = exportIdentities.isEmpty
@@ -59,7 +68,12 @@ struct Timeline {
             var removed: IdentityFacets = []
             for change in IdentityChange.of(event, relayDomains: relayDomains) {
                 switch change {
-                case .add(let identity): added.formUnion(ledger.add(identity))
+                case .add(var identity):
+                    if event.type == "identity.linked", let known = linkedExportIdentities[identity.slot] {
+                        identity.isAnonymized = identity.isAnonymized || known.isAnonymized
+                        identity.isRelayEmail = identity.isRelayEmail || known.isRelayEmail
+                    }
+                    added.formUnion(ledger.add(identity))
                 case .remove(let identity): removed.formUnion(ledger.remove(identity))
                 case .accountCreated: ledger.markDeleted(false)
                 case .accountDeleted: ledger.markDeleted(true)

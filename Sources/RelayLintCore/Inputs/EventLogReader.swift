@@ -2,7 +2,8 @@
 struct EventLogReader {
     /// What one non-blank line turned out to be.
     enum Record {
-        case event(Event, digest: ContentDigest)
+        /// A valid event, with its content's digest and canonical text for duplicate detection.
+        case event(Event, digest: ContentDigest, canonicalText: String)
         case invalid(Diagnostic)
     }
 
@@ -41,7 +42,9 @@ struct EventLogReader {
             from: value, location: location,
             sequence: EventLogReader.sequence(fileIndex: fileIndex, line: lineNumber))
         {
-        case .success(let event): return .event(event, digest: ContentDigest(value.canonicalText))
+        case .success(let event):
+            let canonical = value.canonicalText
+            return .event(event, digest: ContentDigest(canonical), canonicalText: canonical)
         case .failure(let problem): return .invalid(Diagnostic(.error, problem.reason, at: location))
         }
     }

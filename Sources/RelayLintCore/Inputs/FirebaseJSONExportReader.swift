@@ -110,7 +110,10 @@ struct FirebaseJSONExportReader {
                 }
                 createdAt = parsed
             case .number(let number)?:
-                createdAt = Timestamp(epochMilliseconds: number)
+                guard let parsed = Timestamp(epochMilliseconds: number) else {
+                    return .failure(InputProblem("user '\(localId)': 'createdAt' is out of range: \(number.text)"))
+                }
+                createdAt = parsed
             case let other?:
                 return .failure(InputProblem("user '\(localId)': 'createdAt' must be epoch milliseconds, found \(other.kindName)"))
             }

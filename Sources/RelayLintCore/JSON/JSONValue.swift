@@ -102,27 +102,61 @@ public struct JSONNumber: Sendable, Hashable, CustomStringConvertible {
     public let text: String
     /// The number's value as a double.
     public let value: Double
+    /// The exact decimal value as `[-]digits e exponent` without leading or trailing zeros:
+    /// equal for `1`, `1.0`, `10e-1`, different for numbers a double cannot tell apart.
+    let normalized: String
 
     public init(text: String, value: Double) {
         self.text = text
         self.value = value
+        self.normalized = JSONNumber.normalize(text)
     }
 
     public init(_ value: Double) {
-        self.value = value
-        self.text = JSONNumber.format(value)
+        self.init(text: JSONNumber.format(value), value: value)
     }
 
-    public static func == (lhs: JSONNumber, rhs: JSONNumber) -> Bool { lhs.value == rhs.value }
-    public func hash(into hasher: inout Hasher) { hasher.combine(value) }
+    public static func == (lhs: JSONNumber, rhs: JSONNumber) -> Bool { lhs.normalized == rhs.normalized }
+    public func hash(into hasher: inout Hasher) { hasher.combine(normalized) }
 
     public var description: String { text }
 
-    /// The shortest text for the value: integers without a fraction.
-    var canonicalText: String { JSONNumber.format(value) }
+    /// The exact, spelling-independent form used for duplicate detection.
+    var canonicalText: String { normalized }
 
     static func format(_ value: Double) -> String {
         if value == value.rounded(), abs(value) < 9.0e15 { return String(Int64(value)) }
         return String(value)
+    }
+
+    /// Normalises a JSON number's text exactly (no rounding through `Double`).
+    static func normalize(_ text: String) -> String {
+        var body = Substring(text)
+        var negative = false
+        if body.first == "-" {
+            negative = true
+            body = body.dropFirst()
+        }
+        var exponent = 0
+        if let marker = body.firstIndex(where: { $0 == "e" || $0 == "E" }) {
+            guard let parsed = Int(body[body.index(after: marker)...].drop { $0 == "+" }), abs(parsed) < 1_000_000_000 else {
+                return text
+            }
+            exponent = parsed
+            body = body[..<marker]
+        }
+        var digits = String(body)
+        if let dot = body.firstIndex(of: ".") {
+            let fraction = body[body.index(after: dot)...]
+            digits = String(body[..<dot]) + fraction
+            exponent -= fraction.count
+        }
+        digits = String(digits.drop { $0 == "0" })
+        while digits.hasSuffix("0") {
+            digits.removeLast()
+            exponent += 1
+        }
+        if digits.isEmpty { return "0" }
+        return (negative ? "-" : "") + digits + "e" + String(exponent)
     }
 }

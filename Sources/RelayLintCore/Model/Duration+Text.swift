@@ -28,7 +28,11 @@ public struct RuleDuration: Sendable, Hashable, Codable, CustomStringConvertible
             default: return nil
             }
             guard let value = number else { return nil }
-            total += value * unit * Timestamp.nanosecondsPerSecond
+            let (seconds, overflow) = value.multipliedReportingOverflow(by: unit)
+            let (nanos, overflow2) = seconds.multipliedReportingOverflow(by: Timestamp.nanosecondsPerSecond)
+            let (sum, overflow3) = total.addingReportingOverflow(nanos)
+            guard !overflow, !overflow2, !overflow3 else { return nil }
+            total = sum
             number = nil
         }
         guard number == nil else { return nil }

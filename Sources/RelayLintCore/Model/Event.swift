@@ -15,6 +15,9 @@ public struct Event: Sendable, Equatable {
     public var location: SourceLocation
     /// Input order: the files in the order given, then line order. Breaks ties of equal `time`.
     public var sequence: UInt64
+    /// Set when the id was already used by an event with other content: tells the two apart in
+    /// finding fingerprints.
+    public var discriminator: String?
 
     public init(
         id: String, time: Timestamp, subject: String, type: String, app: String? = nil,
@@ -73,7 +76,6 @@ extension Event {
             switch members[name] {
             case .none: return .failure(InputProblem("missing required field '\(name)'"))
             case .string(let text)?:
-                if text.isEmpty { return .failure(InputProblem("field '\(name)' is empty")) }
                 return .success(text)
             case let other?:
                 return .failure(InputProblem("field '\(name)' must be a string, found \(other.kindName)"))

@@ -15,6 +15,16 @@ public struct PIIMasker: Sendable {
         return value
     }
 
+    /// Masks a value known to be a phone number (a phone field), whatever its format: a number
+    /// written `0612345678` or `555-555-0123` does not look like one to `mask(_:)`.
+    public func maskPhoneField(_ value: String) -> String {
+        guard isEnabled else { return value }
+        if let masked = PIIMasker.maskPhone(value) { return masked }
+        let digits = value.filter { $0.isASCII && $0.isNumber }
+        guard digits.count >= 4 else { return mask(value) }
+        return String(repeating: "•", count: digits.count - 2) + String(digits.suffix(2))
+    }
+
     /// Masks every email address and phone number that stands as a word in free text.
     public func maskText(_ text: String) -> String {
         guard isEnabled, text.contains("@") || text.contains(where: \.isNumber) else { return text }

@@ -67,7 +67,18 @@ public struct Timestamp: Sendable, Hashable, Comparable, Codable, CustomStringCo
         guard index == bytes.count else { return nil }
         let days = Timestamp.daysFromCivil(year: year, month: month, day: day)
         let seconds = Int64(days) * 86_400 + Int64(hour * 3600 + minute * 60 + second - offsetSeconds)
-        self.nanoseconds = seconds * Timestamp.nanosecondsPerSecond + fraction
+        // Years far outside 1678–2261 do not fit in Int64 nanoseconds: invalid, not a crash.
+        let (scaled, overflow) = seconds.multipliedReportingOverflow(by: Timestamp.nanosecondsPerSecond)
+        let (total, carry) = scaled.addingReportingOverflow(fraction)
+        guard !overflow, !carry else { return nil }
+        self.nanoseconds = total
+    }
+
+    /// The distance between two instants, saturating instead of overflowing for instants at
+    /// the ends of the range.
+    public func distance(to other: Timestamp) -> UInt64 {
+        let (difference, overflow) = other.nanoseconds.subtractingReportingOverflow(nanoseconds)
+        return overflow ? UInt64.max : difference.magnitude
     }
 
     /// Converts epoch milliseconds, written as a JSON number (fractions allowed), exactly.
@@ -88,6 +99,7 @@ public struct Timestamp: Sendable, Hashable, Comparable, Codable, CustomStringCo
         let negative = integerPart.hasPrefix("-")
         if negative { integerPart = integerPart.dropFirst() }
         guard let milliseconds = Int64(integerPart), milliseconds < 9_000_000_000_000 else { return nil }
+        // 9e12 ms × 1e6 stays below Int64.max (9.22e18), so the arithmetic below cannot overflow.
         var subMillisecond: Int64 = 0
         var scale: Int64 = 100_000
         for character in fractionPart.prefix(6) {

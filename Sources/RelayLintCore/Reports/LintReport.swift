@@ -86,9 +86,11 @@ public struct LintReport: Sendable, Equatable {
     public var expiredSuppressions: [SuppressionOutcome] { suppressions.filter { $0.status == .expired } }
 
     /// Whether the run fails at the given threshold (nil: never): an unsuppressed finding at or
-    /// above it, or an expired suppression.
+    /// above it. An expired suppression no longer applies, so the findings it matched are
+    /// unsuppressed and fail the run; one that matches nothing is reported but changes nothing
+    /// (exit code 0 means no finding, as the contract says).
     public func fails(at threshold: Severity?) -> Bool {
         guard let threshold else { return false }
-        return activeFindings.contains { $0.severity >= threshold } || !expiredSuppressions.isEmpty
+        return activeFindings.contains { $0.severity >= threshold }
     }
 }
