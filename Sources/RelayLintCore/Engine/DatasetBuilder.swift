@@ -91,7 +91,14 @@ struct DatasetBuilder {
                 addLookAlikeNote(text, field: field, at: event.location)
             }
         }
-        var subject = dataset.subjects[event.subject] ?? Dataset.Subject()
+        let retained = retainedTypes?.contains(event.type) ?? true
+        // Mutated in place: copying the subject out and back would copy its event array on
+        // every append.
+        Self.record(event, retained: retained, in: &dataset.subjects[event.subject, default: Dataset.Subject()])
+        return true
+    }
+
+    private static func record(_ event: Event, retained: Bool, in subject: inout Dataset.Subject) {
         let position = (event.time, event.sequence, event.app)
         if subject.firstEvent.map({ (event.time, event.sequence) < ($0.time, $0.sequence) }) ?? true {
             subject.firstEvent = position
@@ -101,9 +108,7 @@ struct DatasetBuilder {
         {
             subject.firstCreation = position
         }
-        if retainedTypes?.contains(event.type) ?? true { subject.events.append(event) }
-        dataset.subjects[event.subject] = subject
-        return true
+        if retained { subject.events.append(event) }
     }
 
     /// Reads one account export, JSON or CSV by extension.
