@@ -85,4 +85,13 @@ import Testing
         #expect(masker.maskPhoneField("555-555-0123") == "••••••••23")
         #expect(PIIMasker(isEnabled: false).maskPhoneField("0612345678") == "0612345678")
     }
+
+    @Test func aManifestStaysValidWhenTheRuleReadingItIsOff() throws {
+        let manifest = try Fixtures.temporaryFile(named: "apps.yml", contents: "apps: [{bundle_id: a, relay_senders: [example.com]}]")
+        let onlyOne = try RuleSet.load(paths: [Fixtures.path("Rules/token-revoked-before-deletion.yml")])
+        let log = try Fixtures.temporaryFile(
+            named: "e.jsonl", contents: #"{"id":"e","time":"2026-01-01T00:00:00Z","subject":"u","type":"signin"}"#)
+        let report = try Linter.run(LintRequest(eventPaths: [log], manifestPath: manifest, rules: onlyOne))
+        #expect(report.summary.events == 1)
+    }
 }

@@ -5,6 +5,9 @@ enum AppManifestLoader {
     /// Declarations the engine itself reads, with their expected kinds.
     static let knownKeys: [String: String] = [
         "bundle_id": "string", "name": "string", "creates_accounts": "bool", "in_app_deletion": "bool",
+        // Senders registered with Apple's private email relay (addresses or domains); known even
+        // when the rule that reads it is turned off, so turning a rule off never breaks a manifest.
+        "relay_senders": "strings",
     ]
 
     /// - Parameter ruleKeys: declarations the loaded rules test (`manifest:` conditions), which
@@ -43,6 +46,10 @@ enum AppManifestLoader {
                     switch knownKeys[key] {
                     case "bool": if let flag = reader.bool(pair.value, what: "'\(key)'") { declarations[key] = .bool(flag) }
                     case "string": if let text = reader.nonEmptyString(pair.value, what: "'\(key)'") { declarations[key] = .string(text) }
+                    case "strings":
+                        if let texts = reader.strings(pair.value, what: "'\(key)'") {
+                            declarations[key] = .array(texts.map(JSONValue.string))
+                        }
                     default: declarations[key] = pair.value.jsonValue
                     }
                 }
