@@ -23,7 +23,7 @@ struct Dataset {
     var earliest: Timestamp?
     var latest: Timestamp?
     /// Events per app and per UTC day, for the report's scope and charts.
-    var eventsPerDay: [String: Int] = [:]
+    var eventsPerDay: [Int64: Int] = [:]
     var eventsPerType: [String: Int] = [:]
     /// Apps that hold an `account.created` event.
     var appsCreatingAccounts: Set<String> = []

@@ -41,8 +41,8 @@ struct DatasetBuilder {
                 case .invalid(let diagnostic):
                     summary.invalid += 1
                     invalid.append(diagnostic)
-                case .event(let event, let digest, let canonical):
-                    if ingest(event, digest: digest, canonicalText: canonical) {
+                case .event(let event, let digest, let value):
+                    if ingest(event, digest: digest, value: value) {
                         summary.firstTime = min(summary.firstTime ?? event.time, event.time)
                         summary.lastTime = max(summary.lastTime ?? event.time, event.time)
                     } else {
@@ -61,7 +61,7 @@ struct DatasetBuilder {
     }
 
     /// Adds one event; false when it is an exact duplicate of an earlier one.
-    mutating func ingest(_ event: Event, digest: ContentDigest, canonicalText: String) -> Bool {
+    mutating func ingest(_ event: Event, digest: ContentDigest, value: JSONValue) -> Bool {
         var event = event
         if let seen = seenIDs[event.id] {
             if seen.digests.contains(digest) {
@@ -74,14 +74,14 @@ struct DatasetBuilder {
             seenIDs[event.id]?.digests.append(digest)
             // Findings on either event must not share a fingerprint: the reused id is told apart
             // by its content, stably across runs.
-            event.discriminator = Fingerprint.contentKey(canonicalText)
+            event.discriminator = Fingerprint.contentKey(value.canonicalText)
         } else {
             seenIDs[event.id] = ([digest], event.location)
         }
         dataset.eventCount += 1
         dataset.earliest = min(dataset.earliest ?? event.time, event.time)
         dataset.latest = max(dataset.latest ?? event.time, event.time)
-        dataset.eventsPerDay[event.time.utcDay, default: 0] += 1
+        dataset.eventsPerDay[event.time.utcDayNumber, default: 0] += 1
         dataset.eventsPerType[event.type, default: 0] += 1
         let app = event.app ?? dataset.defaultApp
         dataset.appsSeen.insert(app)

@@ -150,7 +150,7 @@ public enum Linter {
             suppressions: suppressionOutcomes,
             skipped: dataset.skipped,
             notes: dataset.notes,
-            eventsPerDay: dataset.eventsPerDay.sorted { $0.key < $1.key }.map { (day: $0.key, count: $0.value) },
+            eventsPerDay: dataset.eventsPerDay.sorted { $0.key < $1.key }.map { (day: Timestamp.utcDay(number: $0.key), count: $0.value) },
             earliest: dataset.earliest, latest: dataset.latest, showsPII: request.showPII)
     }
 

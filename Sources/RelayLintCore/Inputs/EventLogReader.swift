@@ -2,8 +2,8 @@
 struct EventLogReader {
     /// What one non-blank line turned out to be.
     enum Record {
-        /// A valid event, with its content's digest and canonical text for duplicate detection.
-        case event(Event, digest: ContentDigest, canonicalText: String)
+        /// A valid event, with its content's digest and its parsed line (for the rare reused id).
+        case event(Event, digest: ContentDigest, value: JSONValue)
         case invalid(Diagnostic)
     }
 
@@ -42,9 +42,7 @@ struct EventLogReader {
             from: value, location: location,
             sequence: EventLogReader.sequence(fileIndex: fileIndex, line: lineNumber))
         {
-        case .success(let event):
-            let canonical = value.canonicalText
-            return .event(event, digest: ContentDigest(canonical), canonicalText: canonical)
+        case .success(let event): return .event(event, digest: ContentDigest(value), value: value)
         case .failure(let problem): return .invalid(Diagnostic(.error, problem.reason, at: location))
         }
     }
@@ -65,19 +63,21 @@ struct EventLogReader {
     }
 }
 
-/// A 128-bit digest of an event's canonical JSON, to recognise exact duplicates without keeping
-/// the text of every event.
+/// A 128-bit digest of an event's content as a JSON value, to recognise exact duplicates
+/// without keeping the text of every event. Hashing the parsed value directly is independent of
+/// key order (dictionary hashing), whitespace and number spelling (numbers hash their exact
+/// decimal form), and needs no canonical string.
 struct ContentDigest: Hashable, Sendable {
     let high: Int
     let low: Int
 
-    init(_ canonicalText: String) {
+    init(_ value: JSONValue) {
         var first = Hasher()
         first.combine(0x5eed_0001)
-        first.combine(canonicalText)
+        first.combine(value)
         var second = Hasher()
         second.combine(0x5eed_0002)
-        second.combine(canonicalText)
+        second.combine(value)
         high = first.finalize()
         low = second.finalize()
     }

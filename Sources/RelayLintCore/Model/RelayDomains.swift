@@ -30,6 +30,8 @@ public struct RelayDomains: Sendable, Hashable {
     /// (`privaterelay.apple.id.com`, `appleid.com`): worth a data-quality note.
     public func isLookAlike(_ address: String) -> Bool {
         guard let domain = RelayDomains.domain(of: address), !domains.contains(domain) else { return false }
+        // Most addresses are ordinary: a substring test rules them out before the costlier checks.
+        guard domain.contains("apple") || domain.contains("relay") || domain.contains("icloud") else { return false }
         let squashed = domain.filter { $0.isLetter || $0.isNumber }
         if domain == "appleid.com" || domain.hasSuffix(".appleid.com") { return true }
         return domains.contains { relay in
@@ -43,6 +45,10 @@ public struct RelayDomains: Sendable, Hashable {
     /// Trims characters for which `Character.isWhitespace` holds (Unicode White_Space), as the
     /// contract says; U+200B is not one of them.
     static func trimWhitespace(_ text: String) -> String {
+        // Fast path: printable ASCII at both ends cannot be white space.
+        if let first = text.utf8.first, let last = text.utf8.last, first > 0x20, first < 0x7F, last > 0x20, last < 0x7F {
+            return text
+        }
         var slice = Substring(text)
         while let first = slice.first, first.isWhitespace { slice.removeFirst() }
         while let last = slice.last, last.isWhitespace { slice.removeLast() }

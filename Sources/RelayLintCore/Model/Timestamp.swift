@@ -132,6 +132,15 @@ public struct Timestamp: Sendable, Hashable, Comparable, Codable, CustomStringCo
     /// The calendar day in UTC, `YYYY-MM-DD`, for per-day histograms.
     public var utcDay: String { String(description.prefix(10)) }
 
+    /// Days since the epoch (UTC): a cheap per-event key for histograms.
+    var utcDayNumber: Int64 {
+        let day = nanoseconds / (86_400 * Timestamp.nanosecondsPerSecond)
+        return nanoseconds < 0 && nanoseconds % (86_400 * Timestamp.nanosecondsPerSecond) != 0 ? day - 1 : day
+    }
+
+    /// `YYYY-MM-DD` of a day number.
+    static func utcDay(number: Int64) -> String { Timestamp(nanoseconds: number * 86_400 * nanosecondsPerSecond).utcDay }
+
     public init(from decoder: any Decoder) throws {
         let container = try decoder.singleValueContainer()
         let text = try container.decode(String.self)
