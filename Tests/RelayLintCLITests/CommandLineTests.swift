@@ -39,8 +39,7 @@ import Testing
     }
 
     @Test func severalReportsFromOneRun() throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("relaylint-cli-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let directory = try Fixtures.temporaryDirectory()
         let json = directory.appendingPathComponent("out.json").path
         let text = directory.appendingPathComponent("out.txt").path
         let result = try CommandRunner.run(["check", "--format", "json", "--output", json, "--report", "text=\(text)"] + Self.examples)
@@ -263,8 +262,7 @@ import Testing
     }
 
     @Test func aBaselineHidesKnownFindingsSoOnlyRegressionsFail() throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("relaylint-baseline-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let directory = try Fixtures.temporaryDirectory()
         let previous = directory.appendingPathComponent("previous.json").path
         _ = try CommandRunner.run(["check", "--format", "json", "--output", previous] + Self.examples)
         let result = try CommandRunner.run(["check", "--baseline", previous] + Self.examples)
@@ -275,8 +273,7 @@ import Testing
     }
 
     @Test func explainShowsOneFindingsEvidence() throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("relaylint-explain-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let directory = try Fixtures.temporaryDirectory()
         let report = directory.appendingPathComponent("report.json").path
         _ = try CommandRunner.run(["check", "--format", "json", "--output", report] + Self.examples)
         let object = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: report))) as? [String: Any]

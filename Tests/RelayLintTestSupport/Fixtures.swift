@@ -12,11 +12,16 @@ public enum Fixtures {
     /// The built-in rule pack as checked in.
     public static var rules: String { path("Rules") }
 
-    /// Writes `contents` to a new temporary file with the given name and returns its path.
-    public static func temporaryFile(named name: String, contents: String) throws -> String {
+    /// A new, empty temporary folder.
+    public static func temporaryDirectory() throws -> URL {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("relaylint-tests-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        let url = directory.appendingPathComponent(name)
+        return directory
+    }
+
+    /// Writes `contents` to a new temporary file with the given name and returns its path.
+    public static func temporaryFile(named name: String, contents: String) throws -> String {
+        let url = try temporaryDirectory().appendingPathComponent(name)
         try Data(contents.utf8).write(to: url)
         return url.path
     }

@@ -8,20 +8,9 @@ public enum ConfigurationLoader {
     static let suppressionKeys = ["fingerprint", "rule", "subject", "justification", "author", "expires"]
 
     public static func load(path: String) throws(DiagnosticsError) -> Configuration {
-        let data: Data
-        let sha256: String
-        do {
-            (data, sha256) = try FileBytes.read(path: path)
-        } catch {
-            throw DiagnosticsError(error.diagnostics)
-        }
+        let (parsed, sha256) = try YAMLTree.load(path: path)
         var configuration = Configuration(path: path, sha256: sha256)
-        let tree: YAMLTree
-        switch YAMLTree.parse(String(decoding: data, as: UTF8.self), path: path) {
-        case .failure(let error): throw error
-        case .success(nil): return configuration
-        case .success(let parsed?): tree = parsed
-        }
+        guard let tree = parsed else { return configuration }
         var reader = SchemaReader()
         guard let map = reader.mapping(tree, what: "the configuration", allowed: topKeys) else {
             throw DiagnosticsError(reader.diagnostics)

@@ -22,9 +22,8 @@ struct Dataset {
     var accountCount = 0
     var earliest: Timestamp?
     var latest: Timestamp?
-    /// Events per app and per UTC day, for the report's scope and charts.
+    /// Events per UTC day number, for the report's charts.
     var eventsPerDay: [Int64: Int] = [:]
-    var eventsPerType: [String: Int] = [:]
     /// Apps that hold an `account.created` event.
     var appsCreatingAccounts: Set<String> = []
     var appsSeen: Set<String> = []

@@ -82,7 +82,6 @@ struct DatasetBuilder {
         dataset.earliest = min(dataset.earliest ?? event.time, event.time)
         dataset.latest = max(dataset.latest ?? event.time, event.time)
         dataset.eventsPerDay[event.time.utcDayNumber, default: 0] += 1
-        dataset.eventsPerType[event.type, default: 0] += 1
         let app = event.app ?? dataset.defaultApp
         dataset.appsSeen.insert(app)
         if event.type == "account.created" { dataset.appsCreatingAccounts.insert(app) }

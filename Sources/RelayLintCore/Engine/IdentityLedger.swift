@@ -12,8 +12,6 @@ struct IdentityLedger {
         return SubjectSnapshot(facets: facets, isDeleted: isDeleted)
     }
 
-    func holds(_ slot: IdentitySlot) -> Bool { identities[slot] != nil }
-
     /// Adds an identity unless the subject holds it; an anonymized `apple.com` identity makes a
     /// held one anonymized. Returns the facets added.
     @discardableResult

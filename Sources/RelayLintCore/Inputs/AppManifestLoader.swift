@@ -13,24 +13,13 @@ enum AppManifestLoader {
     /// - Parameter ruleKeys: declarations the loaded rules test (`manifest:` conditions), which
     ///   are allowed besides the known ones; any other key is reported as a likely typo.
     static func load(path: String, ruleKeys: Set<String>) throws(DiagnosticsError) -> (manifest: AppManifest, sha256: String) {
-        let data: Data
-        let sha256: String
-        do {
-            (data, sha256) = try FileBytes.read(path: path)
-        } catch {
-            throw DiagnosticsError(error.diagnostics)
-        }
-        let text = String(decoding: data, as: UTF8.self)
-        let tree: YAMLTree
-        switch YAMLTree.parse(text, path: path) {
-        case .failure(let error): throw error
-        case .success(nil):
+        let (parsed, sha256) = try YAMLTree.load(path: path)
+        guard let tree = parsed else {
             throw DiagnosticsError([
                 Diagnostic(
                     .error, "manifest is empty; expected 'apps:' with one entry per app", at: SourceLocation(file: path, line: 1, column: 1)
                 )
             ])
-        case .success(let parsed?): tree = parsed
         }
         var reader = SchemaReader()
         var entries: [AppManifest.Entry] = []

@@ -1,3 +1,4 @@
+import Foundation
 import Yams
 
 /// A YAML document as a `Sendable` tree whose every node knows its file, line and column.
@@ -29,6 +30,21 @@ public struct YAMLTree: Sendable, Equatable {
     init(content: Content, location: SourceLocation) {
         self.content = content
         self.location = location
+    }
+
+    /// Reads and parses a YAML (or JSON) file, returning its tree (nil when empty) and SHA-256;
+    /// an unreadable file or a syntax error becomes diagnostics.
+    static func load(path: String) throws(DiagnosticsError) -> (tree: YAMLTree?, sha256: String) {
+        let file: (data: Data, sha256: String)
+        do {
+            file = try FileBytes.read(path: path)
+        } catch {
+            throw DiagnosticsError(error.diagnostics)
+        }
+        switch parse(String(decoding: file.data, as: UTF8.self), path: path) {
+        case .failure(let error): throw error
+        case .success(let tree): return (tree, file.sha256)
+        }
     }
 
     /// Parses YAML text; syntax errors and non-string keys become diagnostics.

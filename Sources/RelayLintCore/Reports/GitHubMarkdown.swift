@@ -11,7 +11,7 @@ enum GitHubMarkdown {
     /// Characters escaped wherever they stand: the backslash itself first, so an escape of ours
     /// can never be undone by one from the input; then tables, emphasis, code, HTML and
     /// autolinks, links, headings, strikethrough, entities and math.
-    static let significant: Set<Unicode.Scalar> = ["\\", "|", "*", "_", "`", "<", ">", "[", "]", "#", "~", "&", "$"]
+    static let significant = MarkdownEscaping.significant
 
     /// The value as literal inline text on one line.
     static func escape(_ value: String) -> String {
