@@ -165,8 +165,13 @@ import Testing
         #expect(subjectFindings(report).map(\.event) == ["l1", "l2"])
     }
 
-    @Test func aCSVRowWithTheWrongWidthIsAnErrorOnItsLine() {
-        #expect(throws: DiagnosticsError.self) { try lint(accounts: "u1,a@example.com,true\n", accountsName: "accounts.csv") }
+    @Test func aCSVRowWithTheWrongWidthIsAnErrorOnItsLine() throws {
+        let good = "u0," + Array(repeating: "", count: 27).joined(separator: ",") + ",\n"
+        let error = #expect(throws: DiagnosticsError.self) {
+            try lint(accounts: good + "u1,a@example.com,true\n", accountsName: "accounts.csv")
+        }
+        #expect(error?.diagnostics.map(\.location.line) == [2])
+        #expect(error?.diagnostics.first?.message.contains("expected 28 or 52 columns") == true)
     }
 
     @Test func exportUsersCarryTheirLineNumbers() throws {
