@@ -6,6 +6,8 @@ import Foundation
 struct DatasetBuilder {
     let relayDomains: RelayDomains
     let skipInvalid: Bool
+    /// Threads that parse log lines.
+    var parallelism = 1
     /// Event types to keep; nil keeps all (a rule matches events of any type).
     let retainedTypes: Set<String>?
     private(set) var dataset = Dataset()
@@ -33,16 +35,16 @@ struct DatasetBuilder {
 
     /// Reads one JSON Lines log. Invalid records are collected; `finish` decides whether they stop the run.
     mutating func readEvents(path: String, fileIndex: Int) throws(InputError) {
-        let reader = EventLogReader(path: path, fileIndex: fileIndex)
+        let reader = EventLogReader(path: path, fileIndex: fileIndex, parallelism: parallelism)
         var summary = InputFileSummary(path: path, kind: .events, sha256: "", records: 0)
         do {
-            let (sha256, records) = try reader.read { record in
+            let (sha256, records) = try reader.read { record, line in
                 switch record {
                 case .invalid(let diagnostic):
                     summary.invalid += 1
                     invalid.append(diagnostic)
-                case .event(let event, let digest, let value):
-                    if ingest(event, digest: digest, value: value) {
+                case .event(let event, let digest):
+                    if ingest(event, digest: digest, content: { (try? JSONParser.parseDocument(line)) ?? .null }) {
                         summary.firstTime = min(summary.firstTime ?? event.time, event.time)
                         summary.lastTime = max(summary.lastTime ?? event.time, event.time)
                     } else {
@@ -61,7 +63,8 @@ struct DatasetBuilder {
     }
 
     /// Adds one event; false when it is an exact duplicate of an earlier one.
-    mutating func ingest(_ event: Event, digest: ContentDigest, value: JSONValue) -> Bool {
+    /// `content` gives the event's parsed line, needed only for an id used again with other content.
+    mutating func ingest(_ event: Event, digest: ContentDigest, content: () -> JSONValue) -> Bool {
         var event = event
         if let seen = seenIDs[event.id] {
             if seen.digests.contains(digest) {
@@ -74,7 +77,7 @@ struct DatasetBuilder {
             seenIDs[event.id]?.digests.append(digest)
             // Findings on either event must not share a fingerprint: the reused id is told apart
             // by its content, stably across runs.
-            event.discriminator = Fingerprint.contentKey(value.canonicalText)
+            event.discriminator = Fingerprint.contentKey(content().canonicalText)
         } else {
             seenIDs[event.id] = ([digest], event.location)
         }
@@ -86,7 +89,7 @@ struct DatasetBuilder {
         dataset.appsSeen.insert(app)
         if event.type == "account.created" { dataset.appsCreatingAccounts.insert(app) }
         for (field, value) in event.fields {
-            if case .string(let text) = value, text.contains("@"), relayDomains.isLookAlike(text) {
+            if case .string(let text) = value, relayDomains.isLookAlike(text) {
                 addLookAlikeNote(text, field: field, at: event.location)
             }
         }

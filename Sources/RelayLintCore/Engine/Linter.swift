@@ -51,6 +51,7 @@ public enum Linter {
         var builder = DatasetBuilder(
             relayDomains: request.relayDomains, skipInvalid: request.skipInvalid,
             retainedTypes: retainedTypes(of: request.rules.rules))
+        builder.parallelism = request.parallelism
         var problems: [Diagnostic] = []
         if let manifestPath = request.manifestPath {
             do {

@@ -4,6 +4,43 @@ struct SubjectRuleEvaluator {
     let rules: [Rule]
     let matching: MatcherEvaluation
     let context: EvaluationContext
+    /// Rules whose trigger can match an event type, by type, and those whose trigger matches any
+    /// type: most events concern few rules, and looking at a `Rule` costs a copy.
+    private let triggeredByType: [String: [Int]]
+    private let triggeredByAnyType: [Int]
+    /// The same for app-rule matchers (`EvaluationContext.appMatchers`).
+    private let appMatchersByType: [String: [Int]]
+    private let appMatchersForAnyType: [Int]
+
+    init(rules: [Rule], matching: MatcherEvaluation, context: EvaluationContext) {
+        self.rules = rules
+        self.matching = matching
+        self.context = context
+        (triggeredByType, triggeredByAnyType) = Self.index(rules.map(\.trigger))
+        (appMatchersByType, appMatchersForAnyType) = Self.index(context.appMatchers)
+    }
+
+    private static func index(_ matchers: [EventMatcher?]) -> ([String: [Int]], [Int]) {
+        var byType: [String: [Int]] = [:]
+        var anyType: [Int] = []
+        for (position, matcher) in matchers.enumerated() {
+            guard let matcher else { continue }
+            if let types = matcher.referencedTypes {
+                for type in types { byType[type, default: []].append(position) }
+            } else {
+                anyType.append(position)
+            }
+        }
+        return (byType, anyType)
+    }
+
+    /// The positions that may match an event type, in ascending order (rule order).
+    private static func candidates(_ byType: [String: [Int]], _ anyType: [Int], for type: String) -> [Int] {
+        let typed = byType[type] ?? []
+        if anyType.isEmpty { return typed }
+        if typed.isEmpty { return anyType }
+        return (typed + anyType).sorted()
+    }
 
     /// Counters that tell a reviewer how much was checked, per rule.
     struct Tally {
@@ -39,12 +76,13 @@ struct SubjectRuleEvaluator {
             wasEverAnonymized: timeline.wasEverAnonymized)
         let steps = timeline.steps
         for (index, step) in steps.enumerated() {
-            for (ruleIndex, rule) in rules.enumerated() {
-                guard let trigger = rule.trigger, matching.matches(trigger, step) else { continue }
+            for ruleIndex in Self.candidates(triggeredByType, triggeredByAnyType, for: step.event.type) {
+                guard let trigger = rules[ruleIndex].trigger, matching.matches(trigger, step) else { continue }
                 let origin = Origin(index: index, time: step.event.time, event: step.event, state: step.before)
-                check(rule, ruleIndex, from: origin, in: timeline, into: &result)
+                check(rules[ruleIndex], ruleIndex, from: origin, in: timeline, into: &result)
             }
-            for (matcherIndex, matcher) in context.appMatchers.enumerated() where matching.matches(matcher, step) {
+            for matcherIndex in Self.candidates(appMatchersByType, appMatchersForAnyType, for: step.event.type)
+            where matching.matches(context.appMatchers[matcherIndex], step) {
                 let app = context.app(of: step.event)
                 if result.appMatches[matcherIndex][app] == nil {
                     result.appMatches[matcherIndex][app] = Evidence(
@@ -54,8 +92,9 @@ struct SubjectRuleEvaluator {
             }
         }
         if let state = timeline.accountState {
-            for (ruleIndex, rule) in rules.enumerated() {
-                guard let condition = rule.accountTrigger, state.satisfies(condition) else { continue }
+            for ruleIndex in rules.indices {
+                guard let condition = rules[ruleIndex].accountTrigger, state.satisfies(condition) else { continue }
+                let rule = rules[ruleIndex]
                 let origin = Origin(index: steps.count, time: context.horizon, event: nil, state: state)
                 check(rule, ruleIndex, from: origin, in: timeline, into: &result)
             }

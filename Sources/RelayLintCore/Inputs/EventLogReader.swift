@@ -1,32 +1,87 @@
+import Dispatch
+
 /// Reads a relaylint action log (JSON Lines, contract §2.2) as a stream of validated events.
+///
+/// The file is read in runs of whole lines; each run's lines are parsed on several threads (the
+/// fast scanner first, the strict parser where it declines) and then handed over in line order,
+/// so what the caller sees does not depend on the number of threads.
 struct EventLogReader {
     /// What one non-blank line turned out to be.
     enum Record {
-        /// A valid event, with its content's digest and its parsed line (for the rare reused id).
-        case event(Event, digest: ContentDigest, value: JSONValue)
+        /// A valid event, with its content's digest.
+        case event(Event, digest: ContentDigest)
         case invalid(Diagnostic)
     }
 
     let path: String
     /// The file's position among the `--events` files; it orders equal timestamps across files.
     let fileIndex: Int
+    /// Threads that parse a run's lines.
+    var parallelism = 1
 
     /// The input order of a line: file first, then line.
     static func sequence(fileIndex: Int, line: Int) -> UInt64 { UInt64(fileIndex) << 40 | UInt64(line) }
 
-    /// Reads every line, handing each non-blank one to `body`; returns the file's SHA-256 and the
-    /// number of non-blank lines.
-    func read(_ body: (Record) throws -> Void) throws -> (sha256: String, records: Int) {
+    /// Reads every line, handing each non-blank one to `body` in line order with its bytes (valid
+    /// only during the call); returns the file's SHA-256 and the number of non-blank lines.
+    func read(_ body: (Record, UnsafeBufferPointer<UInt8>) throws -> Void) throws -> (sha256: String, records: Int) {
         var records = 0
-        let sha256 = try FileBytes.forEachLine(path: path) { line, number in
-            guard !EventLogReader.isBlank(line) else { return }
-            records += 1
-            try body(parse(line, lineNumber: number))
+        var nextLine = 1
+        let workers = max(1, parallelism)
+        var scanners = Array(repeating: FlatEventScanner(), count: workers)
+        let sha256 = try FileBytes.forEachRun(path: path) { run in
+            let lines = FileBytes.lineRanges(in: run, firstLine: nextLine)
+            nextLine += lines.count
+            var parsed = [Record?](repeating: nil, count: lines.count)
+            let slices = workers == 1 || lines.count < 256 ? 1 : workers * 4
+            parsed.withUnsafeMutableBufferPointer { slots in
+                scanners.withUnsafeMutableBufferPointer { scannerSlots in
+                    let shared = UnsafeShared(run: run, slots: slots, scanners: scannerSlots)
+                    let work: @Sendable (Int, Int) -> Void = { slice, worker in
+                        let start = lines.count * slice / slices
+                        let end = lines.count * (slice + 1) / slices
+                        for index in start..<end {
+                            let line = UnsafeBufferPointer(rebasing: shared.run[lines[index].bytes])
+                            guard !EventLogReader.isBlank(line) else { continue }
+                            shared.slots[index] = parse(line, lineNumber: lines[index].number, scanner: &shared.scanners[worker])
+                        }
+                    }
+                    if slices == 1 {
+                        work(0, 0)
+                    } else {
+                        // Each worker takes every `workers`-th slice, so no two touch the same scanner.
+                        DispatchQueue.concurrentPerform(iterations: workers) { worker in
+                            for slice in stride(from: worker, to: slices, by: workers) { work(slice, worker) }
+                        }
+                    }
+                }
+            }
+            for (index, record) in parsed.enumerated() {
+                guard let record else { continue }
+                records += 1
+                try body(record, UnsafeBufferPointer(rebasing: run[lines[index].bytes]))
+            }
         }
         return (sha256, records)
     }
 
     func parse(_ line: UnsafeBufferPointer<UInt8>, lineNumber: Int) -> Record {
+        var scanner = FlatEventScanner()
+        return parse(line, lineNumber: lineNumber, scanner: &scanner)
+    }
+
+    /// The fast scanner's answer, else the strict parser's.
+    func parse(_ line: UnsafeBufferPointer<UInt8>, lineNumber: Int, scanner: inout FlatEventScanner) -> Record {
+        let location = SourceLocation(file: path, line: lineNumber)
+        let sequence = EventLogReader.sequence(fileIndex: fileIndex, line: lineNumber)
+        if let (event, digest) = scanner.scan(line, location: location, sequence: sequence) {
+            return .event(event, digest: digest)
+        }
+        return strictParse(line, lineNumber: lineNumber)
+    }
+
+    /// The general path: any JSON, and the reason when the line is not a valid event.
+    func strictParse(_ line: UnsafeBufferPointer<UInt8>, lineNumber: Int) -> Record {
         let location = SourceLocation(file: path, line: lineNumber)
         let value: JSONValue
         do throws(JSONParser.SyntaxError) {
@@ -42,7 +97,7 @@ struct EventLogReader {
             from: value, location: location,
             sequence: EventLogReader.sequence(fileIndex: fileIndex, line: lineNumber))
         {
-        case .success(let event): return .event(event, digest: ContentDigest(value), value: value)
+        case .success(let event): return .event(event, digest: ContentDigest(value))
         case .failure(let problem): return .invalid(Diagnostic(.error, problem.reason, at: location))
         }
     }
@@ -63,22 +118,57 @@ struct EventLogReader {
     }
 }
 
+/// Buffers that concurrent workers write at disjoint indices.
+private struct UnsafeShared: @unchecked Sendable {
+    let run: UnsafeBufferPointer<UInt8>
+    let slots: UnsafeMutableBufferPointer<EventLogReader.Record?>
+    let scanners: UnsafeMutableBufferPointer<FlatEventScanner>
+}
+
 /// A 128-bit digest of an event's content as a JSON value, to recognise exact duplicates
-/// without keeping the text of every event. Hashing the parsed value directly is independent of
-/// key order (dictionary hashing), whitespace and number spelling (numbers hash their exact
-/// decimal form), and needs no canonical string.
+/// without keeping the text of every event. It is independent of key order (members are combined
+/// commutatively), whitespace and number spelling (numbers hash their exact decimal form), and
+/// the strict parser and the fast scanner compute it member by member in the same way.
 struct ContentDigest: Hashable, Sendable {
     let high: Int
     let low: Int
 
     init(_ value: JSONValue) {
-        var first = Hasher()
-        first.combine(0x5eed_0001)
-        first.combine(value)
-        var second = Hasher()
-        second.combine(0x5eed_0002)
-        second.combine(value)
-        high = first.finalize()
-        low = second.finalize()
+        var accumulator = Accumulator()
+        if case .object(let members) = value {
+            for (key, member) in members { accumulator.add(key, member) }
+        } else {
+            accumulator.add("", value)
+        }
+        self = accumulator.digest
+    }
+
+    private init(high: Int, low: Int) {
+        self.high = high
+        self.low = low
+    }
+
+    /// Combines an object's members in any order.
+    struct Accumulator {
+        private var sum: UInt64 = 0
+        private var mixed: UInt64 = 0
+        private var count: UInt64 = 0
+
+        mutating func add(_ key: String, _ value: JSONValue) {
+            var hasher = Hasher()
+            hasher.combine(key)
+            hasher.combine(value)
+            let hash = UInt64(bitPattern: Int64(hasher.finalize()))
+            sum &+= hash
+            // A second, differently mixed sum: two independent 64-bit halves.
+            var spread = hash &* 0x9E37_79B9_7F4A_7C15
+            spread ^= spread >> 29
+            mixed &+= spread &* 0xBF58_476D_1CE4_E5B9
+            count += 1
+        }
+
+        var digest: ContentDigest {
+            ContentDigest(high: Int(bitPattern: UInt(sum ^ count)), low: Int(bitPattern: UInt(mixed)))
+        }
     }
 }

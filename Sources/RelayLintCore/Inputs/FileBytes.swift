@@ -6,26 +6,17 @@ import Foundation
 struct FileBytes {
     static let blockSize = 4 << 20
 
-    /// Calls `body` with each complete line (without its `\n` or `\r\n`) and its 1-based number,
-    /// and returns the hex SHA-256 of the whole file.
-    static func forEachLine(
-        path: String, _ body: (UnsafeBufferPointer<UInt8>, Int) throws -> Void
-    ) throws -> String {
+    /// Calls `body` with runs of complete lines — each run a buffer of whole lines, every line
+    /// but possibly the file's last ending in `\n` — and returns the hex SHA-256 of the whole file.
+    /// Runs are about `blockSize` long, so that a caller can split one into lines and work on
+    /// them in parallel; the file is never held as a whole.
+    static func forEachRun(path: String, _ body: (UnsafeBufferPointer<UInt8>) throws -> Void) throws -> String {
         guard let handle = FileHandle(forReadingAtPath: path) else {
             throw InputError.unreadable(path: path, reason: FileBytes.openFailureReason(path))
         }
         defer { try? handle.close() }
         var hasher = SHA256()
-        var carry: [UInt8] = []
-        var lineNumber = 0
-        func emit(_ line: UnsafeBufferPointer<UInt8>) throws {
-            lineNumber += 1
-            var count = line.count
-            if count > 0, line[count - 1] == 0x0D { count -= 1 }
-            var start = 0
-            if lineNumber == 1, count >= 3, line[0] == 0xEF, line[1] == 0xBB, line[2] == 0xBF { start = 3 }
-            try body(UnsafeBufferPointer(rebasing: line[start..<count]), lineNumber)
-        }
+        var run: [UInt8] = []
         while true {
             let block: Data
             do {
@@ -37,22 +28,37 @@ struct FileBytes {
             hasher.update(data: block)
             try block.withUnsafeBytes { raw in
                 let bytes = raw.bindMemory(to: UInt8.self)
-                var lineStart = 0
-                while let newline = FileBytes.indexOfNewline(in: bytes, from: lineStart) {
-                    if carry.isEmpty {
-                        try emit(UnsafeBufferPointer(rebasing: bytes[lineStart..<newline]))
-                    } else {
-                        carry.append(contentsOf: bytes[lineStart..<newline])
-                        try carry.withUnsafeBufferPointer { try emit($0) }
-                        carry.removeAll(keepingCapacity: true)
-                    }
-                    lineStart = newline + 1
+                guard let lastNewline = FileBytes.indexOfLastNewline(in: bytes) else {
+                    run.append(contentsOf: bytes)
+                    return
                 }
-                carry.append(contentsOf: bytes[lineStart...])
+                run.append(contentsOf: bytes[...lastNewline])
+                try run.withUnsafeBufferPointer { try body($0) }
+                run.removeAll(keepingCapacity: true)
+                run.append(contentsOf: bytes[(lastNewline + 1)...])
             }
         }
-        if !carry.isEmpty { try carry.withUnsafeBufferPointer { try emit($0) } }
+        if !run.isEmpty { try run.withUnsafeBufferPointer { try body($0) } }
         return FileBytes.hex(hasher.finalize())
+    }
+
+    /// The lines of a run of whole lines: byte ranges without the `\n` or `\r\n` (and without a
+    /// UTF-8 byte order mark on the file's first line), numbered from `firstLine`.
+    static func lineRanges(in run: UnsafeBufferPointer<UInt8>, firstLine: Int) -> [(bytes: Range<Int>, number: Int)] {
+        var ranges: [(bytes: Range<Int>, number: Int)] = []
+        var lineStart = 0
+        var number = firstLine
+        while lineStart < run.count {
+            let newline = FileBytes.indexOfNewline(in: run, from: lineStart) ?? run.count
+            var start = lineStart
+            var end = newline
+            if end > start, run[end - 1] == 0x0D { end -= 1 }
+            if number == 1, end - start >= 3, run[start] == 0xEF, run[start + 1] == 0xBB, run[start + 2] == 0xBF { start += 3 }
+            ranges.append((start..<end, number))
+            number += 1
+            lineStart = newline + 1
+        }
+        return ranges
     }
 
     /// Reads a whole (small) file: account exports, manifests, rules, configuration.
@@ -80,6 +86,16 @@ struct FileBytes {
         let base = bytes.baseAddress! + start
         guard let found = memchr(base, 0x0A, bytes.count - start) else { return nil }
         return start + (UnsafeRawPointer(found) - UnsafeRawPointer(base))
+    }
+
+    private static func indexOfLastNewline(in bytes: UnsafeBufferPointer<UInt8>) -> Int? {
+        // Lines are short: the last newline is near the end of a block.
+        var index = bytes.count - 1
+        while index >= 0 {
+            if bytes[index] == 0x0A { return index }
+            index -= 1
+        }
+        return nil
     }
 
     private static func openFailureReason(_ path: String) -> String {

@@ -29,6 +29,7 @@ public struct RelayDomains: Sendable, Hashable {
     /// True for domains that look like a relay domain without being one
     /// (`privaterelay.apple.id.com`, `appleid.com`): worth a data-quality note.
     public func isLookAlike(_ address: String) -> Bool {
+        guard RelayDomains.mayLookAlike(address.utf8) else { return false }
         guard let domain = RelayDomains.domain(of: address), !domains.contains(domain) else { return false }
         // Most addresses are ordinary: a substring test rules them out before the costlier checks.
         guard domain.contains("apple") || domain.contains("relay") || domain.contains("icloud") else { return false }
@@ -38,6 +39,22 @@ public struct RelayDomains: Sendable, Hashable {
             let relaySquashed = relay.filter { $0.isLetter || $0.isNumber }
             return squashed == relaySquashed || squashed.contains(relaySquashed) || domain.hasPrefix("privaterelay.")
         }
+    }
+
+    /// A byte-level prefilter, run on every address of a log: false when the text after the last
+    /// `@` is ASCII and contains none of `apple`, `relay`, `icloud` in any case.
+    static func mayLookAlike(_ address: String.UTF8View) -> Bool {
+        guard let at = address.lastIndex(of: UInt8(ascii: "@")) else { return false }
+        var window: UInt64 = 0
+        for byte in address[address.index(after: at)...] {
+            if byte >= 0x80 { return true }
+            // The last six bytes, lowercased, in the low bits.
+            window = window << 8 | UInt64(byte | 0x20)
+            let last5 = window & 0xFF_FFFF_FFFF
+            let last6 = window & 0xFFFF_FFFF_FFFF
+            if last5 == 0x61_70_70_6C_65 || last5 == 0x72_65_6C_61_79 || last6 == 0x69_63_6C_6F_75_64 { return true }
+        }
+        return false
     }
 
     static func normalize(_ domain: String) -> String { trimWhitespace(domain).lowercased() }

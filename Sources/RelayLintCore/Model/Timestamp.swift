@@ -14,7 +14,13 @@ public struct Timestamp: Sendable, Hashable, Comparable, Codable, CustomStringCo
     /// Parses an RFC 3339 timestamp as the contract restricts it:
     /// `YYYY-MM-DDTHH:MM:SS[.1-9 digits](Z|±HH:MM)`, `T` and `Z` in either case.
     public init?(rfc3339 text: String) {
-        let bytes = Array(text.utf8)
+        var text = text
+        guard let parsed = text.withUTF8({ Timestamp(rfc3339Bytes: $0) }) else { return nil }
+        self = parsed
+    }
+
+    /// The same parse straight from UTF-8 bytes, for the log reader's fast path.
+    init?(rfc3339Bytes bytes: UnsafeBufferPointer<UInt8>) {
         var index = 0
         func digits(_ count: Int) -> Int? {
             guard index + count <= bytes.count else { return nil }
