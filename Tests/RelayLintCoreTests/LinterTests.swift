@@ -105,7 +105,10 @@ import Testing
         #expect(report.summary.duplicates == 1)
         #expect(report.summary.events == 3)
         #expect(report.findings.count == 1)
-        #expect(report.notes.contains { $0.message.contains("'s1' was already used") })
+        let note = try #require(report.notes.first { $0.message.contains("'s1' was already used") })
+        // Both places are named: the first use (line 1) and the reuse (line 4).
+        #expect(note.message.contains("events0.jsonl:1 with different content"))
+        #expect(note.location.line == 4)
     }
 
     // MARK: Export and log together

@@ -12,8 +12,13 @@ struct DatasetBuilder {
     let retainedTypes: Set<String>?
     private(set) var dataset = Dataset()
     private var invalid: [Diagnostic] = []
-    /// Every content seen per event id (almost always one), to recognise exact duplicates.
-    private var seenIDs: [String: (digests: [ContentDigest], location: SourceLocation)] = [:]
+    /// The first content seen per event id, by a 128-bit hash of the id, to recognise exact
+    /// duplicates: fixed-size entries, whatever the length of the ids.
+    private var seenIDs: [IDKey: (digest: ContentDigest, sequence: UInt64)] = [:]
+    /// Further contents of ids used again with other content (rare).
+    private var reusedIDs: [IDKey: [ContentDigest]] = [:]
+    /// The `--events` paths by file index, to name where an id was first used.
+    private var eventPaths: [String] = []
     private var lookAlikeCount = 0
     static let noteLimit = 200
 
@@ -36,6 +41,8 @@ struct DatasetBuilder {
     /// Reads one JSON Lines log. Invalid records are collected; `finish` decides whether they stop the run.
     mutating func readEvents(path: String, fileIndex: Int) throws(InputError) {
         let reader = EventLogReader(path: path, fileIndex: fileIndex, parallelism: parallelism)
+        if eventPaths.count <= fileIndex { eventPaths += Array(repeating: "", count: fileIndex + 1 - eventPaths.count) }
+        eventPaths[fileIndex] = path
         var summary = InputFileSummary(path: path, kind: .events, sha256: "", records: 0)
         do {
             let (sha256, records) = try reader.read { record, line in
@@ -66,20 +73,22 @@ struct DatasetBuilder {
     /// `content` gives the event's parsed line, needed only for an id used again with other content.
     mutating func ingest(_ event: Event, digest: ContentDigest, content: () -> JSONValue) -> Bool {
         var event = event
-        if let seen = seenIDs[event.id] {
-            if seen.digests.contains(digest) {
+        let key = IDKey(event.id)
+        if let seen = seenIDs[key] {
+            if seen.digest == digest || reusedIDs[key]?.contains(digest) == true {
                 dataset.duplicateCount += 1
                 return false
             }
             addNote(
-                .warning, "event id '\(event.id)' was already used at \(seen.location) with different content; both events are kept",
+                .warning,
+                "event id '\(event.id)' was already used at \(location(of: seen.sequence)) with different content; both events are kept",
                 at: event.location)
-            seenIDs[event.id]?.digests.append(digest)
+            reusedIDs[key, default: []].append(digest)
             // Findings on either event must not share a fingerprint: the reused id is told apart
             // by its content, stably across runs.
             event.discriminator = Fingerprint.contentKey(content().canonicalText)
         } else {
-            seenIDs[event.id] = ([digest], event.location)
+            seenIDs[key] = (digest, event.sequence)
         }
         dataset.eventCount += 1
         dataset.earliest = min(dataset.earliest ?? event.time, event.time)
@@ -98,6 +107,12 @@ struct DatasetBuilder {
         // every append.
         Self.record(event, retained: retained, in: &dataset.subjects[event.subject, default: Dataset.Subject()])
         return true
+    }
+
+    /// Where the event of an input sequence number was read.
+    private func location(of sequence: UInt64) -> SourceLocation {
+        let (fileIndex, line) = EventLogReader.fileAndLine(of: sequence)
+        return SourceLocation(file: fileIndex < eventPaths.count ? eventPaths[fileIndex] : "", line: line)
     }
 
     private static func record(_ event: Event, retained: Bool, in subject: inout Dataset.Subject) {
@@ -184,5 +199,21 @@ struct DatasetBuilder {
     private mutating func addNote(_ severity: Severity, _ message: String, at location: SourceLocation) {
         guard dataset.notes.count < DatasetBuilder.noteLimit * 2 else { return }
         dataset.notes.append(Diagnostic(severity, message, at: location))
+    }
+}
+
+/// A 128-bit hash of an event id: the key of the duplicate check, 16 bytes however long the id.
+private struct IDKey: Hashable {
+    let high: Int
+    let low: Int
+
+    init(_ id: String) {
+        var first = Hasher()
+        first.combine(0x1d01)
+        first.combine(id)
+        var second = Hasher()
+        second.combine(0x1d02)
+        second.combine(id)
+        (high, low) = (first.finalize(), second.finalize())
     }
 }

@@ -22,46 +22,50 @@ struct EventLogReader {
     /// The input order of a line: file first, then line.
     static func sequence(fileIndex: Int, line: Int) -> UInt64 { UInt64(fileIndex) << 40 | UInt64(line) }
 
+    static func fileAndLine(of sequence: UInt64) -> (fileIndex: Int, line: Int) {
+        (Int(sequence >> 40), Int(sequence & (1 << 40 - 1)))
+    }
+
     /// Reads every line, handing each non-blank one to `body` in line order with its bytes (valid
     /// only during the call); returns the file's SHA-256 and the number of non-blank lines.
+    ///
+    /// With several threads, a run is parsed while the caller consumes the run before it.
     func read(_ body: (Record, UnsafeBufferPointer<UInt8>) throws -> Void) throws -> (sha256: String, records: Int) {
         var records = 0
         var nextLine = 1
         let workers = max(1, parallelism)
-        var scanners = Array(repeating: FlatEventScanner(), count: workers)
-        let sha256 = try FileBytes.forEachRun(path: path) { run in
-            let lines = FileBytes.lineRanges(in: run, firstLine: nextLine)
-            nextLine += lines.count
-            var parsed = [Record?](repeating: nil, count: lines.count)
-            let slices = workers == 1 || lines.count < 256 ? 1 : workers * 4
-            parsed.withUnsafeMutableBufferPointer { slots in
-                scanners.withUnsafeMutableBufferPointer { scannerSlots in
-                    let shared = UnsafeShared(run: run, slots: slots, scanners: scannerSlots)
-                    let work: @Sendable (Int, Int) -> Void = { slice, worker in
-                        let start = lines.count * slice / slices
-                        let end = lines.count * (slice + 1) / slices
-                        for index in start..<end {
-                            let line = UnsafeBufferPointer(rebasing: shared.run[lines[index].bytes])
-                            guard !EventLogReader.isBlank(line) else { continue }
-                            shared.slots[index] = parse(line, lineNumber: lines[index].number, scanner: &shared.scanners[worker])
-                        }
-                    }
-                    if slices == 1 {
-                        work(0, 0)
-                    } else {
-                        // Each worker takes every `workers`-th slice, so no two touch the same scanner.
-                        DispatchQueue.concurrentPerform(iterations: workers) { worker in
-                            for slice in stride(from: worker, to: slices, by: workers) { work(slice, worker) }
-                        }
-                    }
+        let scanners = ScannerPool(count: workers)
+        var previous: ParsedRun?
+        func deliver(_ run: ParsedRun) throws {
+            try run.bytes.withUnsafeBufferPointer { bytes in
+                for (index, line) in run.lines.enumerated() {
+                    guard let record = run.records[index] else { continue }
+                    records += 1
+                    try body(record, UnsafeBufferPointer(rebasing: bytes[line.bytes]))
                 }
             }
-            for (index, record) in parsed.enumerated() {
-                guard let record else { continue }
-                records += 1
-                try body(record, UnsafeBufferPointer(rebasing: run[lines[index].bytes]))
-            }
         }
+        let sha256 = try FileBytes.forEachRun(path: path) { buffer in
+            let lines = FileBytes.lineRanges(in: buffer, firstLine: nextLine)
+            nextLine += lines.count
+            let run = ParsedRun(bytes: Array(buffer), lines: lines)
+            guard workers > 1, lines.count >= 256 else {
+                run.parse(part: 0, of: 1, reader: self, scanners: scanners)
+                if let previous { try deliver(previous) }
+                previous = run
+                return
+            }
+            let group = DispatchGroup()
+            for worker in 0..<workers {
+                DispatchQueue.global().async(group: group) {
+                    run.parse(part: worker, of: workers, reader: self, scanners: scanners)
+                }
+            }
+            defer { group.wait() }
+            if let previous { try deliver(previous) }
+            previous = run
+        }
+        if let previous { try deliver(previous) }
         return (sha256, records)
     }
 
@@ -118,11 +122,53 @@ struct EventLogReader {
     }
 }
 
-/// Buffers that concurrent workers write at disjoint indices.
-private struct UnsafeShared: @unchecked Sendable {
-    let run: UnsafeBufferPointer<UInt8>
-    let slots: UnsafeMutableBufferPointer<EventLogReader.Record?>
+/// One run of whole lines, parsed by worker threads into per-line records.
+private final class ParsedRun: @unchecked Sendable {
+    let bytes: [UInt8]
+    let lines: [(bytes: Range<Int>, number: Int)]
+    /// One slot per line; nil for blank lines. Workers write disjoint ranges, and the reader
+    /// reads only after all of them finished.
+    let records: UnsafeMutableBufferPointer<EventLogReader.Record?>
+
+    init(bytes: [UInt8], lines: [(bytes: Range<Int>, number: Int)]) {
+        self.bytes = bytes
+        self.lines = lines
+        records = .allocate(capacity: lines.count)
+        records.initialize(repeating: nil)
+    }
+
+    deinit {
+        _ = records.deinitialize()
+        records.deallocate()
+    }
+
+    /// Parses the `part`-th of `parts` equal slices of the lines with that part's scanner.
+    func parse(part: Int, of parts: Int, reader: EventLogReader, scanners: ScannerPool) {
+        let start = lines.count * part / parts
+        let end = lines.count * (part + 1) / parts
+        bytes.withUnsafeBufferPointer { bytes in
+            for index in start..<end {
+                let line = UnsafeBufferPointer(rebasing: bytes[lines[index].bytes])
+                guard !EventLogReader.isBlank(line) else { continue }
+                records[index] = reader.parse(line, lineNumber: lines[index].number, scanner: &scanners.scanners[part])
+            }
+        }
+    }
+}
+
+/// One scanner per worker; a worker only ever uses its own.
+private final class ScannerPool: @unchecked Sendable {
     let scanners: UnsafeMutableBufferPointer<FlatEventScanner>
+
+    init(count: Int) {
+        scanners = .allocate(capacity: count)
+        scanners.initialize(repeating: FlatEventScanner())
+    }
+
+    deinit {
+        _ = scanners.deinitialize()
+        scanners.deallocate()
+    }
 }
 
 /// A 128-bit digest of an event's content as a JSON value, to recognise exact duplicates

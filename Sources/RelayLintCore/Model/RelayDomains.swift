@@ -8,9 +8,12 @@ public struct RelayDomains: Sendable, Hashable {
     public static let defaultDomains = ["privaterelay.appleid.com", "private.icloud.com"]
 
     public private(set) var domains: [String]
+    /// The domains' bytes, for the ASCII fast path.
+    private let domainBytes: [[UInt8]]
 
     public init(_ domains: [String] = RelayDomains.defaultDomains) {
         self.domains = domains.map { RelayDomains.normalize($0) }
+        self.domainBytes = self.domains.map { Array($0.utf8) }
     }
 
     /// The address's domain, trimmed and lowercased, or nil when it has no `@`.
@@ -22,6 +25,7 @@ public struct RelayDomains: Sendable, Hashable {
 
     /// True when the address's domain is exactly one of the relay domains.
     public func isRelayAddress(_ address: String) -> Bool {
+        if let isRelay = asciiRelayTest(address.utf8) { return isRelay }
         guard let domain = RelayDomains.domain(of: address) else { return false }
         return domains.contains(domain)
     }
@@ -29,15 +33,37 @@ public struct RelayDomains: Sendable, Hashable {
     /// True for domains that look like a relay domain without being one
     /// (`privaterelay.apple.id.com`, `appleid.com`): worth a data-quality note.
     public func isLookAlike(_ address: String) -> Bool {
-        guard RelayDomains.mayLookAlike(address.utf8) else { return false }
+        // Most addresses are ordinary: byte tests rule them out before the costlier checks.
+        guard RelayDomains.mayLookAlike(address.utf8), asciiRelayTest(address.utf8) != true else { return false }
         guard let domain = RelayDomains.domain(of: address), !domains.contains(domain) else { return false }
-        // Most addresses are ordinary: a substring test rules them out before the costlier checks.
-        guard domain.contains("apple") || domain.contains("relay") || domain.contains("icloud") else { return false }
         let squashed = domain.filter { $0.isLetter || $0.isNumber }
         if domain == "appleid.com" || domain.hasSuffix(".appleid.com") { return true }
         return domains.contains { relay in
             let relaySquashed = relay.filter { $0.isLetter || $0.isNumber }
             return squashed == relaySquashed || squashed.contains(relaySquashed) || domain.hasPrefix("privaterelay.")
+        }
+    }
+
+    /// The relay test on bytes for the usual address: all ASCII, its domain printable without
+    /// white space (so trimming and Unicode lowercasing change nothing but ASCII case). nil for
+    /// any other address, which the Unicode-aware path decides.
+    private func asciiRelayTest(_ address: String.UTF8View) -> Bool? {
+        var at: String.UTF8View.Index?
+        var index = address.startIndex
+        while index != address.endIndex {
+            let byte = address[index]
+            if byte >= 0x80 { return nil }
+            if byte == UInt8(ascii: "@") { at = index }
+            index = address.index(after: index)
+        }
+        guard let at else { return false }
+        let domain = address[address.index(after: at)...]
+        guard domain.allSatisfy({ $0 > 0x20 && $0 < 0x7F }) else { return nil }
+        return domainBytes.contains { relay in
+            relay.count == domain.count
+                && zip(relay, domain).allSatisfy { expected, byte in
+                    byte == expected || (byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") && byte | 0x20 == expected)
+                }
         }
     }
 
