@@ -95,7 +95,25 @@ struct CheckCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Threads for evaluation (default: the number of cores); output does not depend on it.", valueName: "n"))
     var jobs: Int?
 
+    @Option(
+        help: ArgumentHelp(
+            "Evaluate only the subjects of shard K of N (1-based; FNV-1a of the subject id modulo N) and write a partial JSON report for `relaylint merge`.",
+            valueName: "K/N"))
+    var shard: String?
+
+    @Flag(name: .shortAndLong, help: "No progress on standard error (progress shows only on a terminal, never in CI).")
+    var quiet = false
+
     func validate() throws {
+        if let shard {
+            guard Shard(parsing: shard) != nil else {
+                throw ValidationError("--shard takes K/N with 1 ≤ K ≤ N, e.g. 2/4; found '\(shard)'")
+            }
+            let formats = [format] + extraReports.map { String($0.prefix { $0 != "=" }) }
+            if formats.contains(where: { $0 != "json" }) {
+                throw ValidationError("--shard writes a partial report: use --format json and combine the shards with `relaylint merge`")
+            }
+        }
         if eventPaths.isEmpty && accountPaths.isEmpty {
             throw ValidationError("nothing to check: give --events FILE and/or --accounts FILE")
         }
@@ -133,6 +151,10 @@ struct CheckCommand: ParsableCommand {
         if let domains = configuration?.relayDomains { request.relayDomains = RelayDomains(domains) }
         if !relayDomains.isEmpty { request.relayDomains = RelayDomains(relayDomains) }
         if let jobs { request.parallelism = jobs }
+        request.shard = shard.flatMap(Shard.init(parsing:))
+        let progress = ProgressDisplay.forStandardError(quiet: quiet)
+        if let progress { request.progress = { @Sendable update in progress.update(update) } }
+        defer { progress?.finish() }
         if let configuration {
             request.extraInputs = [
                 InputFileSummary(

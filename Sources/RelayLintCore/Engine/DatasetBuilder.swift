@@ -8,6 +8,16 @@ struct DatasetBuilder {
     let skipInvalid: Bool
     /// Threads that parse log lines.
     var parallelism = 1
+    /// Told how far reading has come, after each run of lines.
+    var progress: (@Sendable (LintProgress) -> Void)?
+    /// The size of all logs, for the progress display.
+    var totalEventBytes = 0
+    private var eventBytesRead = 0
+    /// With `--shard`: the slice whose subjects the rules evaluate.
+    var shard: Shard?
+    /// Event types kept for subjects outside the shard (what app-rule matchers can look at);
+    /// nil keeps all.
+    var outsideShardTypes: Set<String>? = []
     /// Event types to keep; nil keeps all (a rule matches events of any type).
     let retainedTypes: Set<String>?
     private(set) var dataset = Dataset()
@@ -45,7 +55,14 @@ struct DatasetBuilder {
         eventPaths[fileIndex] = path
         var summary = InputFileSummary(path: path, kind: .events, sha256: "", records: 0)
         do {
-            let (sha256, records) = try reader.read { record, line in
+            let bytesBefore = eventBytesRead
+            let (sha256, records) = try reader.read(progress: { bytes in
+                eventBytesRead = bytesBefore + bytes
+                progress?(
+                    LintProgress(
+                        file: path, bytesRead: eventBytesRead, totalBytes: totalEventBytes,
+                        events: dataset.eventCount + dataset.duplicateCount))
+            }) { record, line in
                 switch record {
                 case .invalid(let diagnostic):
                     summary.invalid += 1
@@ -102,7 +119,8 @@ struct DatasetBuilder {
                 addLookAlikeNote(text, field: field, at: event.location)
             }
         }
-        let retained = retainedTypes?.contains(event.type) ?? true
+        let types = shard.map { $0.contains(subject: event.subject) } ?? true ? retainedTypes : outsideShardTypes
+        let retained = types?.contains(event.type) ?? true
         // Mutated in place: copying the subject out and back would copy its event array on
         // every append.
         Self.record(event, retained: retained, in: &dataset.subjects[event.subject, default: Dataset.Subject()])

@@ -23,6 +23,11 @@ public struct LintRequest: Sendable {
     public var asOfDay: String?
     /// Inputs to list in the report besides the data (the configuration file).
     public var extraInputs: [InputFileSummary] = []
+    /// Called now and then while the logs are read (on the reading thread), for a progress
+    /// display; the library itself never prints.
+    public var progress: (@Sendable (LintProgress) -> Void)?
+    /// Evaluate only this slice of the subjects (`--shard K/N`); `ShardMerger` adds the slices up.
+    public var shard: Shard?
 
     public init(
         eventPaths: [String] = [], accountPaths: [String] = [], manifestPath: String? = nil, rules: RuleSet,
@@ -52,6 +57,12 @@ public enum Linter {
             relayDomains: request.relayDomains, skipInvalid: request.skipInvalid,
             retainedTypes: retainedTypes(of: request.rules.rules))
         builder.parallelism = request.parallelism
+        builder.shard = request.shard
+        builder.progress = request.progress
+        builder.totalEventBytes = request.eventPaths.reduce(0) { total, path in
+            total + ((try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0)
+        }
+        builder.outsideShardTypes = outsideShardTypes(appRules: appRules)
         var problems: [Diagnostic] = []
         if let manifestPath = request.manifestPath {
             do {
@@ -86,10 +97,15 @@ public enum Linter {
             appMatchers: appRules.flatMap { EvaluationContext.appMatchers(of: $0.requirement) })
         let matching = MatcherEvaluation(relayDomains: request.relayDomains, manifest: dataset.manifest, defaultApp: dataset.defaultApp)
         let evaluator = SubjectRuleEvaluator(rules: subjectRules, matching: matching, context: context)
+        // Outside the shard, only the app rules' matchers run: app rules depend on every subject.
+        let appMatchersOnly = SubjectRuleEvaluator(rules: [], matching: matching, context: context)
+        let shard = request.shard
         let subjectIDs = dataset.subjects.keys.sorted()
-        let results = parallelMap(subjectIDs, parallelism: request.parallelism) { id -> SubjectRuleEvaluator.Result in
+        let inShard = subjectIDs.map { shard?.contains(subject: $0) ?? true }
+        let results = parallelMap(Array(zip(subjectIDs, inShard)), parallelism: request.parallelism) {
+            (id, inShard) -> SubjectRuleEvaluator.Result in
             let subject = dataset.subjects[id]!
-            return evaluator.evaluate(
+            return (inShard ? evaluator : appMatchersOnly).evaluate(
                 Timeline(
                     subject: id, events: subject.events, account: subject.account,
                     accountApp: subject.account == nil ? nil : dataset.app(ofAccountOf: subject), relayDomains: request.relayDomains))
@@ -99,23 +115,29 @@ public enum Linter {
         var tallies = Array(repeating: SubjectRuleEvaluator.Tally(), count: subjectRules.count)
         var appMatches = Array(repeating: [String: Evidence](), count: context.appMatchers.count)
         var anonymized = 0
-        for result in results {
+        for (result, inShard) in zip(results, inShard) {
+            for index in appMatches.indices {
+                appMatches[index].merge(result.appMatches[index]) { first, second in
+                    (first.time, first.location) <= (second.time, second.location) ? first : second
+                }
+            }
+            guard inShard else { continue }
             findings.append(contentsOf: result.findings)
             for index in tallies.indices {
                 tallies[index].triggered += result.tallies[index].triggered
                 tallies[index].violated += result.tallies[index].violated
                 tallies[index].pending += result.tallies[index].pending
             }
-            for index in appMatches.indices {
-                appMatches[index].merge(result.appMatches[index]) { first, second in
-                    (first.time, first.location) <= (second.time, second.location) ? first : second
-                }
-            }
             if result.wasEverAnonymized { anonymized += 1 }
         }
 
         let apps = appFacts(of: dataset)
-        let appResult = AppRuleEvaluator(rules: appRules, context: context).evaluate(apps: apps, matches: appMatches)
+        var appResult = AppRuleEvaluator(rules: appRules, context: context).evaluate(apps: apps, matches: appMatches)
+        if let shard, shard.index != 1 {
+            // Every shard sees every app; shard 1 alone reports them, so shard reports add up.
+            appResult.findings = []
+            appResult.tallies = appResult.tallies.map { _ in SubjectRuleEvaluator.Tally() }
+        }
         findings.append(contentsOf: appResult.findings)
         findings.sort(by: Finding.reportOrder)
         let baselined = findings.count
@@ -130,7 +152,8 @@ public enum Linter {
         var bySeverity: [Severity: Int] = [:]
         for finding in findings where finding.suppression == nil { bySeverity[finding.severity, default: 0] += 1 }
         let suppressedCount = findings.filter { $0.suppression != nil }.count
-        let accountsPerApp = Dictionary(grouping: dataset.subjects.values.filter { $0.account != nil }) { dataset.app(ofAccountOf: $0) }
+        let shardSubjects = zip(subjectIDs, inShard).filter(\.1).map { dataset.subjects[$0.0]! }
+        let accountsPerApp = Dictionary(grouping: shardSubjects.filter { $0.account != nil }) { dataset.app(ofAccountOf: $0) }
         return LintReport(
             tool: LintReport.Tool(version: request.toolVersion),
             inputs: dataset.inputs + request.extraInputs,
@@ -143,7 +166,7 @@ public enum Linter {
                     inManifest: $0.manifestEntry != nil, accounts: accountsPerApp[$0.bundleId]?.count ?? 0)
             },
             summary: LintReport.Summary(
-                subjects: dataset.subjects.count, events: dataset.eventCount, accounts: dataset.accountCount,
+                subjects: shardSubjects.count, events: dataset.eventCount, accounts: shardSubjects.filter { $0.account != nil }.count,
                 duplicates: dataset.duplicateCount, skippedRecords: dataset.skipped.count, anonymizedSubjects: anonymized,
                 findings: findings.count - suppressedCount, suppressed: suppressedCount, baselined: baselined - findings.count,
                 pending: tallies.reduce(0) { $0 + $1.pending }, bySeverity: bySeverity),
@@ -152,7 +175,7 @@ public enum Linter {
             skipped: dataset.skipped,
             notes: dataset.notes,
             eventsPerDay: dataset.eventsPerDay.sorted { $0.key < $1.key }.map { (day: Timestamp.utcDay(number: $0.key), count: $0.value) },
-            earliest: dataset.earliest, latest: dataset.latest, showsPII: request.showPII)
+            earliest: dataset.earliest, latest: dataset.latest, showsPII: request.showPII, shard: request.shard)
     }
 
     /// Marks the findings that a live suppression accepts; expired suppressions apply to nothing.
@@ -202,6 +225,19 @@ public enum Linter {
                 guard let referenced = matcher.referencedTypes else { return nil }
                 types.formUnion(referenced)
             }
+        }
+        return types
+    }
+
+    /// Event types to keep for subjects outside the shard: those app-rule matchers can look at,
+    /// plus the identity events when a matcher tests the subject's state.
+    static func outsideShardTypes(appRules: [Rule]) -> Set<String>? {
+        let matchers = appRules.flatMap { EvaluationContext.appMatchers(of: $0.requirement) }
+        var types: Set<String> = []
+        for matcher in matchers {
+            guard let referenced = matcher.referencedTypes else { return nil }
+            types.formUnion(referenced)
+            if matcher.readsSubjectState { types.formUnion(DatasetBuilder.identityTypes) }
         }
         return types
     }

@@ -30,8 +30,11 @@ struct EventLogReader {
     /// only during the call); returns the file's SHA-256 and the number of non-blank lines.
     ///
     /// With several threads, a run is parsed while the caller consumes the run before it.
-    func read(_ body: (Record, UnsafeBufferPointer<UInt8>) throws -> Void) throws -> (sha256: String, records: Int) {
+    func read(
+        progress: (_ bytesRead: Int) -> Void = { _ in }, _ body: (Record, UnsafeBufferPointer<UInt8>) throws -> Void
+    ) throws -> (sha256: String, records: Int) {
         var records = 0
+        var bytesDelivered = 0
         var nextLine = 1
         let workers = max(1, parallelism)
         let scanners = ScannerPool(count: workers)
@@ -44,6 +47,8 @@ struct EventLogReader {
                     try body(record, UnsafeBufferPointer(rebasing: bytes[line.bytes]))
                 }
             }
+            bytesDelivered += run.bytes.count
+            progress(bytesDelivered)
         }
         let sha256 = try FileBytes.forEachRun(path: path) { buffer in
             let lines = FileBytes.lineRanges(in: buffer, firstLine: nextLine)

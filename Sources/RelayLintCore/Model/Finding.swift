@@ -49,7 +49,9 @@ public struct Finding: Sendable, Equatable, Codable {
         default: break
         }
         if lhs.rule != rhs.rule { return lhs.rule < rhs.rule }
-        return (lhs.event ?? "") < (rhs.event ?? "")
+        if lhs.event != rhs.event { return (lhs.event ?? "") < (rhs.event ?? "") }
+        // A reused event id can fire a rule twice at one instant: the fingerprint makes the order total.
+        return lhs.fingerprint < rhs.fingerprint
     }
 }
 

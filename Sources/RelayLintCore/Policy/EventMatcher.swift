@@ -39,6 +39,13 @@ public struct EventMatcher: Sendable, Equatable {
         return result
     }
 
+    /// Whether matching needs the subject's state around the event (identity changes, `before`,
+    /// `after`), rather than the event alone.
+    var readsSubjectState: Bool {
+        !adds.isEmpty || !removes.isEmpty || before != nil || after != nil
+            || (anyOf + allOf + noneOf).contains { $0.readsSubjectState }
+    }
+
     /// A short description for messages: `consent.granted where scope = link.email`.
     public var summary: String {
         var parts: [String] = []

@@ -9,9 +9,14 @@ public struct JSONReporter: Reporter {
     public var summary: String { "JSON report (contract version 1), for pipelines" }
 
     public func render(_ report: LintReport, options: ReportOptions) -> String {
+        JSONReporter.text(of: JSONReportDocument(report))
+    }
+
+    /// The one place the report's bytes are decided, for `check` and `merge` alike.
+    static func text(of document: JSONReportDocument) -> String {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        let data = try! encoder.encode(JSONReportDocument(report))
+        let data = try! encoder.encode(document)
         return String(decoding: data, as: UTF8.self) + "\n"
     }
 }
@@ -140,6 +145,8 @@ struct JSONReportDocument: Codable, Equatable {
     var suppressions: [SuppressionEntry]
     var skipped: [DiagnosticEntry]
     var notes: [DiagnosticEntry]
+    /// Present in the reports of `check --shard K/N` only.
+    var shard: Shard?
 
     init(_ report: LintReport) {
         func location(_ location: SourceLocation) -> Location {
@@ -190,5 +197,6 @@ struct JSONReportDocument: Codable, Equatable {
         suppressions = report.suppressions.map { suppression($0.suppression, $0) }
         skipped = report.skipped.map(diagnostic)
         notes = report.notes.map(diagnostic)
+        shard = report.shard
     }
 }

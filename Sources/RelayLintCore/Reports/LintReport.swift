@@ -70,12 +70,14 @@ public struct LintReport: Sendable, Equatable {
     public var latest: Timestamp?
     /// Whether PII was shown unmasked (`--show-pii`).
     public var showsPII: Bool
+    /// The slice of subjects evaluated (`--shard K/N`); nil for a whole run.
+    public var shard: Shard? = nil
 
     public static func == (lhs: LintReport, rhs: LintReport) -> Bool {
         lhs.tool == rhs.tool && lhs.inputs == rhs.inputs && lhs.ruleFiles == rhs.ruleFiles && lhs.rules == rhs.rules
             && lhs.apps == rhs.apps && lhs.summary == rhs.summary && lhs.findings == rhs.findings && lhs.suppressions == rhs.suppressions
             && lhs.skipped == rhs.skipped && lhs.notes == rhs.notes && lhs.earliest == rhs.earliest
-            && lhs.latest == rhs.latest && lhs.showsPII == rhs.showsPII
+            && lhs.latest == rhs.latest && lhs.showsPII == rhs.showsPII && lhs.shard == rhs.shard
             && lhs.eventsPerDay.map(\.day) == rhs.eventsPerDay.map(\.day) && lhs.eventsPerDay.map(\.count) == rhs.eventsPerDay.map(\.count)
     }
 

@@ -1,0 +1,42 @@
+/// One slice of the subjects, for spreading a check over several jobs (`--shard K/N`).
+///
+/// Every job reads all the inputs, so that what the report says about the inputs (records,
+/// duplicates, notes, apps) is the same in each; it evaluates the subject rules only for the
+/// subjects that hash into its slice. App rules depend on every subject: each job evaluates
+/// their matchers over all subjects, and only shard 1 reports them, so that adding the shard
+/// reports up (`relaylint merge`) gives the single run's report.
+public struct Shard: Sendable, Hashable, Codable, CustomStringConvertible {
+    /// 1-based, as CI matrices and `--shard 1/3` in test runners count.
+    public let index: Int
+    public let count: Int
+
+    public init?(index: Int, count: Int) {
+        guard count >= 1, (1...count).contains(index) else { return nil }
+        self.index = index
+        self.count = count
+    }
+
+    /// Parses `K/N` with 1 ≤ K ≤ N.
+    public init?(parsing text: String) {
+        let parts = text.split(separator: "/", omittingEmptySubsequences: false)
+        guard parts.count == 2, let index = Int(parts[0]), let count = Int(parts[1]) else { return nil }
+        self.init(index: index, count: count)
+    }
+
+    public var description: String { "\(index)/\(count)" }
+
+    /// Whether the subject belongs to this shard: FNV-1a (64-bit) of its UTF-8 bytes, modulo the
+    /// shard count. Fixed and documented, so that every machine slices alike.
+    public func contains(subject: String) -> Bool {
+        Shard.slot(of: subject, among: count) == index - 1
+    }
+
+    static func slot(of subject: String, among count: Int) -> Int {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in subject.utf8 {
+            hash ^= UInt64(byte)
+            hash &*= 0x0000_0100_0000_01B3
+        }
+        return Int(hash % UInt64(count))
+    }
+}

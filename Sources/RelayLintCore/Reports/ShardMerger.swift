@@ -1,0 +1,177 @@
+import Foundation
+
+/// Adds up the JSON reports of `relaylint check --shard K/N` runs into the JSON report that one
+/// run over all subjects gives, byte for byte (`relaylint merge`).
+///
+/// Every shard read all inputs, so what a report says about the inputs, the rule pack, the apps
+/// and the data-quality notes is the same in each and must agree; per-subject counts and
+/// findings are disjoint and add up; app findings come from shard 1 alone (see `Shard`).
+public enum ShardMerger {
+    /// The merged report.
+    public struct Merged: Sendable {
+        /// The JSON report text, as `check --format json` writes it.
+        public let json: String
+        /// Severities of the findings no suppression accepts.
+        let activeSeverities: [Severity]
+
+        public var findingCount: Int { activeSeverities.count }
+
+        /// Whether the merged report fails at the threshold, as `LintReport.fails(at:)` decides.
+        public func fails(at threshold: Severity?) -> Bool {
+            guard let threshold else { return false }
+            return activeSeverities.contains { $0 >= threshold }
+        }
+    }
+
+    /// Merges shard reports given as (path, contents); the paths name the culprits in errors.
+    public static func merge(_ reports: [(path: String, data: Data)]) throws(DiagnosticsError) -> Merged {
+        var shards: [(path: String, document: JSONReportDocument, shard: Shard)] = []
+        var problems: [Diagnostic] = []
+        let decoder = JSONDecoder()
+        for (path, data) in reports {
+            do {
+                let document = try decoder.decode(JSONReportDocument.self, from: data)
+                guard let shard = document.shard else {
+                    problems.append(
+                        Diagnostic(
+                            .error, "not a shard report: it has no 'shard' (run `relaylint check --shard K/N --format json`)",
+                            at: SourceLocation(file: path)))
+                    continue
+                }
+                shards.append((path, document, shard))
+            } catch {
+                problems.append(Diagnostic(.error, "not a relaylint JSON report: \(describe(error))", at: SourceLocation(file: path)))
+            }
+        }
+        guard problems.isEmpty else { throw DiagnosticsError(problems) }
+        guard let first = shards.first else {
+            throw DiagnosticsError([Diagnostic(.error, "no shard reports to merge", at: SourceLocation(file: ""))])
+        }
+        problems += completeness(shards.map { ($0.path, $0.shard) })
+        for other in shards.dropFirst() {
+            if let difference = difference(first.document, other.document) {
+                problems.append(
+                    Diagnostic(
+                        .error,
+                        "disagrees with \(first.path) on \(difference): shards must run on the same inputs, rules and options",
+                        at: SourceLocation(file: other.path)))
+            }
+        }
+        guard problems.isEmpty else { throw DiagnosticsError(problems) }
+
+        let documents = shards.sorted { $0.shard.index < $1.shard.index }.map(\.document)
+        var merged = documents[0]
+        merged.shard = nil
+        for document in documents.dropFirst() {
+            for index in merged.rules.indices {
+                merged.rules[index].checked += document.rules[index].checked
+                merged.rules[index].violated += document.rules[index].violated
+                merged.rules[index].pending += document.rules[index].pending
+            }
+            for index in merged.apps.indices { merged.apps[index].accounts += document.apps[index].accounts }
+            merged.summary.subjects += document.summary.subjects
+            merged.summary.accounts += document.summary.accounts
+            merged.summary.findings += document.summary.findings
+            merged.summary.suppressed += document.summary.suppressed
+            merged.summary.baselined += document.summary.baselined
+            merged.summary.pending += document.summary.pending
+            merged.summary.anonymizedSubjects += document.summary.anonymizedSubjects
+            merged.summary.bySeverity.merge(document.summary.bySeverity, uniquingKeysWith: +)
+            merged.findings += document.findings
+            for index in merged.suppressions.indices {
+                let theirs = document.suppressions[index]
+                merged.suppressions[index].matched = (merged.suppressions[index].matched ?? 0) + (theirs.matched ?? 0)
+                merged.suppressions[index].status = mergedStatus(merged.suppressions[index].status, theirs.status)
+            }
+        }
+        merged.findings.sort(by: reportOrder)
+        let active = merged.findings.filter { $0.suppression == nil }.compactMap { Severity(rawValue: $0.severity) }
+        return Merged(json: JSONReporter.text(of: merged), activeSeverities: active)
+    }
+
+    /// Every shard of 1…N exactly once.
+    private static func completeness(_ shards: [(path: String, shard: Shard)]) -> [Diagnostic] {
+        var problems: [Diagnostic] = []
+        let count = shards[0].shard.count
+        var seen: [Int: String] = [:]
+        for (path, shard) in shards {
+            if shard.count != count {
+                problems.append(
+                    Diagnostic(.error, "is shard \(shard), but \(shards[0].path) is of \(count) shards", at: SourceLocation(file: path)))
+            } else if let earlier = seen[shard.index] {
+                problems.append(Diagnostic(.error, "is shard \(shard) again (also \(earlier))", at: SourceLocation(file: path)))
+            } else {
+                seen[shard.index] = path
+            }
+        }
+        let missing = (1...count).filter { seen[$0] == nil }
+        if problems.isEmpty, !missing.isEmpty {
+            let list = missing.map { "\($0)/\(count)" }.joined(separator: ", ")
+            problems.append(
+                Diagnostic(.error, "shard report\(missing.count == 1 ? "" : "s") missing: \(list)", at: SourceLocation(file: "")))
+        }
+        return problems
+    }
+
+    /// What two shard reports disagree on, among what every shard computes alike; nil if nothing.
+    private static func difference(_ a: JSONReportDocument, _ b: JSONReportDocument) -> String? {
+        func ruleShape(_ rule: JSONReportDocument.RuleEntry) -> [String] { [rule.id, rule.title, rule.severity, rule.scope, rule.file] }
+        func appShape(_ app: LintReport.AppOutcome) -> [String] { [app.bundleId, "\(app.createsAccounts)", "\(app.inManifest)"] }
+        func suppressionShape(_ entry: JSONReportDocument.SuppressionEntry) -> JSONReportDocument.SuppressionEntry {
+            var shape = entry
+            shape.status = nil
+            shape.matched = nil
+            return shape
+        }
+        if a.version != b.version || a.tool != b.tool { return "the report version or the tool" }
+        if a.inputs != b.inputs { return "the inputs (paths, hashes or record counts)" }
+        if a.rulePack != b.rulePack || a.rules.map(ruleShape) != b.rules.map(ruleShape) { return "the rules" }
+        if a.apps.map(appShape) != b.apps.map(appShape) { return "the apps" }
+        if a.summary.events != b.summary.events || a.summary.duplicates != b.summary.duplicates
+            || a.summary.skipped != b.summary.skipped || a.skipped != b.skipped
+        {
+            return "the events read"
+        }
+        if a.notes != b.notes { return "the data-quality notes" }
+        if a.suppressions.map(suppressionShape) != b.suppressions.map(suppressionShape) { return "the suppressions" }
+        return nil
+    }
+
+    /// A suppression is expired in every shard or in none; otherwise active where any shard used it.
+    private static func mergedStatus(_ a: String?, _ b: String?) -> String? {
+        let expired = SuppressionOutcome.Status.expired.rawValue
+        let active = SuppressionOutcome.Status.active.rawValue
+        if a == expired || b == expired { return expired }
+        if a == active || b == active { return active }
+        return a ?? b
+    }
+
+    /// `Finding.reportOrder` on report entries: subject, time (app findings first), rule, event,
+    /// fingerprint. Times compare as instants, not as text.
+    static func reportOrder(_ lhs: JSONReportDocument.FindingEntry, _ rhs: JSONReportDocument.FindingEntry) -> Bool {
+        if lhs.subject != rhs.subject { return lhs.subject < rhs.subject }
+        let (a, b) = (lhs.time.flatMap(Timestamp.init(rfc3339:)), rhs.time.flatMap(Timestamp.init(rfc3339:)))
+        switch (a, b) {
+        case (nil, .some): return true
+        case (.some, nil): return false
+        case (.some(let a), .some(let b)) where a != b: return a < b
+        default: break
+        }
+        if lhs.rule != rhs.rule { return lhs.rule < rhs.rule }
+        if lhs.event != rhs.event { return (lhs.event ?? "") < (rhs.event ?? "") }
+        return lhs.fingerprint < rhs.fingerprint
+    }
+
+    private static func describe(_ error: any Error) -> String {
+        switch error {
+        case DecodingError.keyNotFound(let key, let context):
+            "missing '\((context.codingPath + [key]).map(\.stringValue).joined(separator: "."))'"
+        case DecodingError.typeMismatch(_, let context), DecodingError.valueNotFound(_, let context):
+            "unexpected value at '\(context.codingPath.map(\.stringValue).joined(separator: "."))'"
+        case DecodingError.dataCorrupted(let context):
+            context.codingPath.isEmpty
+                ? "invalid JSON" : "invalid value at '\(context.codingPath.map(\.stringValue).joined(separator: "."))'"
+        default: "\(error)"
+        }
+    }
+}

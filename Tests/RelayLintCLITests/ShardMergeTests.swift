@@ -1,0 +1,93 @@
+import Foundation
+import RelayLintCore
+import RelayLintTestSupport
+import Testing
+
+/// `check --shard K/N` on every K, then `merge`, gives the single run's JSON report byte for byte.
+@Suite struct ShardMergeTests {
+    static let arguments = ExampleReportTests.exampleArguments + ["--accounts", "Examples/accounts.csv", "--format", "json"]
+
+    /// Runs every shard of `count` into a temporary folder and returns the report paths.
+    func shardReports(count: Int) throws -> [String] {
+        let folder = try Fixtures.temporaryDirectory()
+        return try (1...count).map { index in
+            let path = folder.appendingPathComponent("shard-\(index).json").path
+            let result = try CommandRunner.run(
+                Self.arguments + ["--shard", "\(index)/\(count)", "--fail-on", "never", "--output", path])
+            #expect(result.status == 0, "\(result.stderr)")
+            return path
+        }
+    }
+
+    @Test(arguments: [1, 2, 3, 7])
+    func mergedShardsEqualTheSingleRun(count: Int) throws {
+        let single = try CommandRunner.run(Self.arguments)
+        #expect(single.status == 1)
+        let merged = try CommandRunner.run(["merge"] + shardReports(count: count).reversed())
+        #expect(merged.stdout == single.stdout)
+        #expect(merged.status == single.status, "\(merged.stderr)")
+    }
+
+    @Test func eachShardEvaluatesOnlyItsSlice() throws {
+        let decoder = JSONDecoder()
+        struct Report: Decodable {
+            struct Summary: Decodable { var subjects: Int }
+            struct Finding: Decodable { var subject: String }
+            var summary: Summary
+            var findings: [Finding]
+        }
+        let single = try decoder.decode(Report.self, from: Data(try CommandRunner.run(Self.arguments).stdout.utf8))
+        let shards = try shardReports(count: 3).map { try decoder.decode(Report.self, from: Data(contentsOf: URL(fileURLWithPath: $0))) }
+        #expect(shards.map(\.summary.subjects).reduce(0, +) == single.summary.subjects)
+        #expect(shards.allSatisfy { $0.summary.subjects < single.summary.subjects })
+        #expect(shards.filter { !$0.findings.isEmpty }.count >= 2)
+        let subjectsPerShard = shards.map { Set($0.findings.map(\.subject)) }
+        #expect(subjectsPerShard[0].isDisjoint(with: subjectsPerShard[1]))
+        #expect(subjectsPerShard[1].isDisjoint(with: subjectsPerShard[2]))
+    }
+
+    @Test func aMissingOrRepeatedShardIsAnError() throws {
+        let reports = try shardReports(count: 3)
+        let missing = try CommandRunner.run(["merge", reports[0], reports[2]])
+        #expect(missing.status == 2)
+        #expect(missing.stderr.contains("shard report missing: 2/3"))
+        let repeated = try CommandRunner.run(["merge", reports[0], reports[1], reports[1], reports[2]])
+        #expect(repeated.status == 2)
+        #expect(repeated.stderr.contains("is shard 2/3 again"))
+    }
+
+    @Test func aReportOfAnotherRunIsRefused() throws {
+        let folder = try Fixtures.temporaryDirectory()
+        let whole = folder.appendingPathComponent("whole.json").path
+        _ = try CommandRunner.run(Self.arguments + ["--output", whole])
+        let notShard = try CommandRunner.run(["merge", whole])
+        #expect(notShard.status == 2)
+        #expect(notShard.stderr.contains("whole.json: error: not a shard report"))
+
+        let other = folder.appendingPathComponent("other.json").path
+        let otherRun = try CommandRunner.run(
+            ExampleReportTests.exampleArguments + ["--format", "json", "--shard", "2/2", "--fail-on", "never", "--output", other])
+        #expect(otherRun.status == 0)
+        let reports = try shardReports(count: 2)
+        let mixed = try CommandRunner.run(["merge", reports[0], other])
+        #expect(mixed.status == 2)
+        #expect(mixed.stderr.contains("other.json: error: disagrees with"))
+        #expect(mixed.stderr.contains("the inputs"))
+    }
+
+    @Test func shardsWriteOnlyJSON() throws {
+        let result = try CommandRunner.run(ExampleReportTests.exampleArguments + ["--format", "sarif", "--shard", "1/2"])
+        #expect(result.status == 2)
+        #expect(result.stderr.contains("--shard writes a partial report"))
+        let badShard = try CommandRunner.run(Self.arguments + ["--shard", "3/2"])
+        #expect(badShard.status == 2)
+        #expect(badShard.stderr.contains("--shard takes K/N"))
+    }
+
+    @Test func progressStaysOffStandardErrorWhenItIsNotATerminal() throws {
+        let result = try CommandRunner.run(Self.arguments + ["--output", "/dev/null"], environment: ["CI": ""])
+        #expect(result.status == 1)
+        #expect(!result.stderr.contains("reading "))
+        #expect(!result.stderr.contains("\r"))
+    }
+}
