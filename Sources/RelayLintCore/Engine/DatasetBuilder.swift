@@ -156,7 +156,7 @@ struct DatasetBuilder {
             let result = FirebaseCSVExportReader(path: path).read(data: data)
             (accounts, bad, records) = (result.accounts, result.invalid, result.records)
         } else {
-            let result = try FirebaseJSONExportReader(path: path).read(data: data)
+            let result = try FirebaseJSONExportReader(path: path, parallelism: parallelism).read(data: data)
             (accounts, bad) = (result.accounts, result.invalid)
             records = accounts.count + bad.count
         }

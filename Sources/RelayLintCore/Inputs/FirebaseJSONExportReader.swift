@@ -4,6 +4,8 @@ import Foundation
 /// dump (§1.6) that is the only Firebase-native way to see `apple.com` links with older CLIs.
 struct FirebaseJSONExportReader {
     let path: String
+    /// Threads that parse users; the result does not depend on it.
+    var parallelism = 1
 
     func read(data: Data) throws(InputError) -> (accounts: [AccountRecord], invalid: [Diagnostic]) {
         var accounts: [AccountRecord] = []
@@ -15,7 +17,7 @@ struct FirebaseJSONExportReader {
             do throws(JSONParser.SyntaxError) {
                 parser.skipWhitespace()
                 if parser.currentByte == UInt8(ascii: "[") {
-                    try readUsers(&parser, &lineCounter, into: &accounts, &invalid)
+                    try readUsers(&parser, bytes, &lineCounter, into: &accounts, &invalid)
                 } else {
                     try parser.expect(UInt8(ascii: "{"), "'{' starting the export object")
                     var sawUsers = false
@@ -29,7 +31,7 @@ struct FirebaseJSONExportReader {
                                 sawUsers = true
                                 parser.skipWhitespace()
                                 guard parser.currentByte == UInt8(ascii: "[") else { throw parser.error("expected 'users' to be an array") }
-                                try readUsers(&parser, &lineCounter, into: &accounts, &invalid)
+                                try readUsers(&parser, bytes, &lineCounter, into: &accounts, &invalid)
                             } else {
                                 _ = try parser.parseValue(depth: 1)
                             }
@@ -62,9 +64,20 @@ struct FirebaseJSONExportReader {
     }
 
     private func readUsers(
-        _ parser: inout JSONParser, _ lines: inout LineCounter, into accounts: inout [AccountRecord],
-        _ invalid: inout [Diagnostic]
+        _ parser: inout JSONParser, _ bytes: UnsafeBufferPointer<UInt8>, _ lines: inout LineCounter,
+        into accounts: inout [AccountRecord], _ invalid: inout [Diagnostic]
     ) throws(JSONParser.SyntaxError) {
+        parser.skipWhitespace()
+        if parallelism > 1, let (users, end) = parallelUsers(bytes, arrayStart: parser.offset, lines: &lines) {
+            for (user, location) in users {
+                switch user {
+                case .success(let account): accounts.append(account)
+                case .failure(let problem): invalid.append(Diagnostic(.error, problem.reason, at: location))
+                }
+            }
+            parser.move(to: end)
+            return
+        }
         try parser.expect(UInt8(ascii: "["), "'['")
         if parser.consume(UInt8(ascii: "]")) { return }
         repeat {
@@ -77,6 +90,81 @@ struct FirebaseJSONExportReader {
             }
         } while parser.consume(UInt8(ascii: ","))
         try parser.expect(UInt8(ascii: "]"), "',' or ']' in the users array")
+    }
+
+    /// The users array read on several threads: a structural scan (strings and nesting only)
+    /// splits it at its top-level commas, then each user is parsed strictly and converted in
+    /// parallel. Returns nil when the scan or any parse meets a syntax error: the sequential path
+    /// then reads the array again and reports the first error exactly.
+    private func parallelUsers(
+        _ bytes: UnsafeBufferPointer<UInt8>, arrayStart: Int, lines: inout LineCounter
+    ) -> (users: [(Result<AccountRecord, InputProblem>, SourceLocation)], end: Int)? {
+        guard arrayStart < bytes.count, bytes[arrayStart] == UInt8(ascii: "[") else { return nil }
+        var elements: [(bytes: Range<Int>, line: Int)] = []
+        var depth = 0
+        var inString = false
+        var elementStart = arrayStart + 1
+        var index = arrayStart + 1
+        var end: Int?
+        func closeElement(at boundary: Int) -> Bool {
+            var first = elementStart
+            while first < boundary, [0x20, 0x09, 0x0A, 0x0D].contains(bytes[first]) { first += 1 }
+            guard first < boundary else { return false }
+            elements.append((first..<boundary, lines.line(at: first)))
+            elementStart = boundary + 1
+            return true
+        }
+        scan: while index < bytes.count {
+            let byte = bytes[index]
+            if inString {
+                if byte == UInt8(ascii: "\\") {
+                    index += 1
+                } else if byte == UInt8(ascii: "\"") {
+                    inString = false
+                }
+            } else {
+                switch byte {
+                case UInt8(ascii: "\""): inString = true
+                case UInt8(ascii: "{"), UInt8(ascii: "["): depth += 1
+                case UInt8(ascii: "}"), UInt8(ascii: "]"):
+                    if depth > 0 {
+                        depth -= 1
+                    } else {
+                        guard byte == UInt8(ascii: "]") else { return nil }
+                        // `[` + whitespace + `]` is an empty array; otherwise the last user ends here.
+                        if !(elements.isEmpty && bytes[elementStart..<index].allSatisfy { [0x20, 0x09, 0x0A, 0x0D].contains($0) }) {
+                            guard closeElement(at: index) else { return nil }
+                        }
+                        end = index + 1
+                        break scan
+                    }
+                case UInt8(ascii: ","):
+                    if depth == 0, !closeElement(at: index) { return nil }
+                default: break
+                }
+            }
+            index += 1
+        }
+        guard let end else { return nil }
+        let shared = SharedBytes(bytes: bytes)
+        let path = self.path
+        let users = Linter.parallelMap(elements, parallelism: parallelism) {
+            element -> (Result<AccountRecord, InputProblem>, SourceLocation)? in
+            var parser = JSONParser(
+                bytes: UnsafeBufferPointer(rebasing: shared.bytes[..<element.bytes.upperBound]), offset: element.bytes.lowerBound)
+            let value: JSONValue
+            do throws(JSONParser.SyntaxError) {
+                value = try parser.parseValue(depth: 1)
+                parser.skipWhitespace()
+                guard parser.isAtEnd else { return nil }
+            } catch {
+                return nil
+            }
+            let location = SourceLocation(file: path, line: element.line)
+            return (FirebaseJSONExportReader.account(from: value, location: location), location)
+        }
+        guard users.allSatisfy({ $0 != nil }) else { return nil }
+        return (users.map { $0! }, end)
     }
 
     /// Converts one exported user; both the CLI's and the Admin SDK's spellings are accepted.
@@ -154,6 +242,11 @@ struct FirebaseJSONExportReader {
 }
 
 /// Counts lines up to increasing offsets without rescanning from the start.
+/// The export's bytes, read (never written) by the workers that parse users.
+private struct SharedBytes: @unchecked Sendable {
+    let bytes: UnsafeBufferPointer<UInt8>
+}
+
 struct LineCounter {
     let bytes: UnsafeBufferPointer<UInt8>
     private var offset = 0

@@ -38,6 +38,9 @@ struct JSONParser: ~Copyable {
     }
 
     var isAtEnd: Bool { offset >= bytes.count }
+
+    /// Continues at another offset, after a caller read a stretch by other means.
+    mutating func move(to offset: Int) { self.offset = offset }
     var currentByte: UInt8? { offset < bytes.count ? bytes[offset] : nil }
 
     mutating func skipWhitespace() {

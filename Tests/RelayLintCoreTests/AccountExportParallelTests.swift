@@ -1,0 +1,91 @@
+import Foundation
+@testable import RelayLintCore
+import RelayLintTestSupport
+import Testing
+
+/// Reading the users of an export on several threads gives what one thread gives: the same
+/// accounts, the same invalid users, and for a broken file the same first error.
+@Suite struct AccountExportParallelTests {
+    /// 300 users with strings that contain brackets, commas, quotes and escapes, and a few
+    /// invalid users, so that the structural split meets everything it must step over.
+    static let export: String = {
+        var users: [String] = []
+        for index in 0..<300 {
+            switch index % 50 {
+            case 7: users.append(#"{"email": "no-id-\#(index)@example.com"}"#)
+            case 13: users.append(#"{"localId": "u\#(index)", "createdAt": "yesterday"}"#)
+            default:
+                users.append(
+                    #"""
+                    {"localId": "u\#(index)", "email": "a\"],{[\\\#(index)@privaterelay.appleid.com", "displayName": "x}]\u00e9,",
+                     "createdAt": "17672256000\#(index % 10)", "providerUserInfo": [{"providerId": "apple.com", "rawId": "r\#(index)"},
+                     {"providerId": "google.com", "rawId": "g\#(index)", "email": "g\#(index)@example.com"}]}
+                    """#)
+            }
+        }
+        return "{\"kind\": \"x\", \"users\": [\n" + users.joined(separator: ",\n") + "\n], \"after\": [1, {\"a\": \"]\"}]}"
+    }()
+
+    func read(_ text: String, parallelism: Int) -> Result<([AccountRecord], [Diagnostic]), InputError> {
+        let reader = FirebaseJSONExportReader(path: "accounts.json", parallelism: parallelism)
+        return Result { () throws(InputError) in
+            let result = try reader.read(data: Data(text.utf8))
+            return (result.accounts, result.invalid)
+        }
+    }
+
+    func expectSameOutcome(_ text: String, sourceLocation: Testing.SourceLocation = #_sourceLocation) {
+        switch (read(text, parallelism: 1), read(text, parallelism: 4)) {
+        case (.success(let one), .success(let four)):
+            #expect(one.0 == four.0, sourceLocation: sourceLocation)
+            #expect(one.1 == four.1, sourceLocation: sourceLocation)
+        case (.failure(let one), .failure(let four)):
+            #expect(one.diagnostics == four.diagnostics, sourceLocation: sourceLocation)
+        case (let one, let four):
+            Issue.record("one thread: \(one), four threads: \(four)", sourceLocation: sourceLocation)
+        }
+    }
+
+    @Test func usersReadInParallelEqualUsersReadInOrder() throws {
+        let (accounts, invalid) = try read(Self.export, parallelism: 4).get()
+        #expect(accounts.count == 288)
+        #expect(invalid.count == 12)
+        #expect(accounts[0].email == #"a"],{[\0@privaterelay.appleid.com"#)
+        expectSameOutcome(Self.export)
+    }
+
+    @Test(arguments: [
+        #"{"users": [{"localId": "a"},]}"#,
+        #"{"users": [{"localId": "a"},, {"localId": "b"}]}"#,
+        #"{"users": [{"localId": "a"} {"localId": "b"}]}"#,
+        #"{"users": [{"localId": "a"}, {"localId": "b"}"#,
+        #"{"users": [{"localId": "a"}, {"localId": "b\"}]}"#,
+        #"{"users": [{"localId": "a"}, {"localId": 01}]}"#,
+        #"{"users": [{"localId": "a"}, {"localId": "b"}}]}"#,
+        #"{"users": []}"#,
+        #"{"users": [ ]}"#,
+        #"{"users": [{"localId": "a"}]} trailing"#,
+    ])
+    func aBrokenExportFailsAlikeOnOneOrManyThreads(_ text: String) {
+        let padded = text.replacingOccurrences(
+            of: #"{"localId": "a"}"#, with: Array(repeating: #"{"localId": "a"}"#, count: 80).joined(separator: ", "))
+        expectSameOutcome(padded)
+    }
+
+    @Test func invalidUTF8InOneUserIsTheSameErrorOnManyThreads() {
+        var bytes = Array(#"{"users": ["#.utf8)
+        for index in 0..<100 {
+            if index > 0 { bytes += Array(", ".utf8) }
+            bytes +=
+                Array(#"{"localId": "u\#(index)", "email": ""#.utf8) + (index == 60 ? [0xC3, 0x28] : Array("x".utf8)) + Array(#""}"#.utf8)
+        }
+        bytes += Array("]}".utf8)
+        let one = Result { () throws(InputError) in try FirebaseJSONExportReader(path: "a.json", parallelism: 1).read(data: Data(bytes)) }
+        let four = Result { () throws(InputError) in try FirebaseJSONExportReader(path: "a.json", parallelism: 4).read(data: Data(bytes)) }
+        guard case .failure(let first) = one, case .failure(let second) = four else {
+            Issue.record("invalid UTF-8 was accepted")
+            return
+        }
+        #expect(first.diagnostics == second.diagnostics)
+    }
+}
