@@ -41,6 +41,16 @@ public struct Finding: Sendable, Equatable, Codable {
 
     /// Report order (contract §2.4): subject, then time (app findings first), then rule, then event.
     public static func reportOrder(_ lhs: Finding, _ rhs: Finding) -> Bool {
+        ReportOrder.precedes(
+            (lhs.subject, lhs.time, lhs.rule, lhs.event, lhs.fingerprint), (rhs.subject, rhs.time, rhs.rule, rhs.event, rhs.fingerprint))
+    }
+}
+
+/// The one definition of the order of findings, for findings and for report entries alike.
+enum ReportOrder {
+    typealias Key = (subject: String, time: Timestamp?, rule: String, event: String?, fingerprint: String)
+
+    static func precedes(_ lhs: Key, _ rhs: Key) -> Bool {
         if lhs.subject != rhs.subject { return lhs.subject < rhs.subject }
         switch (lhs.time, rhs.time) {
         case (nil, .some): return true

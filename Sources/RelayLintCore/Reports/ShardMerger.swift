@@ -146,20 +146,12 @@ public enum ShardMerger {
         return a ?? b
     }
 
-    /// `Finding.reportOrder` on report entries: subject, time (app findings first), rule, event,
-    /// fingerprint. Times compare as instants, not as text.
+    /// `Finding.reportOrder` on report entries; times compare as instants, not as text.
     static func reportOrder(_ lhs: JSONReportDocument.FindingEntry, _ rhs: JSONReportDocument.FindingEntry) -> Bool {
-        if lhs.subject != rhs.subject { return lhs.subject < rhs.subject }
-        let (a, b) = (lhs.time.flatMap(Timestamp.init(rfc3339:)), rhs.time.flatMap(Timestamp.init(rfc3339:)))
-        switch (a, b) {
-        case (nil, .some): return true
-        case (.some, nil): return false
-        case (.some(let a), .some(let b)) where a != b: return a < b
-        default: break
+        func key(_ entry: JSONReportDocument.FindingEntry) -> ReportOrder.Key {
+            (entry.subject, entry.time.flatMap(Timestamp.init(rfc3339:)), entry.rule, entry.event, entry.fingerprint)
         }
-        if lhs.rule != rhs.rule { return lhs.rule < rhs.rule }
-        if lhs.event != rhs.event { return (lhs.event ?? "") < (rhs.event ?? "") }
-        return lhs.fingerprint < rhs.fingerprint
+        return ReportOrder.precedes(key(lhs), key(rhs))
     }
 
     private static func describe(_ error: any Error) -> String {
