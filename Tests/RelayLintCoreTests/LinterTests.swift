@@ -214,10 +214,22 @@ import Testing
                 #"{"id":"l\#(subject)","time":"2026-01-02T00:00:00Z","subject":"u\#(subject)","type":"identity.linked","kind":"phone","value":"+1555555\#(subject)"}"#
             )
         }
+        // Lines for both parse paths and for the sequential steps after them: exact duplicates
+        // (one reordered), a reused id, blank lines, an escaped string, an invalid line.
+        lines += Array(lines[0..<20])
+        lines.append(
+            #"{"subject":"u1","id":"s1","type":"signin","time":"2026-01-01T00:00:00Z","is_private_email":true,"provider":"apple.com"}"#)
+        lines.append(#"{"id":"s2","time":"2026-01-03T00:00:00Z","subject":"u2","type":"signin","provider":"google.com"}"#)
+        lines.append("   ")
+        lines.append(#"{"id":"e\u0031","time":"2026-01-03T00:00:00Z","subject":"u9","type":"signin","provider":"x\"y"}"#)
+        lines.append(#"{"id":"bad","time":"yesterday","subject":"u9","type":"signin"}"#)
         let path = try Fixtures.temporaryFile(named: "many.jsonl", contents: lines.joined(separator: "\n"))
-        let single = try Linter.run(LintRequest(eventPaths: [path], rules: Self.builtIn, parallelism: 1))
-        let parallel = try Linter.run(LintRequest(eventPaths: [path], rules: Self.builtIn, parallelism: 4))
+        let single = try Linter.run(LintRequest(eventPaths: [path], rules: Self.builtIn, skipInvalid: true, parallelism: 1))
+        let parallel = try Linter.run(LintRequest(eventPaths: [path], rules: Self.builtIn, skipInvalid: true, parallelism: 4))
         #expect(single.findings.count == 300)
+        #expect(single.summary.duplicates == 21)
+        #expect(single.skipped.count == 1, "\(single.skipped)")
+        #expect(single.notes.contains { $0.message.contains("'s2' was already used") })
         #expect(single == parallel)
     }
 
