@@ -177,6 +177,7 @@ struct CheckCommand: ParsableCommand {
         let report: LintReport
         do {
             report = try Linter.run(request)
+            progress?.finish()
         } catch {
             StandardError.write(error.diagnostics)
             StandardError.write("relaylint: no report written: the inputs are invalid (use --skip-invalid to skip bad records)")

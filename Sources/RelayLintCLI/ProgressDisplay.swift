@@ -33,6 +33,7 @@ final class ProgressDisplay: @unchecked Sendable {
         lock.lock()
         defer { lock.unlock() }
         if drewSomething { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
+        drewSomething = false
     }
 
     /// `reading events.jsonl: 512 MiB of 1.8 GiB (28%), 2,900,000 events, 410,000 events/s, about 9 s left`

@@ -83,11 +83,4 @@ import Testing
         #expect(badShard.status == 2)
         #expect(badShard.stderr.contains("--shard takes K/N"))
     }
-
-    @Test func progressStaysOffStandardErrorWhenItIsNotATerminal() throws {
-        let result = try CommandRunner.run(Self.arguments + ["--output", "/dev/null"], environment: ["CI": ""])
-        #expect(result.status == 1)
-        #expect(!result.stderr.contains("reading "))
-        #expect(!result.stderr.contains("\r"))
-    }
 }

@@ -19,7 +19,6 @@ struct Dataset {
     var notes: [Diagnostic] = []
     var eventCount = 0
     var duplicateCount = 0
-    var accountCount = 0
     var earliest: Timestamp?
     var latest: Timestamp?
     /// Events per UTC day number, for the report's charts.

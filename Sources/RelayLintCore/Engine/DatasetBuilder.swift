@@ -182,7 +182,6 @@ struct DatasetBuilder {
             addLookAlikeNote(address, field: "email", at: account.location)
         }
         dataset.subjects[account.localId, default: Dataset.Subject()].account = account
-        dataset.accountCount += 1
         return true
     }
 

@@ -59,8 +59,10 @@ public enum Linter {
         builder.parallelism = request.parallelism
         builder.shard = request.shard
         builder.progress = request.progress
-        builder.totalEventBytes = request.eventPaths.reduce(0) { total, path in
-            total + ((try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0)
+        if request.progress != nil {
+            builder.totalEventBytes = request.eventPaths.reduce(0) { total, path in
+                total + ((try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0)
+            }
         }
         builder.outsideShardTypes = outsideShardTypes(appRules: appRules)
         var problems: [Diagnostic] = []
@@ -153,7 +155,8 @@ public enum Linter {
         for finding in findings where finding.suppression == nil { bySeverity[finding.severity, default: 0] += 1 }
         let suppressedCount = findings.filter { $0.suppression != nil }.count
         let shardSubjects = zip(subjectIDs, inShard).filter(\.1).map { dataset.subjects[$0.0]! }
-        let accountsPerApp = Dictionary(grouping: shardSubjects.filter { $0.account != nil }) { dataset.app(ofAccountOf: $0) }
+        let shardAccounts = shardSubjects.filter { $0.account != nil }
+        let accountsPerApp = Dictionary(grouping: shardAccounts) { dataset.app(ofAccountOf: $0) }
         return LintReport(
             tool: LintReport.Tool(version: request.toolVersion),
             inputs: dataset.inputs + request.extraInputs,
@@ -166,7 +169,7 @@ public enum Linter {
                     inManifest: $0.manifestEntry != nil, accounts: accountsPerApp[$0.bundleId]?.count ?? 0)
             },
             summary: LintReport.Summary(
-                subjects: shardSubjects.count, events: dataset.eventCount, accounts: shardSubjects.filter { $0.account != nil }.count,
+                subjects: shardSubjects.count, events: dataset.eventCount, accounts: shardAccounts.count,
                 duplicates: dataset.duplicateCount, skippedRecords: dataset.skipped.count, anonymizedSubjects: anonymized,
                 findings: findings.count - suppressedCount, suppressed: suppressedCount, baselined: baselined - findings.count,
                 pending: tallies.reduce(0) { $0 + $1.pending }, bySeverity: bySeverity),

@@ -176,8 +176,9 @@ private final class ScannerPool: @unchecked Sendable {
     }
 }
 
-/// A 128-bit digest of an event's content as a JSON value, to recognise exact duplicates
-/// without keeping the text of every event. It is independent of key order (members are combined
+/// A digest of an event's content as a JSON value, to recognise exact duplicates without
+/// keeping the text of every event: two differently mixed sums of 64-bit member hashes, only
+/// ever compared between events with the same id. It is independent of key order (members are combined
 /// commutatively), whitespace and number spelling (numbers hash their exact decimal form), and
 /// the strict parser and the fast scanner compute it member by member in the same way.
 struct ContentDigest: Hashable, Sendable {
