@@ -1,5 +1,3 @@
-import Foundation
-
 /// The machine-readable report of contract §5 (version 1): stable key order, sorted findings,
 /// no timestamps of its own, so the same inputs give byte-identical output.
 public struct JSONReporter: Reporter {
@@ -14,10 +12,9 @@ public struct JSONReporter: Reporter {
 
     /// The one place the report's bytes are decided, for `check` and `merge` alike.
     static func text(of document: JSONReportDocument) -> String {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        let data = try! encoder.encode(document)
-        return String(decoding: data, as: UTF8.self) + "\n"
+        var writer = PrettyJSONWriter(capacity: 4096 + document.findings.count * 1024)
+        document.write(to: &writer)
+        return writer.text + "\n"
     }
 }
 

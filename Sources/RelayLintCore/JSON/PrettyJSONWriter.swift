@@ -1,0 +1,162 @@
+/// Writes JSON text byte for byte as Foundation's `JSONEncoder` does with `.prettyPrinted`,
+/// `.sortedKeys` and `.withoutEscapingSlashes`: two-space indent, `"key" : value`, empty
+/// containers as `[`, a blank line, `]`, and only `"`, `\` and control characters escaped.
+///
+/// The JSON report is written through this rather than `JSONEncoder` because the encoder boxes
+/// every value and spent seconds on a report of 300k findings on one thread; the report's bytes
+/// were fixed by the encoder first, so `JSONReportWriterTests` requires both to agree.
+///
+/// Members must be written in ascending key order (byte order, as `.sortedKeys` sorts ASCII
+/// keys); debug builds check it.
+struct PrettyJSONWriter {
+    private(set) var bytes: [UInt8] = []
+    /// For each open container, how many members or elements it has so far.
+    private var counts: [Int] = []
+    #if DEBUG
+        private var lastKeys: [String?] = []
+    #endif
+
+    init(capacity: Int = 0) { bytes.reserveCapacity(capacity) }
+
+    var text: String { String(decoding: bytes, as: UTF8.self) }
+
+    // MARK: Containers
+
+    mutating func object(_ body: (inout PrettyJSONWriter) -> Void) {
+        open(UInt8(ascii: "{"))
+        body(&self)
+        close(UInt8(ascii: "}"))
+    }
+
+    mutating func array<Elements: Sequence>(_ elements: Elements, _ write: (inout PrettyJSONWriter, Elements.Element) -> Void) {
+        open(UInt8(ascii: "["))
+        for element in elements {
+            startElement()
+            write(&self, element)
+        }
+        close(UInt8(ascii: "]"))
+    }
+
+    /// Starts an object member; the value follows.
+    mutating func key(_ name: String) {
+        #if DEBUG
+            if let last = lastKeys[lastKeys.count - 1] {
+                assert(Array(last.utf8).lexicographicallyPrecedes(Array(name.utf8)), "key '\(name)' written after '\(last)'")
+            }
+            lastKeys[lastKeys.count - 1] = name
+        #endif
+        startElement()
+        string(name)
+        bytes.append(contentsOf: [0x20, UInt8(ascii: ":"), 0x20])
+    }
+
+    private mutating func open(_ bracket: UInt8) {
+        bytes.append(bracket)
+        counts.append(0)
+        #if DEBUG
+            lastKeys.append(nil)
+        #endif
+    }
+
+    private mutating func close(_ bracket: UInt8) {
+        let count = counts.removeLast()
+        #if DEBUG
+            lastKeys.removeLast()
+        #endif
+        if count == 0 { bytes.append(0x0A) }
+        newline()
+        bytes.append(bracket)
+    }
+
+    private mutating func startElement() {
+        if counts[counts.count - 1] > 0 { bytes.append(UInt8(ascii: ",")) }
+        counts[counts.count - 1] += 1
+        newline()
+    }
+
+    private mutating func newline() {
+        bytes.append(0x0A)
+        for _ in 0..<counts.count { bytes.append(contentsOf: [0x20, 0x20]) }
+    }
+
+    // MARK: Values
+
+    mutating func string(_ text: String) {
+        bytes.append(UInt8(ascii: "\""))
+        var text = text
+        text.withUTF8 { utf8 in
+            var start = 0
+            for (index, byte) in utf8.enumerated() where byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") {
+                bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[start..<index]))
+                appendEscape(of: byte)
+                start = index + 1
+            }
+            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[start...]))
+        }
+        bytes.append(UInt8(ascii: "\""))
+    }
+
+    private mutating func appendEscape(of byte: UInt8) {
+        let short: UInt8? =
+            switch byte {
+            case UInt8(ascii: "\""): UInt8(ascii: "\"")
+            case UInt8(ascii: "\\"): UInt8(ascii: "\\")
+            case 0x08: UInt8(ascii: "b")
+            case 0x09: UInt8(ascii: "t")
+            case 0x0A: UInt8(ascii: "n")
+            case 0x0C: UInt8(ascii: "f")
+            case 0x0D: UInt8(ascii: "r")
+            default: nil
+            }
+        bytes.append(UInt8(ascii: "\\"))
+        if let short {
+            bytes.append(short)
+        } else {
+            let hex = Array("0123456789abcdef".utf8)
+            bytes.append(contentsOf: [UInt8(ascii: "u"), UInt8(ascii: "0"), UInt8(ascii: "0"), hex[Int(byte >> 4)], hex[Int(byte & 0xF)]])
+        }
+    }
+
+    mutating func int(_ value: Int) { bytes.append(contentsOf: String(value).utf8) }
+
+    mutating func bool(_ value: Bool) { bytes.append(contentsOf: (value ? "true" : "false").utf8) }
+
+    mutating func null() { bytes.append(contentsOf: "null".utf8) }
+
+    // MARK: Members
+
+    mutating func member(_ name: String, _ value: String) {
+        key(name)
+        string(value)
+    }
+
+    mutating func member(_ name: String, _ value: Int) {
+        key(name)
+        int(value)
+    }
+
+    mutating func member(_ name: String, _ value: Bool) {
+        key(name)
+        bool(value)
+    }
+
+    /// Leaves the member out when the value is nil, as `encodeIfPresent` does.
+    mutating func memberIfPresent(_ name: String, _ value: String?) {
+        if let value { member(name, value) }
+    }
+
+    mutating func memberIfPresent(_ name: String, _ value: Int?) {
+        if let value { member(name, value) }
+    }
+
+    /// Writes `null` when the value is nil, as `encode` of an optional does.
+    mutating func memberOrNull(_ name: String, _ value: String?) {
+        key(name)
+        if let value { string(value) } else { null() }
+    }
+
+    mutating func member(_ name: String, strings: [String]) {
+        key(name)
+        array(strings) { $0.string($1) }
+    }
+}

@@ -1,0 +1,67 @@
+import Foundation
+@testable import RelayLintCore
+import RelayLintTestSupport
+import Testing
+
+/// The JSON report is written by `PrettyJSONWriter`, not `JSONEncoder`; its bytes were fixed by
+/// the encoder, so the two must agree on every report shape: empty and full containers, absent
+/// and null members, suppressions of every kind, shards, and strings that need escaping.
+@Suite struct JSONReportWriterTests {
+    func encoderText(_ document: JSONReportDocument) throws -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        return String(decoding: try encoder.encode(document), as: UTF8.self) + "\n"
+    }
+
+    func expectAgreement(_ report: LintReport, sourceLocation: Testing.SourceLocation = #_sourceLocation) throws {
+        let document = JSONReportDocument(report)
+        let written = JSONReporter.text(of: document)
+        let encoded = try encoderText(document)
+        #expect(written == encoded, "first difference at line \(firstDifferentLine(written, encoded))", sourceLocation: sourceLocation)
+    }
+
+    func firstDifferentLine(_ left: String, _ right: String) -> String {
+        let (a, b) = (
+            left.split(separator: "\n", omittingEmptySubsequences: false), right.split(separator: "\n", omittingEmptySubsequences: false)
+        )
+        for index in 0..<max(a.count, b.count) where index >= a.count || index >= b.count || a[index] != b[index] {
+            return "\(index + 1): \(index < a.count ? String(a[index]) : "<end>") | \(index < b.count ? String(b[index]) : "<end>")"
+        }
+        return "none"
+    }
+
+    @Test func agreesWithTheEncoderOnTheExamplesReport() throws {
+        let text = try String(contentsOfFile: Fixtures.path("Examples/reports/report.json"), encoding: .utf8)
+        let document = try JSONDecoder().decode(JSONReportDocument.self, from: Data(text.utf8))
+        #expect(!document.findings.isEmpty && !document.notes.isEmpty && !document.suppressions.isEmpty)
+        #expect(JSONReporter.text(of: document) == text)
+        #expect(try encoderText(document) == text)
+    }
+
+    @Test func agreesWithTheEncoderOnHostileValuesSuppressionsAndSkippedRecords() throws {
+        let report = try AuditReportFixtures.hostileReport()
+        #expect(!report.skipped.isEmpty && report.suppressions.count == 3)
+        try expectAgreement(report)
+    }
+
+    @Test func agreesWithTheEncoderOnControlCharactersUnicodeAndAbsentMembers() throws {
+        var report = try CIReportFixture.report(subjects: ["u1", "u2"])
+        report.findings[0].message = "ctl \u{0}\u{1}\u{8}\u{9}\u{a}\u{b}\u{c}\u{d}\u{1b}\u{1f} del \u{7f} ls \u{2028} é 😀 \\ \" / end"
+        report.findings[0].subject = "\u{1f}"
+        report.findings[1].event = nil
+        report.findings[1].time = nil
+        report.findings[1].location = nil
+        report.findings[1].evidence = []
+        report.notes = []
+        report = CIReportFixture.withExpiredSuppression(report)
+        report.shard = Shard(index: 2, count: 3)
+        try expectAgreement(report)
+    }
+
+    @Test func agreesWithTheEncoderOnAReportWithoutFindings() throws {
+        var report = try CIReportFixture.report(subjects: ["u1"])
+        report.findings = []
+        report.inputs = []
+        try expectAgreement(report)
+    }
+}
