@@ -27,6 +27,19 @@ import Testing
         #expect(!domains.isLookAlike("x@privaterelay.appleid.com"))
     }
 
+    /// Exported accounts compute an address's key (trimmed, lowercased) only when the byte
+    /// prefilter lets the raw address through, so the prefilter must never drop one whose key
+    /// looks alike, whatever its case, white space or non-ASCII letters.
+    @Test(arguments: [
+        "x@PrivateRelay.Apple.ID.com", "  x@APPLEID.COM\t", "x@privaterelay.appleid.co\u{212A}", "\u{00A0}x@Appleid.com\u{2003}",
+        "\u{0130}x@appleid.com", "x@ICLOUD-relay.example", "x@privaterelay.appleid.com", "x@example.com", "no-at-sign",
+    ])
+    func theLookAlikePrefilterKeepsEveryAddressWhoseKeyLooksAlike(address: String) {
+        let key = Identity.emailKey(address)
+        if domains.isLookAlike(key) { #expect(RelayDomains.mayLookAlike(address)) }
+        #expect(domains.isLookAlike(address) == domains.isLookAlike(key))
+    }
+
     @Test func theListIsConfigurable() {
         let custom = RelayDomains(["Relay.Example.org "])
         #expect(custom.isRelayAddress("a@relay.example.org"))

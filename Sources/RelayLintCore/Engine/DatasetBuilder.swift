@@ -30,6 +30,8 @@ struct DatasetBuilder {
     /// The `--events` paths by file index, to name where an id was first used.
     private var eventPaths: [String] = []
     private var lookAlikeCount = 0
+    private var lastApp: String?
+    private var retainedTypeCache: [(type: String, inShard: Bool, retained: Bool)] = []
     static let noteLimit = 200
 
     /// Event types the identity model reads whatever the rules say.
@@ -91,7 +93,9 @@ struct DatasetBuilder {
     mutating func ingest(_ event: Event, digest: ContentDigest, content: () -> JSONValue) -> Bool {
         var event = event
         let key = IDKey(event.id)
-        if let seen = seenIDs[key] {
+        // One hash for the usual new id; a reused id puts its first use back.
+        if let seen = seenIDs.updateValue((digest, event.sequence), forKey: key) {
+            seenIDs[key] = seen
             if seen.digest == digest || reusedIDs[key]?.contains(digest) == true {
                 dataset.duplicateCount += 1
                 return false
@@ -104,27 +108,37 @@ struct DatasetBuilder {
             // Findings on either event must not share a fingerprint: the reused id is told apart
             // by its content, stably across runs.
             event.discriminator = Fingerprint.contentKey(content().canonicalText)
-        } else {
-            seenIDs[key] = (digest, event.sequence)
         }
         dataset.eventCount += 1
         dataset.earliest = min(dataset.earliest ?? event.time, event.time)
         dataset.latest = max(dataset.latest ?? event.time, event.time)
         dataset.eventsPerDay[event.time.utcDayNumber, default: 0] += 1
         let app = event.app ?? dataset.defaultApp
-        dataset.appsSeen.insert(app)
+        if app != lastApp {
+            dataset.appsSeen.insert(app)
+            lastApp = app
+        }
         if event.type == "account.created" { dataset.appsCreatingAccounts.insert(app) }
         for (field, value) in event.fields {
             if case .string(let text) = value, relayDomains.isLookAlike(text) {
                 addLookAlikeNote(text, field: field, at: event.location)
             }
         }
-        let types = shard.map { $0.contains(subject: event.subject) } ?? true ? retainedTypes : outsideShardTypes
-        let retained = types?.contains(event.type) ?? true
+        let inShard = shard.map { $0.contains(subject: event.subject) } ?? true
+        let retained = isRetained(event.type, inShard: inShard)
         // Mutated in place: copying the subject out and back would copy its event array on
         // every append.
         Self.record(event, retained: retained, in: &dataset.subjects[event.subject, default: Dataset.Subject()])
         return true
+    }
+
+    /// Whether events of a type are kept, asked once per event: the few types of a log are
+    /// remembered in a short list, cheaper to scan than hashing the type each time.
+    private mutating func isRetained(_ type: String, inShard: Bool) -> Bool {
+        if let known = retainedTypeCache.first(where: { $0.type == type && $0.inShard == inShard }) { return known.retained }
+        let retained = (inShard ? retainedTypes : outsideShardTypes)?.contains(type) ?? true
+        if retainedTypeCache.count < 64 { retainedTypeCache.append((type, inShard, retained)) }
+        return retained
     }
 
     /// Where the event of an input sequence number was read.
@@ -143,7 +157,11 @@ struct DatasetBuilder {
         {
             subject.firstCreation = position
         }
-        if retained { subject.events.append(event) }
+        guard retained else { return }
+        var event = event
+        // The subject's events share one copy of its id rather than one per line.
+        if let first = subject.events.first { event.subject = first.subject }
+        subject.events.append(event)
     }
 
     /// Reads one account export, JSON or CSV by extension.
@@ -177,8 +195,9 @@ struct DatasetBuilder {
                 at: account.location)
             return false
         }
-        let addresses = Set(([account.email] + account.providers.map(\.email)).compactMap { $0.map(Identity.emailKey) })
-        for address in addresses.sorted() where relayDomains.isLookAlike(address) {
+        // Keys (trimmed, lowercased) only for the rare address the byte prefilter lets through.
+        let candidates = ([account.email] + account.providers.map(\.email)).compactMap { $0 }.filter(RelayDomains.mayLookAlike)
+        for address in Set(candidates.map(Identity.emailKey)).sorted() where relayDomains.isLookAlike(address) {
             addLookAlikeNote(address, field: "email", at: account.location)
         }
         dataset.subjects[account.localId, default: Dataset.Subject()].account = account
@@ -224,13 +243,16 @@ private struct IDKey: Hashable {
     let high: Int
     let low: Int
 
+    /// The standard (seeded SipHash) hash and a 64-bit FNV-1a of the bytes: two independent
+    /// halves for one SipHash run.
     init(_ id: String) {
-        var first = Hasher()
-        first.combine(0x1d01)
-        first.combine(id)
-        var second = Hasher()
-        second.combine(0x1d02)
-        second.combine(id)
-        (high, low) = (first.finalize(), second.finalize())
+        var hasher = Hasher()
+        hasher.combine(id)
+        var fnv: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in id.utf8 {
+            fnv ^= UInt64(byte)
+            fnv &*= 0x0000_0100_0000_01B3
+        }
+        (high, low) = (hasher.finalize(), Int(bitPattern: UInt(fnv)))
     }
 }

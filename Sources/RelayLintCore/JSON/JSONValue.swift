@@ -6,7 +6,9 @@
 public enum JSONValue: Sendable, Equatable, Hashable {
     case null
     case bool(Bool)
-    case number(JSONNumber)
+    /// Boxed: a `JSONNumber` is 40 bytes and would make every value, and so every field of
+    /// every event held in memory, that large; numbers are rare in logs.
+    indirect case number(JSONNumber)
     case string(String)
     case array([JSONValue])
     case object([String: JSONValue])

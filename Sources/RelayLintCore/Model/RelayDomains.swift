@@ -25,7 +25,7 @@ public struct RelayDomains: Sendable, Hashable {
 
     /// True when the address's domain is exactly one of the relay domains.
     public func isRelayAddress(_ address: String) -> Bool {
-        if let isRelay = asciiRelayTest(address.utf8) { return isRelay }
+        if let isRelay = Self.withUTF8(address, asciiRelayTest) { return isRelay }
         guard let domain = RelayDomains.domain(of: address) else { return false }
         return domains.contains(domain)
     }
@@ -34,7 +34,10 @@ public struct RelayDomains: Sendable, Hashable {
     /// (`privaterelay.apple.id.com`, `appleid.com`): worth a data-quality note.
     public func isLookAlike(_ address: String) -> Bool {
         // Most addresses are ordinary: byte tests rule them out before the costlier checks.
-        guard RelayDomains.mayLookAlike(address.utf8), asciiRelayTest(address.utf8) != true else { return false }
+        let ordinary = Self.withUTF8(address) { bytes in
+            !Self.mayLookAlike(bytes) || asciiRelayTest(bytes) == true
+        }
+        guard !ordinary else { return false }
         guard let domain = RelayDomains.domain(of: address), !domains.contains(domain) else { return false }
         let squashed = domain.filter { $0.isLetter || $0.isNumber }
         if domain == "appleid.com" || domain.hasSuffix(".appleid.com") { return true }
@@ -44,20 +47,26 @@ public struct RelayDomains: Sendable, Hashable {
         }
     }
 
+    /// The string's UTF-8 bytes as one buffer: these tests run on every address of a log, and
+    /// walking `String.UTF8View` index by index costs several times more.
+    private static func withUTF8<Result>(_ text: String, _ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result {
+        if let result = text.utf8.withContiguousStorageIfAvailable(body) { return result }
+        var copy = text
+        return copy.withUTF8(body)
+    }
+
     /// The relay test on bytes for the usual address: all ASCII, its domain printable without
     /// white space (so trimming and Unicode lowercasing change nothing but ASCII case). nil for
     /// any other address, which the Unicode-aware path decides.
-    private func asciiRelayTest(_ address: String.UTF8View) -> Bool? {
-        var at: String.UTF8View.Index?
-        var index = address.startIndex
-        while index != address.endIndex {
+    private func asciiRelayTest(_ address: UnsafeBufferPointer<UInt8>) -> Bool? {
+        var at: Int?
+        for index in address.indices {
             let byte = address[index]
             if byte >= 0x80 { return nil }
             if byte == UInt8(ascii: "@") { at = index }
-            index = address.index(after: index)
         }
         guard let at else { return false }
-        let domain = address[address.index(after: at)...]
+        let domain = UnsafeBufferPointer(rebasing: address[(at + 1)...])
         guard domain.allSatisfy({ $0 > 0x20 && $0 < 0x7F }) else { return nil }
         return domainBytes.contains { relay in
             relay.count == domain.count
@@ -68,11 +77,14 @@ public struct RelayDomains: Sendable, Hashable {
     }
 
     /// A byte-level prefilter, run on every address of a log: false when the text after the last
-    /// `@` is ASCII and contains none of `apple`, `relay`, `icloud` in any case.
-    static func mayLookAlike(_ address: String.UTF8View) -> Bool {
+    /// `@` is ASCII and contains none of `apple`, `relay`, `icloud` in any case, so that neither
+    /// the address nor its lowercased, trimmed form can look like a relay address.
+    static func mayLookAlike(_ address: String) -> Bool { withUTF8(address, mayLookAlike) }
+
+    private static func mayLookAlike(_ address: UnsafeBufferPointer<UInt8>) -> Bool {
         guard let at = address.lastIndex(of: UInt8(ascii: "@")) else { return false }
         var window: UInt64 = 0
-        for byte in address[address.index(after: at)...] {
+        for byte in address[(at + 1)...] {
             if byte >= 0x80 { return true }
             // The last six bytes, lowercased, in the low bits.
             window = window << 8 | UInt64(byte | 0x20)
