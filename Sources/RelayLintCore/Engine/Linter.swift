@@ -102,15 +102,27 @@ public enum Linter {
         // Outside the shard, only the app rules' matchers run: app rules depend on every subject.
         let appMatchersOnly = SubjectRuleEvaluator(rules: [], matching: matching, context: context)
         let shard = request.shard
-        let subjectIDs = dataset.subjects.keys.sorted()
-        let inShard = subjectIDs.map { shard?.contains(subject: $0) ?? true }
-        let results = parallelMap(Array(zip(subjectIDs, inShard)), parallelism: request.parallelism) {
-            (id, inShard) -> SubjectRuleEvaluator.Result in
-            let subject = dataset.subjects[id]!
-            return (inShard ? evaluator : appMatchersOnly).evaluate(
-                Timeline(
-                    subject: id, events: subject.events, account: subject.account,
-                    accountApp: subject.account == nil ? nil : dataset.app(ofAccountOf: subject), relayDomains: request.relayDomains))
+        // The subjects leave the dataset in id order, and each worker frees a subject's events
+        // as soon as it has evaluated them: freeing millions of events one by one at the end
+        // took seconds on one thread.
+        var dataset = dataset
+        var subjects = Array(dataset.subjects)
+        dataset.subjects = [:]
+        subjects.sort { $0.key < $1.key }
+        let inShard = subjects.map { shard?.contains(subject: $0.key) ?? true }
+        let accountApps = subjects.map { $0.value.account == nil ? nil : dataset.app(ofAccountOf: $0.value) }
+        let results = subjects.withUnsafeMutableBufferPointer { buffer in
+            let shared = UnsafeSendable(buffer)
+            return parallelMap(Array(buffer.indices), parallelism: request.parallelism) { index -> SubjectRuleEvaluator.Result in
+                var subject = Dataset.Subject()
+                swap(&subject, &shared.value[index].value)
+                var events: [Event] = []
+                swap(&events, &subject.events)
+                return (inShard[index] ? evaluator : appMatchersOnly).evaluate(
+                    Timeline(
+                        subject: shared.value[index].key, events: events, account: subject.account,
+                        accountApp: accountApps[index], relayDomains: request.relayDomains))
+            }
         }
 
         var findings: [Finding] = []
@@ -133,7 +145,7 @@ public enum Linter {
             if result.wasEverAnonymized { anonymized += 1 }
         }
 
-        let apps = appFacts(of: dataset)
+        let apps = appFacts(of: dataset, accountApps: Set(accountApps.compactMap { $0 }))
         var appResult = AppRuleEvaluator(rules: appRules, context: context).evaluate(apps: apps, matches: appMatches)
         if let shard, shard.index != 1 {
             // Every shard sees every app; shard 1 alone reports them, so shard reports add up.
@@ -154,9 +166,12 @@ public enum Linter {
         var bySeverity: [Severity: Int] = [:]
         for finding in findings where finding.suppression == nil { bySeverity[finding.severity, default: 0] += 1 }
         let suppressedCount = findings.filter { $0.suppression != nil }.count
-        let shardSubjects = zip(subjectIDs, inShard).filter(\.1).map { dataset.subjects[$0.0]! }
-        let shardAccounts = shardSubjects.filter { $0.account != nil }
-        let accountsPerApp = Dictionary(grouping: shardAccounts) { dataset.app(ofAccountOf: $0) }
+        var shardSubjects = 0
+        var accountsPerApp: [String: Int] = [:]
+        for (inShard, accountApp) in zip(inShard, accountApps) where inShard {
+            shardSubjects += 1
+            if let accountApp { accountsPerApp[accountApp, default: 0] += 1 }
+        }
         return LintReport(
             tool: LintReport.Tool(version: request.toolVersion),
             inputs: dataset.inputs + request.extraInputs,
@@ -166,10 +181,10 @@ public enum Linter {
             apps: apps.map {
                 LintReport.AppOutcome(
                     bundleId: $0.bundleId, createsAccounts: $0.createsAccounts,
-                    inManifest: $0.manifestEntry != nil, accounts: accountsPerApp[$0.bundleId]?.count ?? 0)
+                    inManifest: $0.manifestEntry != nil, accounts: accountsPerApp[$0.bundleId] ?? 0)
             },
             summary: LintReport.Summary(
-                subjects: shardSubjects.count, events: dataset.eventCount, accounts: shardAccounts.count,
+                subjects: shardSubjects, events: dataset.eventCount, accounts: accountsPerApp.values.reduce(0, +),
                 duplicates: dataset.duplicateCount, skippedRecords: dataset.skipped.count, anonymizedSubjects: anonymized,
                 findings: findings.count - suppressedCount, suppressed: suppressedCount, baselined: baselined - findings.count,
                 pending: tallies.reduce(0) { $0 + $1.pending }, bySeverity: bySeverity),
@@ -198,14 +213,10 @@ public enum Linter {
     }
 
     /// Every app the data or the manifest names, with what the contract says about it.
-    static func appFacts(of dataset: Dataset) -> [AppRuleEvaluator.AppFacts] {
-        var names = dataset.appsSeen
-        var creating = dataset.appsCreatingAccounts
-        for subject in dataset.subjects.values where subject.account != nil {
-            let app = dataset.app(ofAccountOf: subject)
-            names.insert(app)
-            creating.insert(app)
-        }
+    /// - Parameter accountApps: the apps of the exported accounts.
+    static func appFacts(of dataset: Dataset, accountApps: Set<String>) -> [AppRuleEvaluator.AppFacts] {
+        var names = dataset.appsSeen.union(accountApps)
+        var creating = dataset.appsCreatingAccounts.union(accountApps)
         for entry in dataset.manifest?.entries ?? [] {
             names.insert(entry.bundleId)
             if entry.declares("creates_accounts") { creating.insert(entry.bundleId) }

@@ -24,7 +24,8 @@ struct Timeline {
 
     /// Orders the events by time, then input order, and replays identity changes, merging in
     /// the export's identities as contract §2.3 "Export and log together" says.
-    init(subject: String, events: [Event], account: AccountRecord?, accountApp: String? = nil, relayDomains: RelayDomains) {
+    /// - Parameter events: taken over and sorted in place; an array the caller still holds is copied first.
+    init(subject: String, events: consuming [Event], account: AccountRecord?, accountApp: String? = nil, relayDomains: RelayDomains) {
         self.subject = subject
         self.account = account
         self.accountApp = accountApp
@@ -33,7 +34,8 @@ struct Timeline {
             for identity in account.identities(relayDomains: relayDomains) { ledger.add(identity) }
             return ledger.snapshot
         }
-        let ordered = events.sorted { ($0.time, $0.sequence) < ($1.time, $1.sequence) }
+        events.sort { ($0.time, $0.sequence) < ($1.time, $1.sequence) }
+        let ordered = events
         var ledger = IdentityLedger()
         var exportIdentities: [Identity] = []
         // Export identities the log links exist from that link on, with what the export knows
