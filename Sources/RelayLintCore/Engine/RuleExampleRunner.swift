@@ -51,7 +51,7 @@ public enum RuleExampleRunner {
             switch Event.make(from: record, location: location, sequence: UInt64(index)) {
             case .success(let event):
                 _ = builder.ingest(event, digest: ContentDigest(record), content: { record })
-                let fields = event.fields.keys.sorted().map { "\($0)=\(event.fields[$0]!.displayText)" }.joined(separator: " ")
+                let fields = event.fields.map { "\($0.key)=\($0.value.displayText)" }.joined(separator: " ")
                 timeline.append("\(event.time) \(event.subject) \(event.id) \(event.type) \(fields)")
             case .failure(let problem):
                 problems.append(Diagnostic(.error, "example event: \(problem.reason)", at: location))

@@ -28,7 +28,8 @@ struct FlatEventScanner {
         var appIsNull = false
         var time: Timestamp?
         var timeValue: JSONValue?
-        var fields: [String: JSONValue] = [:]
+        var fields: [EventFields.Element] = []
+        fields.reserveCapacity(6)
         var seenKeys: [UnsafeBufferPointer<UInt8>] = []
         var digest = ContentDigest.Accumulator()
         cursor.skipWhitespace()
@@ -61,7 +62,7 @@ struct FlatEventScanner {
                     if reserved == .id { id = text } else { subject = text }
                 case nil:
                     guard let key = intern(keyBytes), let text = Self.text(valueBytes) else { return nil }
-                    fields[key] = .string(text)
+                    fields.append((key, .string(text)))
                     digest.add(key, .string(text))
                 }
             } else {
@@ -77,7 +78,7 @@ struct FlatEventScanner {
                 case .id?, .subject?, .type?: return nil
                 case nil:
                     guard let key = intern(keyBytes) else { return nil }
-                    fields[key] = value
+                    fields.append((key, value))
                     digest.add(key, value)
                 }
             }
@@ -94,7 +95,8 @@ struct FlatEventScanner {
         digest.add("time", timeValue)
         if let app { digest.add("app", .string(app)) } else if appIsNull { digest.add("app", .null) }
         let event = Event(
-            id: id, time: time, subject: subject, type: type, app: app, fields: fields, location: location, sequence: sequence)
+            id: id, time: time, subject: subject, type: type, app: app, fields: EventFields(uniqueMembers: fields), location: location,
+            sequence: sequence)
         return (event, digest.digest)
     }
 

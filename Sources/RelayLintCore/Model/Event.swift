@@ -10,7 +10,7 @@ public struct Event: Sendable, Equatable {
     /// The `app` field as written; nil when absent (the app is then resolved by the dataset).
     public var app: String?
     /// The non-reserved fields, flat as in the log.
-    public var fields: [String: JSONValue]
+    public var fields: EventFields
     /// Where the event was read.
     public var location: SourceLocation
     /// Input order: the files in the order given, then line order. Breaks ties of equal `time`.
@@ -21,7 +21,7 @@ public struct Event: Sendable, Equatable {
 
     public init(
         id: String, time: Timestamp, subject: String, type: String, app: String? = nil,
-        fields: [String: JSONValue] = [:], location: SourceLocation, sequence: UInt64
+        fields: EventFields = [:], location: SourceLocation, sequence: UInt64
     ) {
         self.id = id
         self.time = time
@@ -117,7 +117,7 @@ extension Event {
         for name in Event.reservedFields { members[name] = nil }
         return .success(
             Event(
-                id: id, time: time, subject: subject, type: type, app: app, fields: members,
+                id: id, time: time, subject: subject, type: type, app: app, fields: EventFields(members),
                 location: location, sequence: sequence))
     }
 }
