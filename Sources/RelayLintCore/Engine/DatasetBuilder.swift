@@ -30,7 +30,6 @@ struct DatasetBuilder {
     /// The `--events` paths by file index, to name where an id was first used.
     private var eventPaths: [String] = []
     private var lookAlikeCount = 0
-    private var lastApp: String?
     private var retainedTypeCache: [(type: String, inShard: Bool, retained: Bool)] = []
     static let noteLimit = 200
 
@@ -114,10 +113,7 @@ struct DatasetBuilder {
         dataset.latest = max(dataset.latest ?? event.time, event.time)
         dataset.eventsPerDay[event.time.utcDayNumber, default: 0] += 1
         let app = event.app ?? dataset.defaultApp
-        if app != lastApp {
-            dataset.appsSeen.insert(app)
-            lastApp = app
-        }
+        dataset.appsSeen.insert(app)
         if event.type == "account.created" { dataset.appsCreatingAccounts.insert(app) }
         for (field, value) in event.fields {
             if case .string(let text) = value, relayDomains.isLookAlike(text) {
@@ -248,11 +244,6 @@ private struct IDKey: Hashable {
     init(_ id: String) {
         var hasher = Hasher()
         hasher.combine(id)
-        var fnv: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in id.utf8 {
-            fnv ^= UInt64(byte)
-            fnv &*= 0x0000_0100_0000_01B3
-        }
-        (high, low) = (hasher.finalize(), Int(bitPattern: UInt(fnv)))
+        (high, low) = (hasher.finalize(), Int(bitPattern: UInt(FNV1a.hash(id))))
     }
 }

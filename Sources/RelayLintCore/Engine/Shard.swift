@@ -32,11 +32,6 @@ public struct Shard: Sendable, Hashable, Codable, CustomStringConvertible {
     }
 
     static func slot(of subject: String, among count: Int) -> Int {
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in subject.utf8 {
-            hash ^= UInt64(byte)
-            hash &*= 0x0000_0100_0000_01B3
-        }
-        return Int(hash % UInt64(count))
+        Int(FNV1a.hash(subject) % UInt64(count))
     }
 }

@@ -50,7 +50,6 @@ public struct RelayDomains: Sendable, Hashable {
     /// The string's UTF-8 bytes as one buffer: these tests run on every address of a log, and
     /// walking `String.UTF8View` index by index costs several times more.
     private static func withUTF8<Result>(_ text: String, _ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result {
-        if let result = text.utf8.withContiguousStorageIfAvailable(body) { return result }
         var copy = text
         return copy.withUTF8(body)
     }
