@@ -23,7 +23,7 @@ struct DatasetBuilder {
     private(set) var dataset = Dataset()
     private var invalid: [Diagnostic] = []
     /// The first content seen per event id, by a 128-bit hash of the id, to recognise exact
-    /// duplicates: fixed-size entries, whatever the length of the ids.
+    /// duplicates: fixed-size entries (32 bytes), whatever the length of the ids.
     private var seenIDs: [IDKey: (digest: ContentDigest, sequence: UInt64)] = [:]
     /// Further contents of ids used again with other content (rare).
     private var reusedIDs: [IDKey: [ContentDigest]] = [:]
@@ -55,6 +55,9 @@ struct DatasetBuilder {
         if eventPaths.count <= fileIndex { eventPaths += Array(repeating: "", count: fileIndex + 1 - eventPaths.count) }
         eventPaths[fileIndex] = path
         var summary = InputFileSummary(path: path, kind: .events, sha256: "", records: 0)
+        // Sized once for the log's ids: growing a table of millions of entries rehashes them all
+        // and holds the old and the new table at once (10M events: ~1 GiB for a moment).
+        seenIDs.reserveCapacity(seenIDs.count + FileBytes.estimatedLineCount(path: path))
         do {
             let bytesBefore = eventBytesRead
             let (sha256, records) = try reader.read(progress: { bytes in
@@ -64,14 +67,15 @@ struct DatasetBuilder {
                         file: path, bytesRead: eventBytesRead, totalBytes: totalEventBytes,
                         events: dataset.eventCount + dataset.duplicateCount))
             }) { record, line in
-                switch record {
+                switch consume record {
                 case .invalid(let diagnostic):
                     summary.invalid += 1
                     invalid.append(diagnostic)
                 case .event(let event, let digest):
+                    let time = event.time
                     if ingest(event, digest: digest, content: { (try? JSONParser.parseDocument(line)) ?? .null }) {
-                        summary.firstTime = min(summary.firstTime ?? event.time, event.time)
-                        summary.lastTime = max(summary.lastTime ?? event.time, event.time)
+                        summary.firstTime = min(summary.firstTime ?? time, time)
+                        summary.lastTime = max(summary.lastTime ?? time, time)
                     } else {
                         summary.duplicates += 1
                     }
@@ -89,8 +93,7 @@ struct DatasetBuilder {
 
     /// Adds one event; false when it is an exact duplicate of an earlier one.
     /// `content` gives the event's parsed line, needed only for an id used again with other content.
-    mutating func ingest(_ event: Event, digest: ContentDigest, content: () -> JSONValue) -> Bool {
-        var event = event
+    mutating func ingest(_ event: consuming Event, digest: ContentDigest, content: () -> JSONValue) -> Bool {
         let key = IDKey(event.id)
         // One hash for the usual new id; a reused id puts its first use back.
         if let seen = seenIDs.updateValue((digest, event.sequence), forKey: key) {
@@ -124,7 +127,9 @@ struct DatasetBuilder {
         let retained = isRetained(event.type, inShard: inShard)
         // Mutated in place: copying the subject out and back would copy its event array on
         // every append.
-        Self.record(event, retained: retained, in: &dataset.subjects[event.subject, default: Dataset.Subject()])
+        let subject = event.subject
+        let file = sourceFileIndex(of: event.location.file)
+        Self.record(event, retained: retained, file: file, in: &dataset.subjects[subject, default: Dataset.Subject()])
         return true
     }
 
@@ -143,21 +148,25 @@ struct DatasetBuilder {
         return SourceLocation(file: fileIndex < eventPaths.count ? eventPaths[fileIndex] : "", line: line)
     }
 
-    private static func record(_ event: Event, retained: Bool, in subject: inout Dataset.Subject) {
-        let position = (event.time, event.sequence, event.app)
-        if subject.firstEvent.map({ (event.time, event.sequence) < ($0.time, $0.sequence) }) ?? true {
+    /// The index of a file in the dataset's `sourceFiles`, added when new; asked once per event
+    /// of mostly the same file.
+    private mutating func sourceFileIndex(of path: String) -> Int {
+        if let last = dataset.sourceFiles.indices.last, dataset.sourceFiles[last] == path { return last }
+        if let known = dataset.sourceFiles.firstIndex(of: path) { return known }
+        dataset.sourceFiles.append(path)
+        return dataset.sourceFiles.count - 1
+    }
+
+    private static func record(_ event: consuming Event, retained: Bool, file: Int, in subject: inout Dataset.Subject) {
+        let position = Dataset.EventPosition(time: event.time, sequence: event.sequence, app: event.app)
+        if subject.firstEvent.map(position.precedes) ?? true {
             subject.firstEvent = position
         }
-        if event.type == "account.created",
-            subject.firstCreation.map({ (event.time, event.sequence) < ($0.time, $0.sequence) }) ?? true
-        {
+        if event.type == "account.created", subject.firstCreation.map(position.precedes) ?? true {
             subject.firstCreation = position
         }
         guard retained else { return }
-        var event = event
-        // The subject's events share one copy of its id rather than one per line.
-        if let first = subject.events.first { event.subject = first.subject }
-        subject.events.append(event)
+        subject.events.append(StoredEvent(event, file: file))
     }
 
     /// Reads one account export, JSON or CSV by extension.

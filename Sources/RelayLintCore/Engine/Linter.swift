@@ -111,16 +111,20 @@ public enum Linter {
         subjects.sort { $0.key < $1.key }
         let inShard = subjects.map { shard?.contains(subject: $0.key) ?? true }
         let accountApps = subjects.map { $0.value.account == nil ? nil : dataset.app(ofAccountOf: $0.value) }
+        let sourceFiles = dataset.sourceFiles
         let results = subjects.withUnsafeMutableBufferPointer { buffer in
             let shared = UnsafeSendable(buffer)
             return parallelMap(Array(buffer.indices), parallelism: request.parallelism) { index -> SubjectRuleEvaluator.Result in
                 var subject = Dataset.Subject()
                 swap(&subject, &shared.value[index].value)
-                var events: [Event] = []
-                swap(&events, &subject.events)
+                var stored: [StoredEvent] = []
+                swap(&stored, &subject.events)
+                let id = shared.value[index].key
+                let events = stored.map { $0.event(subject: id, sourceFiles: sourceFiles) }
+                stored = []
                 return (inShard[index] ? evaluator : appMatchersOnly).evaluate(
                     Timeline(
-                        subject: shared.value[index].key, events: events, account: subject.account,
+                        subject: id, events: events, account: subject.account,
                         accountApp: accountApps[index], relayDomains: request.relayDomains))
             }
         }

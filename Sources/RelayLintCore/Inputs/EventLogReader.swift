@@ -31,7 +31,7 @@ struct EventLogReader {
     ///
     /// With several threads, a run is parsed while the caller consumes the run before it.
     func read(
-        progress: (_ bytesRead: Int) -> Void = { _ in }, _ body: (Record, UnsafeBufferPointer<UInt8>) throws -> Void
+        progress: (_ bytesRead: Int) -> Void = { _ in }, _ body: (consuming Record, UnsafeBufferPointer<UInt8>) throws -> Void
     ) throws -> (sha256: String, records: Int) {
         var records = 0
         var bytesDelivered = 0
@@ -42,7 +42,8 @@ struct EventLogReader {
         func deliver(_ run: ParsedRun) throws {
             try run.bytes.withUnsafeBufferPointer { bytes in
                 for (index, line) in run.lines.enumerated() {
-                    guard let record = run.records[index] else { continue }
+                    // Moved out, not copied: an event is a dozen references to retain and release.
+                    guard let record = run.records[index].take() else { continue }
                     records += 1
                     try body(record, UnsafeBufferPointer(rebasing: bytes[line.bytes]))
                 }
@@ -177,13 +178,13 @@ private final class ScannerPool: @unchecked Sendable {
 }
 
 /// A digest of an event's content as a JSON value, to recognise exact duplicates without
-/// keeping the text of every event: two differently mixed sums of 64-bit member hashes, only
-/// ever compared between events with the same id. It is independent of key order (members are combined
-/// commutatively), whitespace and number spelling (numbers hash their exact decimal form), and
-/// the strict parser and the fast scanner compute it member by member in the same way.
+/// keeping the text of every event. It is only ever compared between events with the same id,
+/// so 64 bits make a false "duplicate" a 2⁻⁶⁴ chance per pair; the duplicate table holds one per
+/// event id, so every byte counts (10M ids). It is independent of key order (members are
+/// combined commutatively), whitespace and number spelling (numbers hash their exact decimal
+/// form), and the strict parser and the fast scanner compute it member by member in the same way.
 struct ContentDigest: Hashable, Sendable {
-    let high: Int
-    let low: Int
+    let value: UInt64
 
     init(_ value: JSONValue) {
         var accumulator = Accumulator()
@@ -195,10 +196,7 @@ struct ContentDigest: Hashable, Sendable {
         self = accumulator.digest
     }
 
-    private init(high: Int, low: Int) {
-        self.high = high
-        self.low = low
-    }
+    private init(value: UInt64) { self.value = value }
 
     /// Combines an object's members in any order.
     struct Accumulator {
@@ -212,7 +210,8 @@ struct ContentDigest: Hashable, Sendable {
             hasher.combine(value)
             let hash = UInt64(bitPattern: Int64(hasher.finalize()))
             sum &+= hash
-            // A second, differently mixed sum: two independent 64-bit halves.
+            // A second, differently mixed sum, so that members whose hashes cancel out in one
+            // sum do not in the other.
             var spread = hash &* 0x9E37_79B9_7F4A_7C15
             spread ^= spread >> 29
             mixed &+= spread &* 0xBF58_476D_1CE4_E5B9
@@ -220,7 +219,9 @@ struct ContentDigest: Hashable, Sendable {
         }
 
         var digest: ContentDigest {
-            ContentDigest(high: Int(bitPattern: UInt(sum ^ count)), low: Int(bitPattern: UInt(mixed)))
+            var folded = (sum ^ count) &* 0xFF51_AFD7_ED55_8CCD
+            folded ^= folded >> 33
+            return ContentDigest(value: folded ^ mixed)
         }
     }
 }

@@ -24,6 +24,11 @@ public struct EventFields: Sendable, Equatable, Sequence, ExpressibleByDictionar
         members = uniqueMembers.sorted { $0.key < $1.key }
     }
 
+    /// Members already sorted by key, keys unique (as another `EventFields` iterates them).
+    init(sortedUniqueMembers: [Element]) {
+        members = sortedUniqueMembers
+    }
+
     public subscript(name: String) -> JSONValue? {
         for member in members where member.key == name { return member.value }
         return nil
