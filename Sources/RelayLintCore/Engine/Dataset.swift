@@ -5,18 +5,21 @@ struct Dataset {
     struct Subject {
         /// The events some rule can look at, packed until the subject is evaluated.
         var events: [StoredEvent] = []
-        /// Boxed: inline, the account's fields made every entry of the subject table more than
-        /// twice its size, with or without an account (10M events / 2M accounts: ~0.5 GiB).
-        private var accountBox: AccountBox?
+        /// Packed, and out of line: inline, the account's fields made every entry of the subject
+        /// table more than twice its size, with or without an account.
+        private var storedAccount: StoredAccount?
         /// The app of the subject's earliest event of any type, and of its earliest
         /// `account.created`, for placing an exported account in an app (contract §2.4).
         var firstEvent: EventPosition?
         var firstCreation: EventPosition?
 
+        /// Unpacked on every read: read it once.
         var account: AccountRecord? {
-            get { accountBox?.record }
-            set { accountBox = newValue.map(AccountBox.init) }
+            get { storedAccount?.account }
+            set { storedAccount = newValue.map(StoredAccount.init) }
         }
+
+        var hasAccount: Bool { storedAccount != nil }
     }
 
     /// Where an event stands in input order, and its app.
@@ -26,11 +29,6 @@ struct Dataset {
         var app: String?
 
         func precedes(_ other: EventPosition) -> Bool { (time, sequence) < (other.time, other.sequence) }
-    }
-
-    private final class AccountBox {
-        let record: AccountRecord
-        init(_ record: AccountRecord) { self.record = record }
     }
 
     var subjects: [String: Subject] = [:]

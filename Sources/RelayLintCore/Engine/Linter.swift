@@ -110,7 +110,7 @@ public enum Linter {
         dataset.subjects = [:]
         subjects.sort { $0.key < $1.key }
         let inShard = subjects.map { shard?.contains(subject: $0.key) ?? true }
-        let accountApps = subjects.map { $0.value.account == nil ? nil : dataset.app(ofAccountOf: $0.value) }
+        let accountApps = subjects.map { !$0.value.hasAccount ? nil : dataset.app(ofAccountOf: $0.value) }
         let sourceFiles = dataset.sourceFiles
         let results = subjects.withUnsafeMutableBufferPointer { buffer in
             let shared = UnsafeSendable(buffer)

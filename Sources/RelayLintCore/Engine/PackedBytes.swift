@@ -1,0 +1,142 @@
+/// A compact byte form for what millions of records keep in memory while the inputs are read:
+/// counts as LEB128, strings as their length and UTF-8, JSON values as a tag and a payload.
+/// `StoredEvent` and `StoredAccount` write with `PackedWriter` and read back with `PackedReader`
+/// in the same order; nothing else reads these bytes, and they never leave the process.
+struct PackedWriter {
+    var bytes: [UInt8] = []
+
+    mutating func count(_ value: Int) {
+        precondition(value >= 0, "PackedWriter: a count is never negative")
+        unsigned(UInt64(value))
+    }
+
+    private mutating func unsigned(_ value: UInt64) {
+        var rest = value
+        while rest >= 0x80 {
+            bytes.append(UInt8(truncatingIfNeeded: rest) | 0x80)
+            rest >>= 7
+        }
+        bytes.append(UInt8(rest))
+    }
+
+    /// A signed number, zigzag-encoded so that small negatives stay short.
+    mutating func signed(_ value: Int64) {
+        unsigned(UInt64(bitPattern: (value << 1) ^ (value >> 63)))
+    }
+
+    mutating func string(_ text: String) {
+        count(text.utf8.count)
+        bytes.append(contentsOf: text.utf8)
+    }
+
+    /// nil as 0, a string as its length plus one and its UTF-8.
+    mutating func optionalString(_ text: String?) {
+        guard let text else { return count(0) }
+        count(text.utf8.count + 1)
+        bytes.append(contentsOf: text.utf8)
+    }
+
+    mutating func value(_ value: JSONValue) {
+        switch value {
+        case .null: bytes.append(ValueTag.null.rawValue)
+        case .bool(let flag): bytes.append((flag ? ValueTag.true : ValueTag.false).rawValue)
+        case .string(let text):
+            bytes.append(ValueTag.string.rawValue)
+            string(text)
+        case .number(let number):
+            bytes.append(ValueTag.number.rawValue)
+            string(number.text)
+            withUnsafeBytes(of: number.value.bitPattern.littleEndian) { bytes.append(contentsOf: $0) }
+        case .array(let elements):
+            bytes.append(ValueTag.array.rawValue)
+            count(elements.count)
+            for element in elements { self.value(element) }
+        case .object(let members):
+            bytes.append(ValueTag.object.rawValue)
+            count(members.count)
+            for (key, member) in members {
+                string(key)
+                self.value(member)
+            }
+        }
+    }
+}
+
+/// Reads what `PackedWriter` wrote, in the same order.
+struct PackedReader {
+    let bytes: [UInt8]
+    var offset = 0
+
+    mutating func count() -> Int { Int(unsigned()) }
+
+    private mutating func unsigned() -> UInt64 {
+        var value: UInt64 = 0
+        var shift: UInt64 = 0
+        while true {
+            let byte = bytes[offset]
+            offset += 1
+            value |= UInt64(byte & 0x7F) << shift
+            if byte < 0x80 { return value }
+            shift += 7
+        }
+    }
+
+    mutating func signed() -> Int64 {
+        let zigzag = unsigned()
+        return Int64(bitPattern: zigzag >> 1) ^ -Int64(bitPattern: zigzag & 1)
+    }
+
+    mutating func string() -> String {
+        let length = count()
+        defer { offset += length }
+        return bytes.withUnsafeBufferPointer {
+            String(decoding: UnsafeBufferPointer(rebasing: $0[offset..<offset + length]), as: UTF8.self)
+        }
+    }
+
+    mutating func optionalString() -> String? {
+        let lengthPlusOne = count()
+        guard lengthPlusOne > 0 else { return nil }
+        defer { offset += lengthPlusOne - 1 }
+        return bytes.withUnsafeBufferPointer {
+            String(decoding: UnsafeBufferPointer(rebasing: $0[offset..<offset + lengthPlusOne - 1]), as: UTF8.self)
+        }
+    }
+
+    mutating func value() -> JSONValue {
+        let tag = ValueTag(rawValue: bytes[offset])
+        offset += 1
+        switch tag {
+        case .null?: return .null
+        case .false?: return .bool(false)
+        case .true?: return .bool(true)
+        case .string?: return .string(string())
+        case .number?:
+            let text = string()
+            var bits: UInt64 = 0
+            for index in 0..<8 { bits |= UInt64(bytes[offset + index]) << (8 * UInt64(index)) }
+            offset += 8
+            return .number(JSONNumber(text: text, value: Double(bitPattern: bits)))
+        case .array?:
+            let count = count()
+            var elements: [JSONValue] = []
+            elements.reserveCapacity(count)
+            for _ in 0..<count { elements.append(value()) }
+            return .array(elements)
+        case .object?:
+            let count = count()
+            var members: [String: JSONValue] = [:]
+            members.reserveCapacity(count)
+            for _ in 0..<count {
+                let key = string()
+                members[key] = value()
+            }
+            return .object(members)
+        case nil: preconditionFailure("PackedReader: unknown value tag; the writer and the reader disagree")
+        }
+    }
+}
+
+private enum ValueTag: UInt8 {
+    case null, `false`, `true`, string, number, array, object
+}
