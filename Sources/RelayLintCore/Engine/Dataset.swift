@@ -4,7 +4,7 @@ struct Dataset {
     /// Kept small: millions of these live in `subjects` at once, most without an account.
     struct Subject {
         /// The events some rule can look at, packed until the subject is evaluated.
-        var events: [StoredEvent] = []
+        var events = StoredEvents()
         /// Packed, and out of line: inline, the account's fields made every entry of the subject
         /// table more than twice its size, with or without an account.
         private var storedAccount: StoredAccount?
@@ -32,8 +32,8 @@ struct Dataset {
     }
 
     var subjects: [String: Subject] = [:]
-    /// The files stored events were read from, by the index they hold.
-    var sourceFiles: [String] = []
+    /// The types, apps, field names and files of the stored events, by the index they hold.
+    var names: [String] = []
     var manifest: AppManifest?
     var inputs: [InputFileSummary] = []
     /// Bad records skipped with `--skip-invalid`.

@@ -31,6 +31,8 @@ struct DatasetBuilder {
     private var eventPaths: [String] = []
     private var lookAlikeCount = 0
     private var retainedTypeCache: [(type: String, inShard: Bool, retained: Bool)] = []
+    /// The types, apps, field names and files of the stored events, shared with the parse workers.
+    private let names = NameTable()
     static let noteLimit = 200
 
     /// Event types the identity model reads whatever the rules say.
@@ -58,22 +60,30 @@ struct DatasetBuilder {
         // Sized once for the log's ids: growing a table of millions of entries rehashes them all
         // and holds the old and the new table at once (10M events: ~1 GiB for a moment).
         seenIDs.reserveCapacity(seenIDs.count + FileBytes.estimatedLineCount(path: path))
+        let preparation = PreparedEvent.Preparation(relayDomains: relayDomains, shard: shard, names: names)
+        let caches = NameCaches(names, count: max(1, parallelism))
         do {
             let bytesBefore = eventBytesRead
-            let (sha256, records) = try reader.read(progress: { bytes in
-                eventBytesRead = bytesBefore + bytes
-                progress?(
-                    LintProgress(
-                        file: path, bytesRead: eventBytesRead, totalBytes: totalEventBytes,
-                        events: dataset.eventCount + dataset.duplicateCount))
-            }) { record, line in
-                switch consume record {
+            let (sha256, records) = try reader.read(
+                progress: { bytes in
+                    eventBytesRead = bytesBefore + bytes
+                    progress?(
+                        LintProgress(
+                            file: path, bytesRead: eventBytesRead, totalBytes: totalEventBytes,
+                            events: dataset.eventCount + dataset.duplicateCount))
+                },
+                prepare: { event, digest, worker, bytes in
+                    preparation.prepare(event, digest: digest, names: &caches.caches[worker], into: &bytes)
+                }
+            ) { record, line, prepared in
+                switch record {
                 case .invalid(let diagnostic):
                     summary.invalid += 1
                     invalid.append(diagnostic)
-                case .event(let event, let digest):
+                case .event(let event):
                     let time = event.time
-                    if ingest(event, digest: digest, content: { (try? JSONParser.parseDocument(line)) ?? .null }) {
+                    let packed = UnsafeBufferPointer(rebasing: prepared[event.packed])
+                    if ingest(event, packed: packed, content: { (try? JSONParser.parseDocument(line)) ?? .null }) {
                         summary.firstTime = min(summary.firstTime ?? time, time)
                         summary.lastTime = max(summary.lastTime ?? time, time)
                     } else {
@@ -91,10 +101,22 @@ struct DatasetBuilder {
         dataset.inputs.append(summary)
     }
 
-    /// Adds one event; false when it is an exact duplicate of an earlier one.
-    /// `content` gives the event's parsed line, needed only for an id used again with other content.
-    mutating func ingest(_ event: consuming Event, digest: ContentDigest, content: () -> JSONValue) -> Bool {
-        let key = IDKey(event.id)
+    /// Adds one event read outside a log (a rule example); false when it is an exact duplicate.
+    mutating func ingest(_ event: Event, digest: ContentDigest, content: () -> JSONValue) -> Bool {
+        var cache = NameTable.Cache(names)
+        var bytes: [UInt8] = []
+        let prepared = PreparedEvent.Preparation(relayDomains: relayDomains, shard: shard, names: names)
+            .prepare(event, digest: digest, names: &cache, into: &bytes)
+        return bytes.withUnsafeBufferPointer { ingest(prepared, packed: $0, content: content) }
+    }
+
+    /// Adds one event a parse worker prepared; false when it is an exact duplicate of an earlier
+    /// one. `packed` is the event in `StoredEvents`' form; `content` gives the event's parsed
+    /// line, needed only for an id used again with other content.
+    mutating func ingest(_ event: consuming PreparedEvent, packed: UnsafeBufferPointer<UInt8>, content: () -> JSONValue) -> Bool {
+        let key = event.idKey
+        let digest = event.digest
+        var discriminator: String?
         // One hash for the usual new id; a reused id puts its first use back.
         if let seen = seenIDs.updateValue((digest, event.sequence), forKey: key) {
             seenIDs[key] = seen
@@ -109,7 +131,7 @@ struct DatasetBuilder {
             reusedIDs[key, default: []].append(digest)
             // Findings on either event must not share a fingerprint: the reused id is told apart
             // by its content, stably across runs.
-            event.discriminator = Fingerprint.contentKey(content().canonicalText)
+            discriminator = Fingerprint.contentKey(content().canonicalText)
         }
         dataset.eventCount += 1
         dataset.earliest = min(dataset.earliest ?? event.time, event.time)
@@ -118,18 +140,13 @@ struct DatasetBuilder {
         let app = event.app ?? dataset.defaultApp
         dataset.appsSeen.insert(app)
         if event.type == "account.created" { dataset.appsCreatingAccounts.insert(app) }
-        for (field, value) in event.fields {
-            if case .string(let text) = value, relayDomains.isLookAlike(text) {
-                addLookAlikeNote(text, field: field, at: event.location)
-            }
-        }
-        let inShard = shard.map { $0.contains(subject: event.subject) } ?? true
-        let retained = isRetained(event.type, inShard: inShard)
-        // Mutated in place: copying the subject out and back would copy its event array on
+        for (field, text) in event.lookAlikes { addLookAlikeNote(text, field: field, at: event.location) }
+        let retained = isRetained(event.type, inShard: event.inShard)
+        // Mutated in place: copying the subject out and back would copy its event buffer on
         // every append.
-        let subject = event.subject
-        let file = sourceFileIndex(of: event.location.file)
-        Self.record(event, retained: retained, file: file, in: &dataset.subjects[subject, default: Dataset.Subject()])
+        Self.record(
+            event, retained: retained, packed: packed, discriminator: discriminator,
+            in: &dataset.subjects[event.subject, default: Dataset.Subject()])
         return true
     }
 
@@ -148,16 +165,10 @@ struct DatasetBuilder {
         return SourceLocation(file: fileIndex < eventPaths.count ? eventPaths[fileIndex] : "", line: line)
     }
 
-    /// The index of a file in the dataset's `sourceFiles`, added when new; asked once per event
-    /// of mostly the same file.
-    private mutating func sourceFileIndex(of path: String) -> Int {
-        if let last = dataset.sourceFiles.indices.last, dataset.sourceFiles[last] == path { return last }
-        if let known = dataset.sourceFiles.firstIndex(of: path) { return known }
-        dataset.sourceFiles.append(path)
-        return dataset.sourceFiles.count - 1
-    }
-
-    private static func record(_ event: consuming Event, retained: Bool, file: Int, in subject: inout Dataset.Subject) {
+    private static func record(
+        _ event: borrowing PreparedEvent, retained: Bool, packed: UnsafeBufferPointer<UInt8>, discriminator: String?,
+        in subject: inout Dataset.Subject
+    ) {
         let position = Dataset.EventPosition(time: event.time, sequence: event.sequence, app: event.app)
         if subject.firstEvent.map(position.precedes) ?? true {
             subject.firstEvent = position
@@ -166,7 +177,7 @@ struct DatasetBuilder {
             subject.firstCreation = position
         }
         guard retained else { return }
-        subject.events.append(StoredEvent(event, file: file))
+        subject.events.append(packed: packed, discriminator: discriminator)
     }
 
     /// Reads one account export, JSON or CSV by extension.
@@ -214,6 +225,7 @@ struct DatasetBuilder {
 
     /// Ends reading: throws the invalid records unless they are to be skipped.
     mutating func finish() throws(InputError) -> Dataset {
+        dataset.names = names.snapshot
         if !invalid.isEmpty {
             guard skipInvalid else { throw InputError.invalidRecords(invalid) }
             dataset.skipped = invalid
@@ -243,16 +255,17 @@ struct DatasetBuilder {
     }
 }
 
-/// A 128-bit hash of an event id: the key of the duplicate check, 16 bytes however long the id.
-private struct IDKey: Hashable {
-    let high: Int
-    let low: Int
+/// One name-table cache per parse worker; a worker only ever uses its own.
+private final class NameCaches: @unchecked Sendable {
+    let caches: UnsafeMutableBufferPointer<NameTable.Cache>
 
-    /// The standard (seeded SipHash) hash and a 64-bit FNV-1a of the bytes: two independent
-    /// halves for one SipHash run.
-    init(_ id: String) {
-        var hasher = Hasher()
-        hasher.combine(id)
-        (high, low) = (hasher.finalize(), Int(bitPattern: UInt(FNV1a.hash(id))))
+    init(_ names: NameTable, count: Int) {
+        caches = .allocate(capacity: count)
+        caches.initialize(repeating: NameTable.Cache(names))
+    }
+
+    deinit {
+        _ = caches.deinitialize()
+        caches.deallocate()
     }
 }

@@ -111,17 +111,15 @@ public enum Linter {
         subjects.sort { $0.key < $1.key }
         let inShard = subjects.map { shard?.contains(subject: $0.key) ?? true }
         let accountApps = subjects.map { !$0.value.hasAccount ? nil : dataset.app(ofAccountOf: $0.value) }
-        let sourceFiles = dataset.sourceFiles
+        let names = dataset.names
         let results = subjects.withUnsafeMutableBufferPointer { buffer in
             let shared = UnsafeSendable(buffer)
             return parallelMap(Array(buffer.indices), parallelism: request.parallelism) { index -> SubjectRuleEvaluator.Result in
                 var subject = Dataset.Subject()
                 swap(&subject, &shared.value[index].value)
-                var stored: [StoredEvent] = []
-                swap(&stored, &subject.events)
                 let id = shared.value[index].key
-                let events = stored.map { $0.event(subject: id, sourceFiles: sourceFiles) }
-                stored = []
+                let events = subject.events.events(subject: id, names: names)
+                subject.events = StoredEvents()
                 return (inShard[index] ? evaluator : appMatchersOnly).evaluate(
                     Timeline(
                         subject: id, events: events, account: subject.account,

@@ -1,6 +1,6 @@
 /// A compact byte form for what millions of records keep in memory while the inputs are read:
 /// counts as LEB128, strings as their length and UTF-8, JSON values as a tag and a payload.
-/// `StoredEvent` and `StoredAccount` write with `PackedWriter` and read back with `PackedReader`
+/// `StoredEvents` and `StoredAccount` write with `PackedWriter` and read back with `PackedReader`
 /// in the same order; nothing else reads these bytes, and they never leave the process.
 struct PackedWriter {
     var bytes: [UInt8] = []
@@ -17,6 +17,11 @@ struct PackedWriter {
             rest >>= 7
         }
         bytes.append(UInt8(rest))
+    }
+
+    /// Eight bytes as they are: for values that use all 64 bits (timestamps in nanoseconds).
+    mutating func fixed(_ value: UInt64) {
+        withUnsafeBytes(of: value.littleEndian) { bytes.append(contentsOf: $0) }
     }
 
     /// A signed number, zigzag-encoded so that small negatives stay short.
@@ -46,7 +51,7 @@ struct PackedWriter {
         case .number(let number):
             bytes.append(ValueTag.number.rawValue)
             string(number.text)
-            withUnsafeBytes(of: number.value.bitPattern.littleEndian) { bytes.append(contentsOf: $0) }
+            fixed(number.value.bitPattern)
         case .array(let elements):
             bytes.append(ValueTag.array.rawValue)
             count(elements.count)
@@ -81,6 +86,13 @@ struct PackedReader {
         }
     }
 
+    mutating func fixed() -> UInt64 {
+        var value: UInt64 = 0
+        for index in 0..<8 { value |= UInt64(bytes[offset + index]) << (8 * UInt64(index)) }
+        offset += 8
+        return value
+    }
+
     mutating func signed() -> Int64 {
         let zigzag = unsigned()
         return Int64(bitPattern: zigzag >> 1) ^ -Int64(bitPattern: zigzag & 1)
@@ -113,10 +125,7 @@ struct PackedReader {
         case .string?: return .string(string())
         case .number?:
             let text = string()
-            var bits: UInt64 = 0
-            for index in 0..<8 { bits |= UInt64(bytes[offset + index]) << (8 * UInt64(index)) }
-            offset += 8
-            return .number(JSONNumber(text: text, value: Double(bitPattern: bits)))
+            return .number(JSONNumber(text: text, value: Double(bitPattern: fixed())))
         case .array?:
             let count = count()
             var elements: [JSONValue] = []

@@ -26,26 +26,46 @@ struct EventLogReader {
         (Int(sequence >> 40), Int(sequence & (1 << 40 - 1)))
     }
 
-    /// Reads every line, handing each non-blank one to `body` in line order with its bytes (valid
-    /// only during the call); returns the file's SHA-256 and the number of non-blank lines.
+    /// What the caller receives for one non-blank line.
+    enum Delivery<Prepared> {
+        /// A valid event, as `prepare` made it on a parse thread.
+        case event(Prepared)
+        case invalid(Diagnostic)
+    }
+
+    /// Turns a parsed event into what the caller keeps, on the parse thread `worker`
+    /// (`0..<parallelism`), appending any bytes it wants to keep to that thread's `bytes`.
+    typealias Preparation<Prepared> =
+        @Sendable (_ event: consuming Event, _ digest: ContentDigest, _ worker: Int, _ bytes: inout [UInt8]) -> Prepared
+
+    /// Reads every line, handing each non-blank one to `body` in line order with its bytes and
+    /// the bytes its worker appended (both valid only during the call); returns the file's
+    /// SHA-256 and the number of non-blank lines.
     ///
-    /// With several threads, a run is parsed while the caller consumes the run before it.
-    func read(
-        progress: (_ bytesRead: Int) -> Void = { _ in }, _ body: (consuming Record, UnsafeBufferPointer<UInt8>) throws -> Void
+    /// With several threads, a run is parsed while the caller consumes the run before it; the
+    /// events are prepared (packed, say) on the parse threads, so that the caller's single thread
+    /// only files them and never has to free them.
+    func read<Prepared>(
+        progress: (_ bytesRead: Int) -> Void = { _ in }, prepare: @escaping Preparation<Prepared>,
+        _ body: (consuming Delivery<Prepared>, _ line: UnsafeBufferPointer<UInt8>, _ prepared: UnsafeBufferPointer<UInt8>) throws -> Void
     ) throws -> (sha256: String, records: Int) {
         var records = 0
         var bytesDelivered = 0
         var nextLine = 1
         let workers = max(1, parallelism)
         let scanners = ScannerPool(count: workers)
-        var previous: ParsedRun?
-        func deliver(_ run: ParsedRun) throws {
+        var previous: ParsedRun<Prepared>?
+        func deliver(_ run: ParsedRun<Prepared>) throws {
             try run.bytes.withUnsafeBufferPointer { bytes in
-                for (index, line) in run.lines.enumerated() {
-                    // Moved out, not copied: an event is a dozen references to retain and release.
-                    guard let record = run.records[index].take() else { continue }
-                    records += 1
-                    try body(record, UnsafeBufferPointer(rebasing: bytes[line.bytes]))
+                for part in 0..<run.parts {
+                    try run.prepared[part].withUnsafeBufferPointer { prepared in
+                        for index in run.lines(of: part) {
+                            // Moved out, not copied.
+                            guard let record = run.records[index].take() else { continue }
+                            records += 1
+                            try body(record, UnsafeBufferPointer(rebasing: bytes[run.lines[index].bytes]), prepared)
+                        }
+                    }
                 }
             }
             bytesDelivered += run.bytes.count
@@ -54,17 +74,18 @@ struct EventLogReader {
         let sha256 = try FileBytes.forEachRun(path: path) { buffer in
             let lines = FileBytes.lineRanges(in: buffer, firstLine: nextLine)
             nextLine += lines.count
-            let run = ParsedRun(bytes: Array(buffer), lines: lines)
-            guard workers > 1, lines.count >= 256 else {
-                run.parse(part: 0, of: 1, reader: self, scanners: scanners)
+            let parts = workers > 1 && lines.count >= 256 ? workers : 1
+            let run = ParsedRun<Prepared>(bytes: Array(buffer), lines: lines, parts: parts)
+            guard parts > 1 else {
+                run.parse(part: 0, reader: self, scanners: scanners, prepare: prepare)
                 if let previous { try deliver(previous) }
                 previous = run
                 return
             }
             let group = DispatchGroup()
-            for worker in 0..<workers {
+            for worker in 0..<parts {
                 DispatchQueue.global().async(group: group) {
-                    run.parse(part: worker, of: workers, reader: self, scanners: scanners)
+                    run.parse(part: worker, reader: self, scanners: scanners, prepare: prepare)
                 }
             }
             defer { group.wait() }
@@ -128,37 +149,51 @@ struct EventLogReader {
     }
 }
 
-/// One run of whole lines, parsed by worker threads into per-line records.
-private final class ParsedRun: @unchecked Sendable {
+/// One run of whole lines, parsed and prepared by worker threads into per-line records.
+private final class ParsedRun<Prepared>: @unchecked Sendable {
     let bytes: [UInt8]
     let lines: [(bytes: Range<Int>, number: Int)]
+    let parts: Int
     /// One slot per line; nil for blank lines. Workers write disjoint ranges, and the reader
     /// reads only after all of them finished.
-    let records: UnsafeMutableBufferPointer<EventLogReader.Record?>
+    let records: UnsafeMutableBufferPointer<EventLogReader.Delivery<Prepared>?>
+    /// The bytes each part's preparation appended.
+    let prepared: UnsafeMutableBufferPointer<[UInt8]>
 
-    init(bytes: [UInt8], lines: [(bytes: Range<Int>, number: Int)]) {
+    init(bytes: [UInt8], lines: [(bytes: Range<Int>, number: Int)], parts: Int) {
         self.bytes = bytes
         self.lines = lines
+        self.parts = parts
         records = .allocate(capacity: lines.count)
         records.initialize(repeating: nil)
+        prepared = .allocate(capacity: parts)
+        prepared.initialize(repeating: [])
     }
 
     deinit {
         _ = records.deinitialize()
         records.deallocate()
+        _ = prepared.deinitialize()
+        prepared.deallocate()
     }
 
-    /// Parses the `part`-th of `parts` equal slices of the lines with that part's scanner.
-    func parse(part: Int, of parts: Int, reader: EventLogReader, scanners: ScannerPool) {
-        let start = lines.count * part / parts
-        let end = lines.count * (part + 1) / parts
+    /// The lines of a part: equal slices.
+    func lines(of part: Int) -> Range<Int> { lines.count * part / parts..<lines.count * (part + 1) / parts }
+
+    /// Parses and prepares the lines of one part with that part's scanner.
+    func parse(part: Int, reader: EventLogReader, scanners: ScannerPool, prepare: EventLogReader.Preparation<Prepared>) {
+        var output: [UInt8] = []
         bytes.withUnsafeBufferPointer { bytes in
-            for index in start..<end {
+            for index in lines(of: part) {
                 let line = UnsafeBufferPointer(rebasing: bytes[lines[index].bytes])
                 guard !EventLogReader.isBlank(line) else { continue }
-                records[index] = reader.parse(line, lineNumber: lines[index].number, scanner: &scanners.scanners[part])
+                switch reader.parse(line, lineNumber: lines[index].number, scanner: &scanners.scanners[part]) {
+                case .event(let event, let digest): records[index] = .event(prepare(event, digest, part, &output))
+                case .invalid(let diagnostic): records[index] = .invalid(diagnostic)
+                }
             }
         }
+        prepared[part] = output
     }
 }
 

@@ -1,0 +1,76 @@
+/// A subject's events as the dataset holds them from the moment they are read until the subject
+/// is evaluated: packed one after the other into one byte buffer per subject.
+///
+/// Millions of events wait in memory for their subject's turn. As `Event`s they held 500 bytes
+/// or so each in five to ten allocations (the fields list, every string longer than 15 bytes);
+/// packed, an event is its id, its fields' values and a few small numbers (about 60 bytes), with
+/// the strings every event repeats (type, app, field names, file) in a `NameTable`. The parse
+/// workers pack (`pack`), the ingest appends the bytes, the evaluation unpacks a subject's events
+/// just before it replays them, and every unpacked event equals the event packed.
+struct StoredEvents: Sendable {
+    private(set) var count = 0
+    private var bytes: [UInt8] = []
+    /// Discriminators of reused ids (rare, and only known at ingest), by position.
+    private var discriminators: [Int: String]?
+
+    var isEmpty: Bool { count == 0 }
+
+    /// Appends an event's packed form to `bytes` (its discriminator is not packed: `append` takes it).
+    static func pack(_ event: borrowing Event, names: inout NameTable.Cache, into bytes: inout [UInt8]) {
+        var writer = PackedWriter(bytes: consume bytes)
+        writer.fixed(UInt64(bitPattern: event.time.nanoseconds))
+        writer.count(Int(event.sequence))
+        writer.count(names.index(of: event.type))
+        writer.count(event.app.map { names.index(of: $0) + 1 } ?? 0)
+        writer.string(event.id)
+        writer.count(names.index(of: event.location.file))
+        writer.count(event.location.line)
+        writer.count(event.location.column.map { $0 + 1 } ?? 0)
+        writer.count(event.fields.count)
+        for (key, value) in event.fields {
+            writer.count(names.index(of: key))
+            writer.value(value)
+        }
+        bytes = writer.bytes
+    }
+
+    /// Appends one event packed by `pack`.
+    mutating func append(packed: UnsafeBufferPointer<UInt8>, discriminator: String?) {
+        if let discriminator { discriminators = (discriminators ?? [:]).merging([count: discriminator]) { $1 } }
+        bytes.append(contentsOf: packed)
+        count += 1
+    }
+
+    /// The events in the order they were appended; `subject` is the subject's id (not stored
+    /// per event), `names` the name table's snapshot.
+    func events(subject: String, names: [String]) -> [Event] {
+        var reader = PackedReader(bytes: bytes)
+        var events: [Event] = []
+        events.reserveCapacity(count)
+        for position in 0..<count {
+            let time = Timestamp(nanoseconds: Int64(bitPattern: reader.fixed()))
+            let sequence = UInt64(reader.count())
+            let type = names[reader.count()]
+            let appPlusOne = reader.count()
+            let id = reader.string()
+            let file = names[reader.count()]
+            let line = reader.count()
+            let columnPlusOne = reader.count()
+            let fieldCount = reader.count()
+            var fields: [EventFields.Element] = []
+            fields.reserveCapacity(fieldCount)
+            for _ in 0..<fieldCount {
+                let key = names[reader.count()]
+                fields.append((key, reader.value()))
+            }
+            var event = Event(
+                id: id, time: time, subject: subject, type: type, app: appPlusOne == 0 ? nil : names[appPlusOne - 1],
+                fields: EventFields(sortedUniqueMembers: fields),
+                location: SourceLocation(file: file, line: line, column: columnPlusOne == 0 ? nil : columnPlusOne - 1),
+                sequence: sequence)
+            event.discriminator = discriminators?[position]
+            events.append(event)
+        }
+        return events
+    }
+}

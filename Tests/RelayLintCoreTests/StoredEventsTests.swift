@@ -1,0 +1,73 @@
+@testable import RelayLintCore
+import Testing
+
+/// The dataset keeps a subject's events packed until the subject is evaluated; what the
+/// evaluation unpacks must be the events that were read, in order, to the last field, location
+/// and discriminator.
+@Suite struct StoredEventsTests {
+    static let sourceFiles = ["logs/a.jsonl", "logs/b.jsonl"]
+
+    /// Packs the events one after the other into one buffer, as a subject's events are.
+    func roundTrip(_ events: [Event]) -> [Event] {
+        let names = NameTable()
+        var cache = NameTable.Cache(names)
+        var stored = StoredEvents()
+        for event in events {
+            var packed: [UInt8] = [0xEE]  // a worker's buffer holds other events before this one
+            StoredEvents.pack(event, names: &cache, into: &packed)
+            packed.withUnsafeBufferPointer {
+                stored.append(packed: UnsafeBufferPointer(rebasing: $0[1...]), discriminator: event.discriminator)
+            }
+        }
+        #expect(stored.count == events.count)
+        return stored.events(subject: events.first?.subject ?? "", names: names.snapshot)
+    }
+
+    /// Every event the tests have: the Examples log, every rule example's events, and the fast
+    /// path's edge lines (escapes, unicode, numbers in every spelling, nesting, null app).
+    @Test func everyEventTheTestsHaveComesBackEqual() throws {
+        let reader = EventLogReader(path: Self.sourceFiles[1], fileIndex: 1)
+        let lines =
+            try FastPathAgreementTests.exampleLogLines() + FastPathAgreementTests.ruleExampleLines()
+            + FastPathAgreementTests.edgeLines.map { Array($0.utf8) }
+        var events: [Event] = []
+        for (index, line) in lines.enumerated() where !line.isEmpty {
+            guard case .event(var event, _) = line.withUnsafeBufferPointer({ reader.strictParse($0, lineNumber: index + 1) }) else {
+                continue
+            }
+            event.subject = "one subject"
+            events.append(event)
+        }
+        #expect(events.count > 150)
+        let back = roundTrip(events)
+        #expect(back.count == events.count)
+        for (original, unpacked) in zip(events, back) { #expect(unpacked == original) }
+    }
+
+    @Test func nestedValuesNumbersAndTheRarelySetPartsComeBack() {
+        var event = Event(
+            id: String(repeating: "long-id-", count: 40), time: Timestamp(nanoseconds: 1_772_366_400_123_456_789), subject: "ü1",
+            type: "deletion.requested", app: nil,
+            fields: [
+                "nested": .object([
+                    "list": .array([.null, .bool(true), .bool(false), .string("")]), "n": .number(JSONNumber(text: "1.50e+2", value: 150)),
+                ]),
+                "negative": .number(JSONNumber(text: "-0.0", value: -0.0)),
+                "text": .string("e\u{301}🙂 \"quoted\"\n"),
+                "empty": .object([:]),
+            ],
+            location: RelayLintCore.SourceLocation(file: Self.sourceFiles[0], line: 300_000, column: 17), sequence: 1 << 41 | 300_000)
+        event.discriminator = "content-7f3a"
+        let plain = Event(
+            id: "e2", time: Timestamp(nanoseconds: -1), subject: "ü1", type: "signin", app: "com.example.app",
+            location: RelayLintCore.SourceLocation(file: Self.sourceFiles[1], line: 1), sequence: 0)
+        let unpacked = roundTrip([event, plain])
+        #expect(unpacked == [event, plain])
+        let back = unpacked[0]
+        #expect(back.fields["negative"]?.displayText == "-0.0")
+        #expect(back.location.column == 17)
+        #expect(back.discriminator == "content-7f3a")
+        #expect(back.app == nil)
+        #expect(unpacked[1].time.nanoseconds == -1)
+    }
+}
