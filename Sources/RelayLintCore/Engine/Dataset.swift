@@ -22,11 +22,13 @@ struct Dataset {
         var hasAccount: Bool { storedAccount != nil }
     }
 
-    /// Where an event stands in input order, and its app.
+    /// Where an event stands in input order, and its app (24 bytes: two of these are in every
+    /// entry of the subject table).
     struct EventPosition {
         var time: Timestamp
         var sequence: UInt64
-        var app: String?
+        /// The app's index in `names`; -1 when the event names no app.
+        var app: Int32
 
         func precedes(_ other: EventPosition) -> Bool { (time, sequence) < (other.time, other.sequence) }
     }
@@ -34,6 +36,8 @@ struct Dataset {
     var subjects: [String: Subject] = [:]
     /// The types, apps, field names and files of the stored events, by the index they hold.
     var names: [String] = []
+    /// What tells apart the events of an id used with different contents, by sequence number.
+    var discriminators: [UInt64: String] = [:]
     var manifest: AppManifest?
     var inputs: [InputFileSummary] = []
     /// Bad records skipped with `--skip-invalid`.
@@ -58,8 +62,7 @@ struct Dataset {
 
     /// The app an exported account belongs to.
     func app(ofAccountOf subject: Subject) -> String {
-        if let creation = subject.firstCreation { return creation.app ?? defaultApp }
-        if let first = subject.firstEvent { return first.app ?? defaultApp }
-        return defaultApp
+        guard let position = subject.firstCreation ?? subject.firstEvent, position.app >= 0 else { return defaultApp }
+        return names[Int(position.app)]
     }
 }

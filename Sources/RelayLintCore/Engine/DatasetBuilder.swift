@@ -116,7 +116,6 @@ struct DatasetBuilder {
     mutating func ingest(_ event: consuming PreparedEvent, packed: UnsafeBufferPointer<UInt8>, content: () -> JSONValue) -> Bool {
         let key = event.idKey
         let digest = event.digest
-        var discriminator: String?
         // One hash for the usual new id; a reused id puts its first use back.
         if let seen = seenIDs.updateValue((digest, event.sequence), forKey: key) {
             seenIDs[key] = seen
@@ -131,7 +130,7 @@ struct DatasetBuilder {
             reusedIDs[key, default: []].append(digest)
             // Findings on either event must not share a fingerprint: the reused id is told apart
             // by its content, stably across runs.
-            discriminator = Fingerprint.contentKey(content().canonicalText)
+            dataset.discriminators[event.sequence] = Fingerprint.contentKey(content().canonicalText)
         }
         dataset.eventCount += 1
         dataset.earliest = min(dataset.earliest ?? event.time, event.time)
@@ -145,8 +144,7 @@ struct DatasetBuilder {
         // Mutated in place: copying the subject out and back would copy its event buffer on
         // every append.
         Self.record(
-            event, retained: retained, packed: packed, discriminator: discriminator,
-            in: &dataset.subjects[event.subject, default: Dataset.Subject()])
+            event, retained: retained, packed: packed, in: &dataset.subjects[event.subject, default: Dataset.Subject()])
         return true
     }
 
@@ -166,10 +164,9 @@ struct DatasetBuilder {
     }
 
     private static func record(
-        _ event: borrowing PreparedEvent, retained: Bool, packed: UnsafeBufferPointer<UInt8>, discriminator: String?,
-        in subject: inout Dataset.Subject
+        _ event: borrowing PreparedEvent, retained: Bool, packed: UnsafeBufferPointer<UInt8>, in subject: inout Dataset.Subject
     ) {
-        let position = Dataset.EventPosition(time: event.time, sequence: event.sequence, app: event.app)
+        let position = Dataset.EventPosition(time: event.time, sequence: event.sequence, app: event.appName)
         if subject.firstEvent.map(position.precedes) ?? true {
             subject.firstEvent = position
         }
@@ -177,7 +174,7 @@ struct DatasetBuilder {
             subject.firstCreation = position
         }
         guard retained else { return }
-        subject.events.append(packed: packed, discriminator: discriminator)
+        subject.events.append(packed: packed)
     }
 
     /// Reads one account export, JSON or CSV by extension.

@@ -112,13 +112,14 @@ public enum Linter {
         let inShard = subjects.map { shard?.contains(subject: $0.key) ?? true }
         let accountApps = subjects.map { !$0.value.hasAccount ? nil : dataset.app(ofAccountOf: $0.value) }
         let names = dataset.names
+        let discriminators = dataset.discriminators
         let results = subjects.withUnsafeMutableBufferPointer { buffer in
             let shared = UnsafeSendable(buffer)
             return parallelMap(Array(buffer.indices), parallelism: request.parallelism) { index -> SubjectRuleEvaluator.Result in
                 var subject = Dataset.Subject()
                 swap(&subject, &shared.value[index].value)
                 let id = shared.value[index].key
-                let events = subject.events.events(subject: id, names: names)
+                let events = subject.events.events(subject: id, names: names, discriminators: discriminators)
                 subject.events = StoredEvents()
                 return (inShard[index] ? evaluator : appMatchersOnly).evaluate(
                     Timeline(

@@ -7,6 +7,8 @@ struct PreparedEvent: Sendable {
     let subject: String
     let type: String
     let app: String?
+    /// The app's index in the name table; -1 for none.
+    let appName: Int32
     let time: Timestamp
     let sequence: UInt64
     let location: SourceLocation
@@ -35,7 +37,8 @@ struct PreparedEvent: Sendable {
                 if case .string(let text) = value, relayDomains.isLookAlike(text) { lookAlikes.append((field, text)) }
             }
             return PreparedEvent(
-                id: event.id, subject: event.subject, type: event.type, app: event.app, time: event.time, sequence: event.sequence,
+                id: event.id, subject: event.subject, type: event.type, app: event.app,
+                appName: event.app.map { Int32(cache.index(of: $0)) } ?? -1, time: event.time, sequence: event.sequence,
                 location: event.location, idKey: IDKey(event.id), digest: digest,
                 inShard: shard.map { $0.contains(subject: event.subject) } ?? true, lookAlikes: lookAlikes,
                 packed: start..<bytes.count)

@@ -8,14 +8,14 @@
 /// workers pack (`pack`), the ingest appends the bytes, the evaluation unpacks a subject's events
 /// just before it replays them, and every unpacked event equals the event packed.
 struct StoredEvents: Sendable {
-    private(set) var count = 0
+    /// Nothing but the bytes: a subject table entry holds one of these for each of millions of
+    /// subjects.
     private var bytes: [UInt8] = []
-    /// Discriminators of reused ids (rare, and only known at ingest), by position.
-    private var discriminators: [Int: String]?
 
-    var isEmpty: Bool { count == 0 }
+    var isEmpty: Bool { bytes.isEmpty }
 
-    /// Appends an event's packed form to `bytes` (its discriminator is not packed: `append` takes it).
+    /// Appends an event's packed form to `bytes`. Its discriminator is not packed: it is known
+    /// only at ingest, for the rare reused id, and the dataset keeps it by sequence number.
     static func pack(_ event: borrowing Event, names: inout NameTable.Cache, into bytes: inout [UInt8]) {
         var writer = PackedWriter(bytes: consume bytes)
         writer.fixed(UInt64(bitPattern: event.time.nanoseconds))
@@ -35,19 +35,17 @@ struct StoredEvents: Sendable {
     }
 
     /// Appends one event packed by `pack`.
-    mutating func append(packed: UnsafeBufferPointer<UInt8>, discriminator: String?) {
-        if let discriminator { discriminators = (discriminators ?? [:]).merging([count: discriminator]) { $1 } }
+    mutating func append(packed: UnsafeBufferPointer<UInt8>) {
         bytes.append(contentsOf: packed)
-        count += 1
     }
 
     /// The events in the order they were appended; `subject` is the subject's id (not stored
-    /// per event), `names` the name table's snapshot.
-    func events(subject: String, names: [String]) -> [Event] {
+    /// per event), `names` the name table's snapshot, `discriminators` those of reused ids by
+    /// sequence number.
+    func events(subject: String, names: [String], discriminators: [UInt64: String]) -> [Event] {
         var reader = PackedReader(bytes: bytes)
         var events: [Event] = []
-        events.reserveCapacity(count)
-        for position in 0..<count {
+        while !reader.isAtEnd {
             let time = Timestamp(nanoseconds: Int64(bitPattern: reader.fixed()))
             let sequence = UInt64(reader.count())
             let type = names[reader.count()]
@@ -68,7 +66,7 @@ struct StoredEvents: Sendable {
                 fields: EventFields(sortedUniqueMembers: fields),
                 location: SourceLocation(file: file, line: line, column: columnPlusOne == 0 ? nil : columnPlusOne - 1),
                 sequence: sequence)
-            event.discriminator = discriminators?[position]
+            if !discriminators.isEmpty { event.discriminator = discriminators[sequence] }
             events.append(event)
         }
         return events
