@@ -11,15 +11,21 @@ import Testing
     func roundTrip(_ events: [Event]) -> [Event] {
         let names = NameTable()
         var cache = NameTable.Cache(names)
+        var arena = PackedArena()
         var stored = StoredEvents()
+        var other = StoredEvents()
         var discriminators: [UInt64: String] = [:]
         for event in events {
             var packed: [UInt8] = [0xEE]  // a worker's buffer holds other events before this one
             StoredEvents.pack(event, names: &cache, into: &packed)
-            packed.withUnsafeBufferPointer { stored.append(packed: UnsafeBufferPointer(rebasing: $0[1...])) }
+            packed.withUnsafeBufferPointer {
+                stored.append(packed: UnsafeBufferPointer(rebasing: $0[1...]), in: &arena)
+                // Another subject's events come in between in the arena.
+                other.append(packed: UnsafeBufferPointer(rebasing: $0[1...]), in: &arena)
+            }
             discriminators[event.sequence] = event.discriminator
         }
-        return stored.events(subject: events.first?.subject ?? "", names: names.snapshot, discriminators: discriminators)
+        return stored.events(subject: events.first?.subject ?? "", names: names.snapshot, discriminators: discriminators, arena: arena)
     }
 
     /// Every event the tests have: the Examples log, every rule example's events, and the fast

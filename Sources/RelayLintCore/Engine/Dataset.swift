@@ -1,25 +1,18 @@
 /// Everything read from the inputs, grouped by subject: the events some rule can look at, the
 /// exported account, and what the run must account for.
 struct Dataset {
-    /// Kept small: millions of these live in `subjects` at once, most without an account.
+    /// Kept small (64 bytes, no references): millions of these live in `subjects` at once.
     struct Subject {
-        /// The events some rule can look at, packed until the subject is evaluated.
+        /// The events some rule can look at, packed in `storage` until the subject is evaluated.
         var events = StoredEvents()
-        /// Packed, and out of line: inline, the account's fields made every entry of the subject
-        /// table more than twice its size, with or without an account.
-        private var storedAccount: StoredAccount?
+        /// The position of the exported account's record in `storage`; -1 for none.
+        var accountPosition = -1
         /// The app of the subject's earliest event of any type, and of its earliest
         /// `account.created`, for placing an exported account in an app (contract §2.4).
         var firstEvent: EventPosition?
         var firstCreation: EventPosition?
 
-        /// Unpacked on every read: read it once.
-        var account: AccountRecord? {
-            get { storedAccount?.account }
-            set { storedAccount = newValue.map(StoredAccount.init) }
-        }
-
-        var hasAccount: Bool { storedAccount != nil }
+        var hasAccount: Bool { accountPosition >= 0 }
     }
 
     /// Where an event stands in input order, and its app (24 bytes: two of these are in every
@@ -34,6 +27,8 @@ struct Dataset {
     }
 
     var subjects: [String: Subject] = [:]
+    /// The subjects' packed events and accounts.
+    var storage = PackedArena()
     /// The types, apps, field names and files of the stored events, by the index they hold.
     var names: [String] = []
     /// What tells apart the events of an id used with different contents, by sequence number.
@@ -58,6 +53,11 @@ struct Dataset {
     var defaultApp: String {
         if let entries = manifest?.entries, entries.count == 1 { return entries[0].bundleId }
         return "app"
+    }
+
+    /// A subject's exported account, unpacked (each call unpacks it again).
+    func account(of subject: Subject) -> AccountRecord? {
+        subject.hasAccount ? StoredAccount.unpack(at: subject.accountPosition, in: storage) : nil
     }
 
     /// The app an exported account belongs to.

@@ -144,7 +144,8 @@ struct DatasetBuilder {
         // Mutated in place: copying the subject out and back would copy its event buffer on
         // every append.
         Self.record(
-            event, retained: retained, packed: packed, in: &dataset.subjects[event.subject, default: Dataset.Subject()])
+            event, retained: retained, packed: packed, in: &dataset.subjects[event.subject, default: Dataset.Subject()],
+            storage: &dataset.storage)
         return true
     }
 
@@ -164,7 +165,8 @@ struct DatasetBuilder {
     }
 
     private static func record(
-        _ event: borrowing PreparedEvent, retained: Bool, packed: UnsafeBufferPointer<UInt8>, in subject: inout Dataset.Subject
+        _ event: borrowing PreparedEvent, retained: Bool, packed: UnsafeBufferPointer<UInt8>, in subject: inout Dataset.Subject,
+        storage: inout PackedArena
     ) {
         let position = Dataset.EventPosition(time: event.time, sequence: event.sequence, app: event.appName)
         if subject.firstEvent.map(position.precedes) ?? true {
@@ -174,7 +176,7 @@ struct DatasetBuilder {
             subject.firstCreation = position
         }
         guard retained else { return }
-        subject.events.append(packed: packed)
+        subject.events.append(packed: packed, in: &storage)
     }
 
     /// Reads one account export, JSON or CSV by extension.
@@ -202,7 +204,7 @@ struct DatasetBuilder {
 
     /// Adds one exported account; false when the subject was already exported.
     mutating func add(_ account: AccountRecord) -> Bool {
-        if let existing = dataset.subjects[account.localId]?.account {
+        if let subject = dataset.subjects[account.localId], let existing = dataset.account(of: subject) {
             addNote(
                 .warning, "account '\(account.localId)' was already exported at \(existing.location); the first record is used",
                 at: account.location)
@@ -213,7 +215,8 @@ struct DatasetBuilder {
         for address in Set(candidates.map(Identity.emailKey)).sorted() where relayDomains.isLookAlike(address) {
             addLookAlikeNote(address, field: "email", at: account.location)
         }
-        dataset.subjects[account.localId, default: Dataset.Subject()].account = account
+        let position = StoredAccount.pack(account).withUnsafeBufferPointer { dataset.storage.append($0) }
+        dataset.subjects[account.localId, default: Dataset.Subject()].accountPosition = position
         return true
     }
 

@@ -102,51 +102,42 @@ public enum Linter {
         // Outside the shard, only the app rules' matchers run: app rules depend on every subject.
         let appMatchersOnly = SubjectRuleEvaluator(rules: [], matching: matching, context: context)
         let shard = request.shard
-        // The subjects leave the dataset in id order, and each worker frees a subject's events
-        // as soon as it has evaluated them: freeing millions of events one by one at the end
-        // took seconds on one thread.
+        // The subjects leave the dataset in id order; their events and accounts stay packed in
+        // the dataset's storage until a worker unpacks them.
         var dataset = dataset
-        var subjects = Array(dataset.subjects)
+        var unsorted = Array(dataset.subjects)
         dataset.subjects = [:]
-        subjects.sort { $0.key < $1.key }
+        unsorted.sort { $0.key < $1.key }
+        let subjects = unsorted
         let inShard = subjects.map { shard?.contains(subject: $0.key) ?? true }
         let accountApps = subjects.map { !$0.value.hasAccount ? nil : dataset.app(ofAccountOf: $0.value) }
         let names = dataset.names
         let discriminators = dataset.discriminators
-        let results = subjects.withUnsafeMutableBufferPointer { buffer in
-            let shared = UnsafeSendable(buffer)
-            return parallelMap(Array(buffer.indices), parallelism: request.parallelism) { index -> SubjectRuleEvaluator.Result in
-                var subject = Dataset.Subject()
-                swap(&subject, &shared.value[index].value)
-                let id = shared.value[index].key
-                let events = subject.events.events(subject: id, names: names, discriminators: discriminators)
-                subject.events = StoredEvents()
-                return (inShard[index] ? evaluator : appMatchersOnly).evaluate(
+        let storage = dataset.storage
+        // Each worker adds up a run of subjects as it goes (findings in subject order, counts,
+        // the earliest app matches), so that the per-subject results never pile up: with 2M
+        // subjects they were a gigabyte, more than the packed data itself.
+        let parts = max(1, request.parallelism) * 16
+        let runs = (0..<parts).map { part in subjects.count * part / parts..<subjects.count * (part + 1) / parts }
+        let empty = EvaluationTotals(rules: subjectRules.count, appMatchers: context.appMatchers.count)
+        let totals = parallelMap(runs, parallelism: request.parallelism) { run -> EvaluationTotals in
+            var totals = empty
+            for index in run {
+                let (id, subject) = subjects[index]
+                let events = subject.events.events(subject: id, names: names, discriminators: discriminators, arena: storage)
+                let account = subject.hasAccount ? StoredAccount.unpack(at: subject.accountPosition, in: storage) : nil
+                let result = (inShard[index] ? evaluator : appMatchersOnly).evaluate(
                     Timeline(
-                        subject: id, events: events, account: subject.account,
-                        accountApp: accountApps[index], relayDomains: request.relayDomains))
+                        subject: id, events: events, account: account, accountApp: accountApps[index],
+                        relayDomains: request.relayDomains))
+                totals.add(result, inShard: inShard[index])
             }
-        }
-
-        var findings: [Finding] = []
-        var tallies = Array(repeating: SubjectRuleEvaluator.Tally(), count: subjectRules.count)
-        var appMatches = Array(repeating: [String: Evidence](), count: context.appMatchers.count)
-        var anonymized = 0
-        for (result, inShard) in zip(results, inShard) {
-            for index in appMatches.indices {
-                appMatches[index].merge(result.appMatches[index]) { first, second in
-                    (first.time, first.location) <= (second.time, second.location) ? first : second
-                }
-            }
-            guard inShard else { continue }
-            findings.append(contentsOf: result.findings)
-            for index in tallies.indices {
-                tallies[index].triggered += result.tallies[index].triggered
-                tallies[index].violated += result.tallies[index].violated
-                tallies[index].pending += result.tallies[index].pending
-            }
-            if result.wasEverAnonymized { anonymized += 1 }
-        }
+            return totals
+        }.reduce(into: empty) { $0.add($1) }
+        var findings = totals.findings
+        let tallies = totals.tallies
+        let appMatches = totals.appMatches
+        let anonymized = totals.anonymized
 
         let apps = appFacts(of: dataset, accountApps: Set(accountApps.compactMap { $0 }))
         var appResult = AppRuleEvaluator(rules: appRules, context: context).evaluate(apps: apps, matches: appMatches)
@@ -301,4 +292,51 @@ public enum Linter {
 private struct UnsafeSendable<Value>: @unchecked Sendable {
     let value: Value
     init(_ value: Value) { self.value = value }
+}
+
+/// What the subject pass adds up: in-shard findings in subject order, per-rule counts, the
+/// earliest match per app of each app-rule matcher (over all subjects), anonymized subjects.
+private struct EvaluationTotals: Sendable {
+    var findings: [Finding] = []
+    var tallies: [SubjectRuleEvaluator.Tally]
+    var appMatches: [[String: Evidence]]
+    var anonymized = 0
+
+    init(rules: Int, appMatchers: Int) {
+        tallies = Array(repeating: SubjectRuleEvaluator.Tally(), count: rules)
+        appMatches = Array(repeating: [:], count: appMatchers)
+    }
+
+    mutating func add(_ result: SubjectRuleEvaluator.Result, inShard: Bool) {
+        mergeAppMatches(result.appMatches)
+        guard inShard else { return }
+        findings.append(contentsOf: result.findings)
+        addTallies(result.tallies)
+        if result.wasEverAnonymized { anonymized += 1 }
+    }
+
+    /// Adds the totals of the subjects that come after these.
+    mutating func add(_ later: EvaluationTotals) {
+        mergeAppMatches(later.appMatches)
+        findings.append(contentsOf: later.findings)
+        addTallies(later.tallies)
+        anonymized += later.anonymized
+    }
+
+    private mutating func addTallies(_ other: [SubjectRuleEvaluator.Tally]) {
+        for index in tallies.indices {
+            tallies[index].triggered += other[index].triggered
+            tallies[index].violated += other[index].violated
+            tallies[index].pending += other[index].pending
+        }
+    }
+
+    /// The earlier match wins; on a tie, the one of the earlier subject.
+    private mutating func mergeAppMatches(_ other: [[String: Evidence]]) {
+        for index in appMatches.indices where !other[index].isEmpty {
+            appMatches[index].merge(other[index]) { first, second in
+                (first.time, first.location) <= (second.time, second.location) ? first : second
+            }
+        }
+    }
 }

@@ -1,7 +1,8 @@
 /// A compact byte form for what millions of records keep in memory while the inputs are read:
 /// counts as LEB128, strings as their length and UTF-8, JSON values as a tag and a payload.
 /// `StoredEvents` and `StoredAccount` write with `PackedWriter` and read back with `PackedReader`
-/// in the same order; nothing else reads these bytes, and they never leave the process.
+/// in the same order, mostly through a `PackedArena`; nothing else reads these bytes, and they
+/// never leave the process.
 struct PackedWriter {
     var bytes: [UInt8] = []
 

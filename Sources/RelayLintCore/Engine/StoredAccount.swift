@@ -1,11 +1,9 @@
-/// An exported account as the dataset holds it until its subject is evaluated: one packed
-/// buffer instead of an `AccountRecord`'s six to ten strings (an export of 2M users held about
-/// 1.5 GiB of records). The evaluation unpacks it once, and the unpacked record equals the one
-/// stored.
-struct StoredAccount: Sendable {
-    private let packed: [UInt8]
-
-    init(_ account: AccountRecord) {
+/// Exported accounts as the dataset holds them until their subjects are evaluated: packed into
+/// the dataset's arena instead of an `AccountRecord`'s six to ten strings each (an export of 2M
+/// users held about 1.5 GiB of records). The evaluation unpacks each once, and the unpacked
+/// record equals the one stored.
+enum StoredAccount {
+    static func pack(_ account: AccountRecord) -> [UInt8] {
         var writer = PackedWriter()
         writer.string(account.localId)
         writer.optionalString(account.email)
@@ -21,11 +19,15 @@ struct StoredAccount: Sendable {
         writer.string(account.location.file)
         writer.count(account.location.line)
         writer.count(account.location.column.map { $0 + 1 } ?? 0)
-        packed = writer.bytes
+        return writer.bytes
     }
 
-    var account: AccountRecord {
-        var reader = PackedReader(bytes: packed)
+    static func unpack(at position: Int, in arena: PackedArena) -> AccountRecord {
+        var reader = arena.reader(at: position)
+        return unpack(&reader)
+    }
+
+    static func unpack(_ reader: inout PackedReader) -> AccountRecord {
         let localId = reader.string()
         let email = reader.optionalString()
         let phoneNumber = reader.optionalString()

@@ -8,11 +8,12 @@
 /// workers pack (`pack`), the ingest appends the bytes, the evaluation unpacks a subject's events
 /// just before it replays them, and every unpacked event equals the event packed.
 struct StoredEvents: Sendable {
-    /// Nothing but the bytes: a subject table entry holds one of these for each of millions of
-    /// subjects.
-    private var bytes: [UInt8] = []
+    /// The position of the subject's last event in the arena; each event's record starts with
+    /// the position of the one before it (-1 for the first), so a subject costs 8 bytes here
+    /// and its events cost their bytes plus a link.
+    private var last = -1
 
-    var isEmpty: Bool { bytes.isEmpty }
+    var isEmpty: Bool { last < 0 }
 
     /// Appends an event's packed form to `bytes`. Its discriminator is not packed: it is known
     /// only at ingest, for the rare reused id, and the dataset keeps it by sequence number.
@@ -35,17 +36,20 @@ struct StoredEvents: Sendable {
     }
 
     /// Appends one event packed by `pack`.
-    mutating func append(packed: UnsafeBufferPointer<UInt8>) {
-        bytes.append(contentsOf: packed)
+    mutating func append(packed: UnsafeBufferPointer<UInt8>, in arena: inout PackedArena) {
+        let previous = last
+        last = arena.append(packed) { $0.fixed(UInt64(bitPattern: Int64(previous))) }
     }
 
     /// The events in the order they were appended; `subject` is the subject's id (not stored
     /// per event), `names` the name table's snapshot, `discriminators` those of reused ids by
     /// sequence number.
-    func events(subject: String, names: [String], discriminators: [UInt64: String]) -> [Event] {
-        var reader = PackedReader(bytes: bytes)
+    func events(subject: String, names: [String], discriminators: [UInt64: String], arena: PackedArena) -> [Event] {
         var events: [Event] = []
-        while !reader.isAtEnd {
+        var position = last
+        while position >= 0 {
+            var reader = arena.reader(at: position)
+            position = Int(Int64(bitPattern: reader.fixed()))
             let time = Timestamp(nanoseconds: Int64(bitPattern: reader.fixed()))
             let sequence = UInt64(reader.count())
             let type = names[reader.count()]
@@ -69,6 +73,7 @@ struct StoredEvents: Sendable {
             if !discriminators.isEmpty { event.discriminator = discriminators[sequence] }
             events.append(event)
         }
+        events.reverse()
         return events
     }
 }

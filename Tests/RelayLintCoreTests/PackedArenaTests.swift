@@ -1,0 +1,26 @@
+@testable import RelayLintCore
+import Testing
+
+/// The arena keeps every record where it put it, whole, however many chunks it takes.
+@Suite struct PackedArenaTests {
+    @Test func recordsStayWholeAndInPlaceAcrossChunks() {
+        var arena = PackedArena()
+        var positions: [(Int, Int)] = []
+        // About 2.5 chunks of records of varied sizes, one larger than a chunk, each with a
+        // prefix: records must never be split between chunks.
+        var sizes = (0..<12_000).map { 100 + ($0 * 37) % 900 }
+        sizes.insert(PackedArena.chunkSize + 10, at: 6_000)
+        for (index, size) in sizes.enumerated() {
+            let payload = [UInt8](repeating: UInt8(truncatingIfNeeded: index), count: size)
+            let position = payload.withUnsafeBufferPointer { arena.append($0) { $0.count(index) } }
+            positions.append((position, size))
+        }
+        for (index, (position, size)) in positions.enumerated() {
+            var reader = arena.reader(at: position)
+            #expect(reader.count() == index)
+            let bytes = reader.bytes[reader.offset..<reader.offset + size]
+            #expect(bytes.allSatisfy { $0 == UInt8(truncatingIfNeeded: index) }, "record \(index)")
+        }
+        #expect(Set(positions.map { $0.0 >> 32 }).count >= 3)
+    }
+}
