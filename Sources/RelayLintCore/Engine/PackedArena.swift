@@ -6,6 +6,8 @@
 /// grew by doubling, about 40% more than their bytes; and freed among the parse's garbage,
 /// they left memory the allocator could not give back. Here a record costs its bytes.
 struct PackedArena: Sendable {
+    /// The largest chunk; the first is 64 KiB and each next one twice the last, so that a small
+    /// input (a rule example) does not take megabytes.
     static let chunkSize = 4 << 20
     private var chunks: [[UInt8]] = []
 
@@ -17,7 +19,7 @@ struct PackedArena: Sendable {
         let size = head.bytes.count + bytes.count
         if chunks.isEmpty || chunks[chunks.count - 1].count + size > chunks[chunks.count - 1].capacity {
             var chunk: [UInt8] = []
-            chunk.reserveCapacity(max(Self.chunkSize, size))
+            chunk.reserveCapacity(max(size, min(Self.chunkSize, chunks.last.map { $0.capacity * 2 } ?? 1 << 16)))
             chunks.append(chunk)
         }
         let last = chunks.count - 1
