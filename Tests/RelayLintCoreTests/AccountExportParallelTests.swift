@@ -26,16 +26,24 @@ import Testing
         return "{\"kind\": \"x\", \"users\": [\n" + users.joined(separator: ",\n") + "\n], \"after\": [1, {\"a\": \"]\"}]}"
     }()
 
-    func read(_ text: String, parallelism: Int) -> Result<([AccountRecord], [Diagnostic]), InputError> {
-        let reader = FirebaseJSONExportReader(path: "accounts.json", parallelism: parallelism)
+    func read(_ text: String, parallelism: Int, batchSize: Int = 16_384) -> Result<([AccountRecord], [Diagnostic]), InputError> {
+        var reader = FirebaseJSONExportReader(path: "accounts.json", parallelism: parallelism)
+        reader.batchSize = batchSize
         return Result { () throws(InputError) in
             let result = try reader.read(data: Data(text.utf8))
             return (result.accounts, result.invalid)
         }
     }
 
+    /// One thread against four, with the default batches and with batches of 7 users (so that
+    /// a broken user can lie several batches after users already handed over).
     func expectSameOutcome(_ text: String, sourceLocation: Testing.SourceLocation = #_sourceLocation) {
-        switch (read(text, parallelism: 1), read(text, parallelism: 4)) {
+        expectSameOutcome(text, batchSize: 16_384, sourceLocation: sourceLocation)
+        expectSameOutcome(text, batchSize: 7, sourceLocation: sourceLocation)
+    }
+
+    func expectSameOutcome(_ text: String, batchSize: Int, sourceLocation: Testing.SourceLocation) {
+        switch (read(text, parallelism: 1), read(text, parallelism: 4, batchSize: batchSize)) {
         case (.success(let one), .success(let four)):
             #expect(one.0 == four.0, sourceLocation: sourceLocation)
             #expect(one.1 == four.1, sourceLocation: sourceLocation)
@@ -70,6 +78,26 @@ import Testing
         let padded = text.replacingOccurrences(
             of: #"{"localId": "a"}"#, with: Array(repeating: #"{"localId": "a"}"#, count: 80).joined(separator: ", "))
         expectSameOutcome(padded)
+    }
+
+    /// The streaming read hands each account over once, also when a syntax error far into the
+    /// array sends the reader back to the start to report it.
+    @Test func noAccountIsHandedOverTwiceWhenALateUserIsBroken() {
+        let users = (0..<100).map { #"{"localId": "u\#($0)"}"# }
+        let broken =
+            #"{"users": ["# + users[..<60].joined(separator: ", ") + #", {"localId": 01}, "#
+            + users[60...].joined(separator: ", ") + "]}"
+        var reader = FirebaseJSONExportReader(path: "accounts.json", parallelism: 4)
+        reader.batchSize = 7
+        var handedOver: [String] = []
+        let outcome = Result { () throws(InputError) in try reader.read(data: Data(broken.utf8)) { handedOver.append($0.localId) } }
+        guard case .failure(let error) = outcome else {
+            Issue.record("a broken export was accepted")
+            return
+        }
+        #expect(error.diagnostics.first?.message.contains("invalid JSON") == true)
+        #expect(handedOver.count >= 56, "the batches before the broken user were handed over")
+        #expect(handedOver == Array(users.indices.prefix(handedOver.count)).map { "u\($0)" })
     }
 
     @Test func invalidUTF8InOneUserIsTheSameErrorOnManyThreads() {

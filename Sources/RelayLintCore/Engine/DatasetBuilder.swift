@@ -182,20 +182,23 @@ struct DatasetBuilder {
     /// Reads one account export, JSON or CSV by extension.
     mutating func readAccounts(path: String) throws(InputError) {
         let (data, sha256) = try FileBytes.read(path: path)
-        let accounts: [AccountRecord]
         let bad: [Diagnostic]
         let records: Int
+        var duplicates = 0
         if path.lowercased().hasSuffix(".csv") {
             let result = FirebaseCSVExportReader(path: path).read(data: data)
-            (accounts, bad, records) = (result.accounts, result.invalid, result.records)
+            (bad, records) = (result.invalid, result.records)
+            for account in result.accounts where !add(account) { duplicates += 1 }
         } else {
-            let result = try FirebaseJSONExportReader(path: path, parallelism: parallelism).read(data: data)
-            (accounts, bad) = (result.accounts, result.invalid)
-            records = accounts.count + bad.count
+            // Each account is packed as soon as its batch is read.
+            var accounts = 0
+            bad = try FirebaseJSONExportReader(path: path, parallelism: parallelism).read(data: data) { account in
+                accounts += 1
+                if !add(account) { duplicates += 1 }
+            }
+            records = accounts + bad.count
         }
         invalid.append(contentsOf: bad)
-        var duplicates = 0
-        for account in accounts where !add(account) { duplicates += 1 }
         dataset.inputs.append(
             InputFileSummary(
                 path: path, kind: .accounts, sha256: sha256, records: records,

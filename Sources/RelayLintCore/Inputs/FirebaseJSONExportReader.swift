@@ -9,15 +9,32 @@ struct FirebaseJSONExportReader {
 
     func read(data: Data) throws(InputError) -> (accounts: [AccountRecord], invalid: [Diagnostic]) {
         var accounts: [AccountRecord] = []
+        let invalid = try read(data: data) { accounts.append($0) }
+        return (accounts, invalid)
+    }
+
+    /// Hands each valid account to `body` in file order, as soon as its batch of users is read,
+    /// so that a large export never holds all its records at once; returns the invalid users.
+    /// When the file is not valid JSON it throws, possibly after some accounts were handed over.
+    func read(data: Data, _ body: (AccountRecord) -> Void) throws(InputError) -> [Diagnostic] {
         var invalid: [Diagnostic] = []
-        let result: Result<Void, InputError> = data.withUnsafeBytes { raw in
+        let result: Result<Void, InputError> = withoutActuallyEscaping(body) { body in
+            var deliver = UserDelivery(body: body)
+            return read(data, into: &deliver, &invalid)
+        }
+        try result.get()
+        return invalid
+    }
+
+    private func read(_ data: Data, into deliver: inout UserDelivery, _ invalid: inout [Diagnostic]) -> Result<Void, InputError> {
+        data.withUnsafeBytes { raw in
             let bytes = raw.bindMemory(to: UInt8.self)
             var parser = JSONParser(bytes: bytes)
             var lineCounter = LineCounter(bytes: bytes)
             do throws(JSONParser.SyntaxError) {
                 parser.skipWhitespace()
                 if parser.currentByte == UInt8(ascii: "[") {
-                    try readUsers(&parser, bytes, &lineCounter, into: &accounts, &invalid)
+                    try readUsers(&parser, bytes, &lineCounter, into: &deliver, &invalid)
                 } else {
                     try parser.expect(UInt8(ascii: "{"), "'{' starting the export object")
                     var sawUsers = false
@@ -31,7 +48,7 @@ struct FirebaseJSONExportReader {
                                 sawUsers = true
                                 parser.skipWhitespace()
                                 guard parser.currentByte == UInt8(ascii: "[") else { throw parser.error("expected 'users' to be an array") }
-                                try readUsers(&parser, bytes, &lineCounter, into: &accounts, &invalid)
+                                try readUsers(&parser, bytes, &lineCounter, into: &deliver, &invalid)
                             } else {
                                 _ = try parser.parseValue(depth: 1)
                             }
@@ -59,47 +76,71 @@ struct FirebaseJSONExportReader {
                     ]))
             }
         }
-        try result.get()
-        return (accounts, invalid)
     }
 
     private func readUsers(
         _ parser: inout JSONParser, _ bytes: UnsafeBufferPointer<UInt8>, _ lines: inout LineCounter,
-        into accounts: inout [AccountRecord], _ invalid: inout [Diagnostic]
+        into deliver: inout UserDelivery, _ invalid: inout [Diagnostic]
     ) throws(JSONParser.SyntaxError) {
         parser.skipWhitespace()
-        if parallelism > 1, let (users, end) = parallelUsers(bytes, arrayStart: parser.offset, lines: &lines) {
-            for (user, location) in users {
-                switch user {
-                case .success(let account): accounts.append(account)
-                case .failure(let problem): invalid.append(Diagnostic(.error, problem.reason, at: location))
-                }
+        // Users the parallel path handed over before it met a syntax error (the sequential path
+        // then reads the array again to report that error exactly) are not handed over twice.
+        var alreadyDelivered = 0
+        if parallelism > 1 {
+            switch parallelUsers(bytes, arrayStart: parser.offset, lines: &lines, into: &deliver, &invalid) {
+            case .read(let end):
+                parser.move(to: end)
+                return
+            case .failed(let delivered): alreadyDelivered = delivered
             }
-            parser.move(to: end)
-            return
         }
         try parser.expect(UInt8(ascii: "["), "'['")
         if parser.consume(UInt8(ascii: "]")) { return }
+        var index = 0
         repeat {
             parser.skipWhitespace()
             let location = SourceLocation(file: path, line: lines.line(at: parser.offset))
             let value = try parser.parseValue(depth: 1)
-            switch FirebaseJSONExportReader.account(from: value, location: location) {
-            case .success(let account): accounts.append(account)
-            case .failure(let problem): invalid.append(Diagnostic(.error, problem.reason, at: location))
+            if index >= alreadyDelivered {
+                deliver(FirebaseJSONExportReader.account(from: value, location: location), at: location, &invalid)
             }
+            index += 1
         } while parser.consume(UInt8(ascii: ","))
         try parser.expect(UInt8(ascii: "]"), "',' or ']' in the users array")
     }
+
+    /// Hands accounts to the caller and collects invalid users.
+    struct UserDelivery {
+        let body: (AccountRecord) -> Void
+
+        func callAsFunction(_ user: Result<AccountRecord, InputProblem>, at location: SourceLocation, _ invalid: inout [Diagnostic]) {
+            switch user {
+            case .success(let account): body(account)
+            case .failure(let problem): invalid.append(Diagnostic(.error, problem.reason, at: location))
+            }
+        }
+    }
+
+    private enum ParallelOutcome {
+        /// Every user was handed over; the array ends at this offset.
+        case read(end: Int)
+        /// A scan or parse failed after `delivered` users were handed over.
+        case failed(delivered: Int)
+    }
+
+    /// Users per batch of the parallel path: enough to keep every thread busy, few enough that
+    /// their records (about 600 bytes each) never add up to much.
+    var batchSize = 16_384
 
     /// The users array read on several threads: a structural scan (strings and nesting only)
     /// splits it at its top-level commas, then each user is parsed strictly and converted in
     /// parallel. Returns nil when the scan or any parse meets a syntax error: the sequential path
     /// then reads the array again and reports the first error exactly.
     private func parallelUsers(
-        _ bytes: UnsafeBufferPointer<UInt8>, arrayStart: Int, lines: inout LineCounter
-    ) -> (users: [(Result<AccountRecord, InputProblem>, SourceLocation)], end: Int)? {
-        guard arrayStart < bytes.count, bytes[arrayStart] == UInt8(ascii: "[") else { return nil }
+        _ bytes: UnsafeBufferPointer<UInt8>, arrayStart: Int, lines: inout LineCounter, into deliver: inout UserDelivery,
+        _ invalid: inout [Diagnostic]
+    ) -> ParallelOutcome {
+        guard arrayStart < bytes.count, bytes[arrayStart] == UInt8(ascii: "[") else { return .failed(delivered: 0) }
         var elements: [(bytes: Range<Int>, line: Int)] = []
         var depth = 0
         var inString = false
@@ -130,41 +171,49 @@ struct FirebaseJSONExportReader {
                     if depth > 0 {
                         depth -= 1
                     } else {
-                        guard byte == UInt8(ascii: "]") else { return nil }
+                        guard byte == UInt8(ascii: "]") else { return .failed(delivered: 0) }
                         // `[` + whitespace + `]` is an empty array; otherwise the last user ends here.
                         if !(elements.isEmpty && bytes[elementStart..<index].allSatisfy { [0x20, 0x09, 0x0A, 0x0D].contains($0) }) {
-                            guard closeElement(at: index) else { return nil }
+                            guard closeElement(at: index) else { return .failed(delivered: 0) }
                         }
                         end = index + 1
                         break scan
                     }
                 case UInt8(ascii: ","):
-                    if depth == 0, !closeElement(at: index) { return nil }
+                    if depth == 0, !closeElement(at: index) { return .failed(delivered: 0) }
                 default: break
                 }
             }
             index += 1
         }
-        guard let end else { return nil }
+        guard let end else { return .failed(delivered: 0) }
         let shared = SharedBytes(bytes: bytes)
         let path = self.path
-        let users = Linter.parallelMap(elements, parallelism: parallelism) {
-            element -> (Result<AccountRecord, InputProblem>, SourceLocation)? in
-            var parser = JSONParser(
-                bytes: UnsafeBufferPointer(rebasing: shared.bytes[..<element.bytes.upperBound]), offset: element.bytes.lowerBound)
-            let value: JSONValue
-            do throws(JSONParser.SyntaxError) {
-                value = try parser.parseValue(depth: 1)
-                parser.skipWhitespace()
-                guard parser.isAtEnd else { return nil }
-            } catch {
-                return nil
+        // In batches, each handed over before the next is parsed: the records of a 2M-user
+        // export never exist all at once.
+        var delivered = 0
+        for batchStart in stride(from: 0, to: elements.count, by: batchSize) {
+            let batch = Array(elements[batchStart..<min(batchStart + batchSize, elements.count)])
+            let users = Linter.parallelMap(batch, parallelism: parallelism) {
+                element -> (Result<AccountRecord, InputProblem>, SourceLocation)? in
+                var parser = JSONParser(
+                    bytes: UnsafeBufferPointer(rebasing: shared.bytes[..<element.bytes.upperBound]), offset: element.bytes.lowerBound)
+                let value: JSONValue
+                do throws(JSONParser.SyntaxError) {
+                    value = try parser.parseValue(depth: 1)
+                    parser.skipWhitespace()
+                    guard parser.isAtEnd else { return nil }
+                } catch {
+                    return nil
+                }
+                let location = SourceLocation(file: path, line: element.line)
+                return (FirebaseJSONExportReader.account(from: value, location: location), location)
             }
-            let location = SourceLocation(file: path, line: element.line)
-            return (FirebaseJSONExportReader.account(from: value, location: location), location)
+            guard users.allSatisfy({ $0 != nil }) else { return .failed(delivered: delivered) }
+            for case let (user, location)? in users { deliver(user, at: location, &invalid) }
+            delivered += users.count
         }
-        guard users.allSatisfy({ $0 != nil }) else { return nil }
-        return (users.map { $0! }, end)
+        return .read(end: end)
     }
 
     /// Converts one exported user; both the CLI's and the Admin SDK's spellings are accepted.
