@@ -6,8 +6,8 @@ import Testing
     @Test func recordsStayWholeAndInPlaceAcrossChunks() {
         var arena = PackedArena()
         var positions: [(Int, Int)] = []
-        // About 2.5 chunks of records of varied sizes, one larger than a chunk, each with a
-        // prefix: records must never be split between chunks.
+        // 6.5 MB of records of varied sizes (chunks of 64 KiB growing to 4 MiB), one larger than
+        // the largest chunk, each with a prefix: records must never be split between chunks.
         var sizes = (0..<12_000).map { 100 + ($0 * 37) % 900 }
         sizes.insert(PackedArena.chunkSize + 10, at: 6_000)
         for (index, size) in sizes.enumerated() {
@@ -21,6 +21,6 @@ import Testing
             let bytes = reader.bytes[reader.offset..<reader.offset + size]
             #expect(bytes.allSatisfy { $0 == UInt8(truncatingIfNeeded: index) }, "record \(index)")
         }
-        #expect(Set(positions.map { $0.0 >> 32 }).count >= 3)
+        #expect(Set(positions.map { $0.0 >> 32 }).count >= 7)
     }
 }

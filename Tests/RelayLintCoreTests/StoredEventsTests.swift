@@ -46,7 +46,35 @@ import Testing
         #expect(events.count > 150)
         let back = roundTrip(events)
         #expect(back.count == events.count)
-        for (original, unpacked) in zip(events, back) { #expect(unpacked == original) }
+        for (original, unpacked) in zip(events, back) {
+            #expect(unpacked == original)
+            #expect(Self.bytes(of: unpacked) == Self.bytes(of: original))
+        }
+    }
+
+    /// `Event ==` compares strings up to Unicode equivalence and numbers by value; this is
+    /// every string's UTF-8 and every number as written.
+    static func bytes(of event: Event) -> [UInt8] {
+        var parts = [event.id, event.type, event.app ?? "∅", event.location.description, event.discriminator ?? "∅"]
+        for (key, value) in event.fields { parts += [key, FastPathAgreementTests.json(value)] }
+        return Array(parts.joined(separator: "\u{0}").utf8)
+    }
+
+    /// Two spellings of `café` are equal `String`s but different bytes; each event keeps its own,
+    /// in its type, its app and its field names.
+    @Test func namesComeBackWithTheirOwnBytes() {
+        let composed = "caf\u{E9}"
+        let decomposed = "cafe\u{301}"
+        let events = [composed, decomposed, composed].enumerated().map { index, name in
+            Event(
+                id: "e\(index)", time: Timestamp(nanoseconds: Int64(index)), subject: "u1", type: name, app: name,
+                fields: [name: .string(name)], location: RelayLintCore.SourceLocation(file: Self.sourceFiles[0], line: index + 1),
+                sequence: UInt64(index))
+        }
+        let back = roundTrip(events)
+        #expect(back.map { Array($0.type.utf8) } == events.map { Array($0.type.utf8) })
+        #expect(back.map { Array(($0.app ?? "").utf8) } == events.map { Array(($0.app ?? "").utf8) })
+        #expect(back.map { $0.fields.keys.map { Array($0.utf8) } } == events.map { $0.fields.keys.map { Array($0.utf8) } })
     }
 
     @Test func nestedValuesNumbersAndTheRarelySetPartsComeBack() {
@@ -68,6 +96,7 @@ import Testing
             location: RelayLintCore.SourceLocation(file: Self.sourceFiles[1], line: 1), sequence: 0)
         let unpacked = roundTrip([event, plain])
         #expect(unpacked == [event, plain])
+        #expect(unpacked.map(Self.bytes(of:)) == [event, plain].map(Self.bytes(of:)))
         let back = unpacked[0]
         #expect(back.fields["negative"]?.displayText == "-0.0")
         #expect(back.location.column == 17)

@@ -55,11 +55,6 @@ struct Dataset {
         return "app"
     }
 
-    /// A subject's exported account, unpacked (each call unpacks it again).
-    func account(of subject: Subject) -> AccountRecord? {
-        subject.hasAccount ? StoredAccount.unpack(at: subject.accountPosition, in: storage) : nil
-    }
-
     /// The app an exported account belongs to.
     func app(ofAccountOf subject: Subject) -> String {
         guard let position = subject.firstCreation ?? subject.firstEvent, position.app >= 0 else { return defaultApp }

@@ -60,7 +60,7 @@ struct DatasetBuilder {
         // Sized once for the log's ids: growing a table of millions of entries rehashes them all
         // and holds the old and the new table at once (10M events: ~1 GiB for a moment).
         seenIDs.reserveCapacity(seenIDs.count + FileBytes.estimatedLineCount(path: path))
-        let preparation = PreparedEvent.Preparation(relayDomains: relayDomains, shard: shard, names: names)
+        let preparation = PreparedEvent.Preparation(relayDomains: relayDomains, shard: shard)
         let caches = NameCaches(names, count: max(1, parallelism))
         do {
             let bytesBefore = eventBytesRead
@@ -105,7 +105,7 @@ struct DatasetBuilder {
     mutating func ingest(_ event: Event, digest: ContentDigest, content: () -> JSONValue) -> Bool {
         var cache = NameTable.Cache(names)
         var bytes: [UInt8] = []
-        let prepared = PreparedEvent.Preparation(relayDomains: relayDomains, shard: shard, names: names)
+        let prepared = PreparedEvent.Preparation(relayDomains: relayDomains, shard: shard)
             .prepare(event, digest: digest, names: &cache, into: &bytes)
         return bytes.withUnsafeBufferPointer { ingest(prepared, packed: $0, content: content) }
     }
@@ -141,8 +141,6 @@ struct DatasetBuilder {
         if event.type == "account.created" { dataset.appsCreatingAccounts.insert(app) }
         for (field, text) in event.lookAlikes { addLookAlikeNote(text, field: field, at: event.location) }
         let retained = isRetained(event.type, inShard: event.inShard)
-        // Mutated in place: copying the subject out and back would copy its event buffer on
-        // every append.
         Self.record(
             event, retained: retained, packed: packed, in: &dataset.subjects[event.subject, default: Dataset.Subject()],
             storage: &dataset.storage)
@@ -207,7 +205,9 @@ struct DatasetBuilder {
 
     /// Adds one exported account; false when the subject was already exported.
     mutating func add(_ account: AccountRecord) -> Bool {
-        if let subject = dataset.subjects[account.localId], let existing = dataset.account(of: subject) {
+        if let subject = dataset.subjects[account.localId],
+            let existing = StoredAccount.unpack(at: subject.accountPosition, in: dataset.storage)
+        {
             addNote(
                 .warning, "account '\(account.localId)' was already exported at \(existing.location); the first record is used",
                 at: account.location)

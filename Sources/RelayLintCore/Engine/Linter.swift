@@ -120,12 +120,13 @@ public enum Linter {
         let parts = max(1, request.parallelism) * 16
         let runs = (0..<parts).map { part in subjects.count * part / parts..<subjects.count * (part + 1) / parts }
         let empty = EvaluationTotals(rules: subjectRules.count, appMatchers: context.appMatchers.count)
-        let totals = parallelMap(runs, parallelism: request.parallelism) { run -> EvaluationTotals in
+        let threads = subjects.count > 64 ? request.parallelism : 1
+        let totals = parallelMap(runs, parallelism: threads, serialUpTo: 1) { run -> EvaluationTotals in
             var totals = empty
             for index in run {
                 let (id, subject) = subjects[index]
                 let events = subject.events.events(subject: id, names: names, discriminators: discriminators, arena: storage)
-                let account = subject.hasAccount ? StoredAccount.unpack(at: subject.accountPosition, in: storage) : nil
+                let account = StoredAccount.unpack(at: subject.accountPosition, in: storage)
                 let result = (inShard[index] ? evaluator : appMatchersOnly).evaluate(
                     Timeline(
                         subject: id, events: events, account: account, accountApp: accountApps[index],
@@ -272,8 +273,12 @@ public enum Linter {
     }
 
     /// Maps over the items on several threads, keeping the items' order in the result.
-    static func parallelMap<T: Sendable, R: Sendable>(_ items: [T], parallelism: Int, _ transform: @Sendable (T) -> R) -> [R] {
-        guard parallelism > 1, items.count > 64 else { return items.map(transform) }
+    /// - Parameter serialUpTo: up to this many items, one thread does it all (starting threads
+    ///   costs more than a few small items).
+    static func parallelMap<T: Sendable, R: Sendable>(
+        _ items: [T], parallelism: Int, serialUpTo: Int = 64, _ transform: @Sendable (T) -> R
+    ) -> [R] {
+        guard parallelism > 1, items.count > serialUpTo else { return items.map(transform) }
         let slots = UnsafeMutableBufferPointer<R?>.allocate(capacity: items.count)
         slots.initialize(repeating: nil)
         defer { slots.deallocate() }

@@ -3,19 +3,23 @@ import Foundation
 /// The few strings that millions of stored events repeat — event types, apps, field names,
 /// file paths — each kept once and referred to by its index.
 ///
+/// Names are told apart by their UTF-8 bytes, not by `String` equality: `String` takes `é` and
+/// `e` + combining acute for the same, and the packed event must give back the bytes it was read
+/// with (which of two such spellings was registered first would otherwise depend on the threads).
+///
 /// The parse workers pack events at the same time, so the table is shared behind a lock; each
 /// worker asks through its own `Cache`, which answers the handful of names of a log without
 /// taking it.
 final class NameTable: @unchecked Sendable {
     private let lock = NSLock()
     private var names: [String] = []
-    private var indices: [String: Int] = [:]
+    private var indices: [Name: Int] = [:]
 
     func index(of name: String) -> Int {
         lock.withLock {
-            if let known = indices[name] { return known }
+            if let known = indices[Name(name)] { return known }
             names.append(name)
-            indices[name] = names.count - 1
+            indices[Name(name)] = names.count - 1
             return names.count - 1
         }
     }
@@ -23,9 +27,19 @@ final class NameTable: @unchecked Sendable {
     /// Every name, by index: what the unpacking reads once reading is over.
     var snapshot: [String] { lock.withLock { names } }
 
+    /// A name as its bytes.
+    private struct Name: Hashable {
+        let text: String
+        init(_ text: String) { self.text = text }
+        static func == (lhs: Name, rhs: Name) -> Bool { lhs.text.utf8.elementsEqual(rhs.text.utf8) }
+        func hash(into hasher: inout Hasher) {
+            var text = text
+            text.withUTF8 { hasher.combine(bytes: UnsafeRawBufferPointer($0)) }
+        }
+    }
+
     /// One worker's view of the table: the names it asked for most recently. The scan compares
-    /// lengths first, so that most entries cost one integer compare; equal strings a worker's
-    /// scanner returns share their storage, so the one full compare is mostly a pointer compare.
+    /// byte lengths first, so that most entries cost one integer compare.
     struct Cache {
         let table: NameTable
         private var recent: [(length: Int, name: String, index: Int)] = []
@@ -35,7 +49,7 @@ final class NameTable: @unchecked Sendable {
 
         mutating func index(of name: String) -> Int {
             let length = name.utf8.count
-            for entry in recent where entry.length == length && entry.name == name { return entry.index }
+            for entry in recent where entry.length == length && entry.name.utf8.elementsEqual(name.utf8) { return entry.index }
             let index = table.index(of: name)
             if recent.count < 32 {
                 recent.append((length, name, index))

@@ -1,5 +1,5 @@
 /// Append-only storage for the packed records the dataset keeps (events, accounts): chunks of
-/// a few MiB that never move, so that a record's position stays valid and growing never copies
+/// up to 4 MiB that never move, so that a record's position stays valid and growing never copies
 /// what is already stored.
 ///
 /// Millions of small buffers, one per subject, cost a heap block each (header, rounding) and

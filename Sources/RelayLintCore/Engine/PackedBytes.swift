@@ -73,8 +73,6 @@ struct PackedReader {
     let bytes: [UInt8]
     var offset = 0
 
-    var isAtEnd: Bool { offset >= bytes.count }
-
     mutating func count() -> Int { Int(unsigned()) }
 
     private mutating func unsigned() -> UInt64 {

@@ -25,7 +25,6 @@ struct PreparedEvent: Sendable {
     struct Preparation: Sendable {
         let relayDomains: RelayDomains
         let shard: Shard?
-        let names: NameTable
 
         func prepare(
             _ event: consuming Event, digest: ContentDigest, names cache: inout NameTable.Cache, into bytes: inout [UInt8]

@@ -22,7 +22,9 @@ enum StoredAccount {
         return writer.bytes
     }
 
-    static func unpack(at position: Int, in arena: PackedArena) -> AccountRecord {
+    /// The account at a position of the arena; nil for the position -1 (no account).
+    static func unpack(at position: Int, in arena: PackedArena) -> AccountRecord? {
+        guard position >= 0 else { return nil }
         var reader = arena.reader(at: position)
         return unpack(&reader)
     }

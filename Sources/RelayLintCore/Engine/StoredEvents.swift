@@ -1,5 +1,5 @@
 /// A subject's events as the dataset holds them from the moment they are read until the subject
-/// is evaluated: packed one after the other into one byte buffer per subject.
+/// is evaluated: packed into the dataset's arena, each linked to the subject's event before it.
 ///
 /// Millions of events wait in memory for their subject's turn. As `Event`s they held 500 bytes
 /// or so each in five to ten allocations (the fields list, every string longer than 15 bytes);

@@ -51,7 +51,10 @@ struct FileBytes {
             let sample = try? handle.read(upToCount: 1 << 20), !sample.isEmpty
         else { return 0 }
         let newlines = sample.reduce(0) { $0 + ($1 == 0x0A ? 1 : 0) }
-        return Int(Double(max(newlines, 1)) * Double(size) / Double(sample.count))
+        let estimate = Int(Double(max(newlines, 1)) * Double(size) / Double(sample.count))
+        // No event is shorter than `{"id":"","time":0,"subject":"","type":""}`: a first mebibyte
+        // of blank or short lines must not size a table for a billion ids.
+        return min(estimate, Int(size) / 41 + 1)
     }
 
     /// The lines of a run of whole lines: byte ranges without the `\n` or `\r\n` (and without a

@@ -134,8 +134,9 @@ struct FirebaseJSONExportReader {
 
     /// The users array read on several threads: a structural scan (strings and nesting only)
     /// splits it at its top-level commas, then each user is parsed strictly and converted in
-    /// parallel. Returns nil when the scan or any parse meets a syntax error: the sequential path
-    /// then reads the array again and reports the first error exactly.
+    /// parallel, a batch at a time. When the scan or a parse meets a syntax error it says how many
+    /// users it had handed over: the sequential path then reads the array again, reports the
+    /// first error exactly, and does not hand those users over twice.
     private func parallelUsers(
         _ bytes: UnsafeBufferPointer<UInt8>, arrayStart: Int, lines: inout LineCounter, into deliver: inout UserDelivery,
         _ invalid: inout [Diagnostic]
