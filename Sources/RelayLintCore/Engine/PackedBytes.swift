@@ -99,20 +99,17 @@ struct PackedReader {
         return Int64(bitPattern: zigzag >> 1) ^ -Int64(bitPattern: zigzag & 1)
     }
 
-    mutating func string() -> String {
-        let length = count()
-        defer { offset += length }
-        return bytes.withUnsafeBufferPointer {
-            String(decoding: UnsafeBufferPointer(rebasing: $0[offset..<offset + length]), as: UTF8.self)
-        }
-    }
+    mutating func string() -> String { text(length: count()) }
 
     mutating func optionalString() -> String? {
         let lengthPlusOne = count()
-        guard lengthPlusOne > 0 else { return nil }
-        defer { offset += lengthPlusOne - 1 }
+        return lengthPlusOne == 0 ? nil : text(length: lengthPlusOne - 1)
+    }
+
+    private mutating func text(length: Int) -> String {
+        defer { offset += length }
         return bytes.withUnsafeBufferPointer {
-            String(decoding: UnsafeBufferPointer(rebasing: $0[offset..<offset + lengthPlusOne - 1]), as: UTF8.self)
+            String(decoding: UnsafeBufferPointer(rebasing: $0[offset..<offset + length]), as: UTF8.self)
         }
     }
 

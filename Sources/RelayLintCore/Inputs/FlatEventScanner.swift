@@ -186,35 +186,12 @@ private struct Cursor {
         return true
     }
 
-    /// RFC 8259's number grammar, exactly as the strict parser checks it.
+    /// A number, read by the strict parser itself, so that both paths accept and spell numbers
+    /// alike; nil where the parser would report an error.
     private mutating func number() -> JSONNumber? {
-        let start = offset
-        _ = take(UInt8(ascii: "-"))
-        guard let first = current, isDigit(first) else { return nil }
-        offset += 1
-        if first == UInt8(ascii: "0") {
-            if let next = current, isDigit(next) { return nil }
-        } else {
-            skipDigits()
-        }
-        if take(UInt8(ascii: ".")) {
-            guard let digit = current, isDigit(digit) else { return nil }
-            skipDigits()
-        }
-        if current == UInt8(ascii: "e") || current == UInt8(ascii: "E") {
-            offset += 1
-            if current == UInt8(ascii: "+") || current == UInt8(ascii: "-") { offset += 1 }
-            guard let digit = current, isDigit(digit) else { return nil }
-            skipDigits()
-        }
-        let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<offset]), as: UTF8.self)
-        guard let value = Double(text), value.isFinite else { return nil }
-        return JSONNumber(text: text, value: value)
+        var parser = JSONParser(bytes: bytes, offset: offset)
+        guard let number = try? parser.parseNumber() else { return nil }
+        offset = parser.offset
+        return number
     }
-
-    private mutating func skipDigits() {
-        while let byte = current, isDigit(byte) { offset += 1 }
-    }
-
-    private func isDigit(_ byte: UInt8) -> Bool { byte >= 0x30 && byte <= 0x39 }
 }

@@ -219,7 +219,7 @@ struct JSONParser: ~Copyable {
         return code
     }
 
-    private mutating func parseNumber() throws(SyntaxError) -> JSONNumber {
+    mutating func parseNumber() throws(SyntaxError) -> JSONNumber {
         let start = offset
         if currentByte == UInt8(ascii: "-") { offset += 1 }
         guard let first = currentByte, Self.isDigit(first) else { throw error("invalid number") }
