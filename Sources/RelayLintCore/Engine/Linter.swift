@@ -92,7 +92,9 @@ public enum Linter {
         return evaluate(dataset, subjectRules: subjectRules, appRules: appRules, request: request)
     }
 
-    static func evaluate(_ dataset: Dataset, subjectRules: [Rule], appRules: [Rule], request: LintRequest) -> LintReport {
+    /// - Parameter dataset: taken over, so that its subject table is freed once the subjects
+    ///   are out of it (a caller's copy would keep it alive through the whole pass).
+    static func evaluate(_ dataset: consuming Dataset, subjectRules: [Rule], appRules: [Rule], request: LintRequest) -> LintReport {
         let context = EvaluationContext(
             relayDomains: request.relayDomains, masker: PIIMasker(isEnabled: !request.showPII),
             horizon: dataset.latest ?? Timestamp(nanoseconds: 0), defaultApp: dataset.defaultApp,
@@ -104,7 +106,6 @@ public enum Linter {
         let shard = request.shard
         // The subjects leave the dataset in id order; their events and accounts stay packed in
         // the dataset's storage until a worker unpacks them.
-        var dataset = dataset
         var unsorted = Array(dataset.subjects)
         dataset.subjects = [:]
         unsorted.sort { $0.key < $1.key }
