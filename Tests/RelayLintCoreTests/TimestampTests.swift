@@ -35,6 +35,20 @@ import Testing
         #expect(exponent.description == "2026-01-01T00:00:00Z")
     }
 
+    /// The digits-only reading of an export's `createdAt` string gives the instant the general
+    /// reading gives, and leaves every other text (and out-of-range values) to it.
+    @Test(arguments: [
+        "1751331631604", "0", "0001767225600000", "8999999999999", "9000000000000", "99999999999999999",
+        "999999999999999999", "1999999999999999999", "", "-1", "1.5", "1e3", "+1", " 1", "1 ", "١٢",
+    ])
+    func epochMillisecondDigitsAgreeWithTheGeneralReading(text: String) {
+        let general = Double(text).flatMap { Timestamp(epochMilliseconds: JSONNumber(text: text, value: $0)) }
+        let digits = Timestamp(epochMillisecondDigits: text)
+        if let digits { #expect(digits == general) }
+        let isPlainDigits = !text.isEmpty && text.utf8.allSatisfy { $0 >= 0x30 && $0 <= 0x39 }
+        #expect((digits != nil) == (isPlainDigits && general != nil))
+    }
+
     @Test func equalInstantsWithDifferentOffsetsCompareEqual() {
         #expect(Timestamp(rfc3339: "2026-03-01T11:30:00+02:00") == Timestamp(rfc3339: "2026-03-01T09:30:00.000Z"))
     }

@@ -100,10 +100,8 @@ struct FirebaseJSONExportReader {
         repeat {
             parser.skipWhitespace()
             let location = SourceLocation(file: path, line: lines.line(at: parser.offset))
-            let value = try parser.parseValue(depth: 1)
-            if index >= alreadyDelivered {
-                deliver(FirebaseJSONExportReader.account(from: value, location: location), at: location, &invalid)
-            }
+            let account = try FirebaseJSONExportReader.account(parsing: &parser, depth: 1, location: location)
+            if index >= alreadyDelivered { deliver(account, at: location, &invalid) }
             index += 1
         } while parser.consume(UInt8(ascii: ","))
         try parser.expect(UInt8(ascii: "]"), "',' or ']' in the users array")
@@ -199,16 +197,16 @@ struct FirebaseJSONExportReader {
                 element -> (Result<AccountRecord, InputProblem>, SourceLocation)? in
                 var parser = JSONParser(
                     bytes: UnsafeBufferPointer(rebasing: shared.bytes[..<element.bytes.upperBound]), offset: element.bytes.lowerBound)
-                let value: JSONValue
+                let location = SourceLocation(file: path, line: element.line)
+                let account: Result<AccountRecord, InputProblem>
                 do throws(JSONParser.SyntaxError) {
-                    value = try parser.parseValue(depth: 1)
+                    account = try FirebaseJSONExportReader.account(parsing: &parser, depth: 1, location: location)
                     parser.skipWhitespace()
                     guard parser.isAtEnd else { return nil }
                 } catch {
                     return nil
                 }
-                let location = SourceLocation(file: path, line: element.line)
-                return (FirebaseJSONExportReader.account(from: value, location: location), location)
+                return (account, location)
             }
             guard users.allSatisfy({ $0 != nil }) else { return .failed(delivered: delivered) }
             for case let (user, location)? in users { deliver(user, at: location, &invalid) }
@@ -222,25 +220,44 @@ struct FirebaseJSONExportReader {
         guard let user = value.objectValue else {
             return .failure(InputProblem("expected a user object, found \(value.kindName)"))
         }
-        let idField = user["localId"] != nil ? "localId" : "uid"
-        guard case .string(let localId)? = user[idField], !localId.isEmpty else {
+        return account(from: ExportedUserFields(user), location: location)
+    }
+
+    /// Reads one user at the parser's offset (a value at `depth`): an object is read straight
+    /// into its fields, anything else as a value that `account(from:location:)` then rejects.
+    static func account(
+        parsing parser: inout JSONParser, depth: Int, location: SourceLocation
+    ) throws(JSONParser.SyntaxError) -> Result<AccountRecord, InputProblem> {
+        parser.skipWhitespace()
+        guard parser.currentByte == UInt8(ascii: "{") else {
+            return account(from: try parser.parseValue(depth: depth), location: location)
+        }
+        return account(from: try ExportedUserFields(parsing: &parser, depth: depth), location: location)
+    }
+
+    static func account(from user: ExportedUserFields, location: SourceLocation) -> Result<AccountRecord, InputProblem> {
+        guard case .string(let localId)? = user.localId ?? user.uid, !localId.isEmpty else {
             return .failure(InputProblem("user has no string 'localId'"))
         }
-        func optionalString(_ name: String) -> Result<String?, InputProblem> {
-            switch user[name] {
+        func optionalString(_ name: String, _ value: JSONValue?) -> Result<String?, InputProblem> {
+            switch value {
             case .none, .null?: .success(nil)
             case .string(let text)?: .success(text)
             case let other?: .failure(InputProblem("user '\(localId)': field '\(name)' must be a string, found \(other.kindName)"))
             }
         }
         do {
-            let email = try optionalString("email").get()
-            let phone = try optionalString("phoneNumber").get()
-            let hasHash = (try optionalString("passwordHash").get()).map { !$0.isEmpty } ?? false
+            let email = try optionalString("email", user.email).get()
+            let phone = try optionalString("phoneNumber", user.phoneNumber).get()
+            let hasHash = (try optionalString("passwordHash", user.passwordHash).get()).map { !$0.isEmpty } ?? false
             var createdAt: Timestamp? = nil
-            switch user["createdAt"] {
+            switch user.createdAt {
             case .none, .null?: break
             case .string(let text)?:
+                if let parsed = Timestamp(epochMillisecondDigits: text) {
+                    createdAt = parsed
+                    break
+                }
                 guard let number = Double(text), text.allSatisfy({ $0.isNumber || $0 == "." || $0 == "-" }),
                     let parsed = Timestamp(epochMilliseconds: JSONNumber(text: text, value: number))
                 else {
@@ -255,18 +272,18 @@ struct FirebaseJSONExportReader {
             case let other?:
                 return .failure(InputProblem("user '\(localId)': 'createdAt' must be epoch milliseconds, found \(other.kindName)"))
             }
-            if createdAt == nil, case .string(let text)? = user["metadata"]?.objectValue?["creationTime"] {
+            if createdAt == nil, case .string(let text)? = user.metadata?.objectValue?["creationTime"] {
                 createdAt = HTTPDate.parse(text)
             }
             let disabled: Bool
-            switch user["disabled"] {
+            switch user.disabled {
             case .bool(let value)?: disabled = value
             case .string(let text)?: disabled = text.lowercased() == "true"
             default: disabled = false
             }
             var providers: [AccountRecord.ProviderEntry] = []
-            let providerField = user["providerUserInfo"] != nil ? "providerUserInfo" : "providerData"
-            switch user[providerField] {
+            let providerField = user.providerUserInfo != nil ? "providerUserInfo" : "providerData"
+            switch user.providerUserInfo ?? user.providerData {
             case .none, .null?: break
             case .array(let entries)?:
                 for (index, entry) in entries.enumerated() {

@@ -93,19 +93,31 @@ struct JSONParser: ~Copyable {
     }
 
     private mutating func parseObject(depth: Int) throws(SyntaxError) -> JSONValue {
+        var members: [String: JSONValue] = [:]
+        try parseObject(depth: depth) { key, parser throws(SyntaxError) in members[key] = try parser.parseValue(depth: depth + 1) }
+        return .object(members)
+    }
+
+    /// Reads the object at the current offset member by member without building it: `member`
+    /// gets each key and must read its value (at `depth + 1`) with the parser it is handed. A
+    /// reader that needs a few members of a large object (an exported user) skips the dictionary;
+    /// `parseValue` reads every object through here, so both accept and reject the same text.
+    mutating func parseObject(
+        depth: Int, members member: (String, inout JSONParser) throws(SyntaxError) -> Void
+    ) throws(SyntaxError) {
+        skipWhitespace()
+        guard currentByte == UInt8(ascii: "{") else { throw error("expected an object") }
         guard depth < maximumDepth else { throw error("nesting deeper than \(maximumDepth) levels") }
         offset += 1
-        var members: [String: JSONValue] = [:]
-        if consume(UInt8(ascii: "}")) { return .object(members) }
+        if consume(UInt8(ascii: "}")) { return }
         repeat {
             skipWhitespace()
             guard currentByte == UInt8(ascii: "\"") else { throw error("expected a string key") }
             let key = try parseString()
             try expect(UInt8(ascii: ":"), "':' after an object key")
-            members[key] = try parseValue(depth: depth + 1)
+            try member(key, &self)
         } while consume(UInt8(ascii: ","))
         try expect(UInt8(ascii: "}"), "',' or '}' in an object")
-        return .object(members)
     }
 
     private mutating func parseArray(depth: Int) throws(SyntaxError) -> JSONValue {

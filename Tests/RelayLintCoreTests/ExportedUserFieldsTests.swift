@@ -1,0 +1,66 @@
+import Foundation
+@testable import RelayLintCore
+import Testing
+
+/// An exported user read member by member gives the account that reading it into a JSON
+/// object first gives, for every shape the converter tells apart.
+@Suite struct ExportedUserFieldsTests {
+    static let users = [
+        #"{"localId": "u1", "email": "a@privaterelay.appleid.com", "createdAt": "1767225600000", "displayName": "x"}"#,
+        #"{"localId": "u1", "localId": "u2", "email": "first@example.com", "email": "second@example.com"}"#,
+        #"{"\u006cocalId": "u3", "em\u0061il": "escaped@example.com"}"#,
+        #"{"localId": null, "uid": "u4"}"#,
+        #"{"uid": "u5", "providerData": [{"providerId": "apple.com", "uid": "001.x", "email": "r@private.icloud.com"}]}"#,
+        #"{"localId": "u6", "providerUserInfo": null, "providerData": [{"providerId": "google.com"}]}"#,
+        #"{"localId": "u7", "providerUserInfo": [{"providerId": "password", "rawId": "p@example.com"}], "passwordHash": ""}"#,
+        #"{"localId": "u8", "createdAt": 1767225600000.5, "disabled": "TRUE", "phoneNumber": "+15555550100"}"#,
+        #"{"localId": "u9", "metadata": {"creationTime": "Sat, 03 Feb 2001 04:05:06 GMT"}, "passwordHash": "h"}"#,
+        #"{"localId": "u10", "createdAt": "0001767225600000", "disabled": true, "customClaims": {"a": [1, {"b": null}]}}"#,
+        #"{"localId": "u11", "createdAt": "1.7e12"}"#,
+        #"{"localId": "u12", "createdAt": "yesterday"}"#,
+        #"{"localId": "u13", "email": 7}"#,
+        #"{"localId": ""}"#,
+        #"{"email": "nobody@example.com"}"#,
+        #"{}"#,
+        #"["not", "a", "user"]"#,
+        #""u14""#,
+    ]
+
+    @Test(arguments: users)
+    func readingMemberByMemberEqualsReadingTheObject(user: String) throws {
+        let location = SourceLocation(file: "accounts.json", line: 1)
+        let viaObject = FirebaseJSONExportReader.account(from: try JSONParser.parseDocument(user), location: location)
+        var bytes = Array(user.utf8)
+        let direct = try bytes.withUnsafeMutableBufferPointer { buffer in
+            var parser = JSONParser(bytes: UnsafeBufferPointer(buffer))
+            return try FirebaseJSONExportReader.account(parsing: &parser, depth: 1, location: location)
+        }
+        #expect(direct == viaObject)
+    }
+
+    /// The member-by-member read is as strict as the tree: a broken member anywhere in a user,
+    /// kept or not, is the same syntax error at the same offset.
+    @Test(arguments: [
+        #"{"localId": "u1", "displayName": "x\ud800"}"#,
+        #"{"localId": "u1", "photoUrl": 01}"#,
+        #"{"localId": "u1", "tenant": {"a": tru}}"#,
+        #"{"localId": "u1" "email": "a@example.com"}"#,
+        #"{"localId": "u1", }"#,
+        #"{"localId": "u1", "providerUserInfo": [{"providerId": "apple.com"},]}"#,
+    ])
+    func aBrokenMemberIsTheSameErrorEitherWay(user: String) {
+        let viaObject = Result { () throws(JSONParser.SyntaxError) in try JSONParser.parseDocument(user) }
+        var bytes = Array(user.utf8)
+        let direct = bytes.withUnsafeMutableBufferPointer { buffer in
+            Result { () throws(JSONParser.SyntaxError) in
+                var parser = JSONParser(bytes: UnsafeBufferPointer(buffer))
+                _ = try FirebaseJSONExportReader.account(parsing: &parser, depth: 1, location: SourceLocation(file: "a.json", line: 1))
+            }
+        }
+        guard case .failure(let expected) = viaObject, case .failure(let actual) = direct else {
+            Issue.record("a broken user was accepted: \(viaObject), \(direct)")
+            return
+        }
+        #expect(actual == expected)
+    }
+}
