@@ -29,9 +29,10 @@ struct Timeline {
         self.subject = subject
         self.account = account
         self.accountApp = accountApp
-        self.accountState = account.map { account in
+        let accountIdentities = account?.identities(relayDomains: relayDomains) ?? []
+        self.accountState = account.map { _ in
             var ledger = IdentityLedger()
-            for identity in account.identities(relayDomains: relayDomains) { ledger.add(identity) }
+            for identity in accountIdentities { ledger.add(identity) }
             return ledger.snapshot
         }
         events.sort { ($0.time, $0.sequence) < ($1.time, $1.sequence) }
@@ -41,11 +42,11 @@ struct Timeline {
         // Export identities the log links exist from that link on, with what the export knows
         // of them (an anonymized relay address, say) merged in.
         var linkedExportIdentities: [IdentitySlot: Identity] = [:]
-        if let account {
+        if !accountIdentities.isEmpty {
             let linkedInLog = Set(
                 ordered.lazy.filter { $0.type == "identity.linked" }
                     .compactMap { IdentityChange.identity(linkedBy: $0, relayDomains: relayDomains)?.slot })
-            for identity in account.identities(relayDomains: relayDomains) {
+            for identity in accountIdentities {
                 if linkedInLog.contains(identity.slot) {
                     linkedExportIdentities[identity.slot] = identity
                 } else {
