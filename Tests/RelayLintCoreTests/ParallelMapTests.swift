@@ -1,0 +1,26 @@
+@testable import RelayLintCore
+import Testing
+
+/// `Linter.parallelMap` hands back each result once and keeps none of them: the account reader
+/// and the subject pass run millions of results through it.
+@Suite struct ParallelMapTests {
+    final class Result: Sendable {
+        let value: Int
+        init(_ value: Int) { self.value = value }
+    }
+
+    @Test(arguments: [1, 2, 4])
+    func resultsComeBackInOrderAndAreFreedWithTheArray(parallelism: Int) {
+        weak var first: Result?
+        weak var last: Result?
+        do {
+            let results = Linter.parallelMap(Array(0..<500), parallelism: parallelism) { Result($0 * 2) }
+            #expect(results.map(\.value) == (0..<500).map { $0 * 2 })
+            first = results.first
+            last = results.last
+            #expect(first != nil && last != nil)
+        }
+        #expect(first == nil, "the first result outlived the array it was returned in")
+        #expect(last == nil, "the last result outlived the array it was returned in")
+    }
+}
