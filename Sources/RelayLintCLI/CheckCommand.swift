@@ -220,7 +220,7 @@ struct CheckCommand: ParsableCommand {
 
     private func write(_ text: String, to path: String, format: String, report: LintReport) throws {
         do {
-            try Data(text.utf8).write(to: URL(fileURLWithPath: path))
+            try UTF8Bytes.write(text, toPath: path)
         } catch {
             StandardError.write("\(path): error: cannot write report: \(error.localizedDescription)")
             throw ExitCode(ExitStatus.invalidInput)

@@ -48,7 +48,7 @@ struct MergeCommand: ParsableCommand {
         }
         if let output {
             do {
-                try Data(merged.json.utf8).write(to: URL(fileURLWithPath: output))
+                try UTF8Bytes.write(merged.json, toPath: output)
             } catch {
                 StandardError.write("\(output): error: cannot write report: \(error.localizedDescription)")
                 throw ExitCode(ExitStatus.invalidInput)

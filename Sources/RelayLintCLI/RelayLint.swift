@@ -61,8 +61,25 @@ enum StandardError {
 /// Writes to standard output.
 enum StandardOutput {
     static func write(_ text: String) {
-        FileHandle.standardOutput.write(Data(text.utf8))
+        UTF8Bytes.of(text) { FileHandle.standardOutput.write($0) }
     }
 
     static var isTerminal: Bool { isatty(STDOUT_FILENO) == 1 }
+}
+
+/// A string's UTF-8 as `Data` without copying it: reports run to hundreds of megabytes, and
+/// `Data(text.utf8)` held a second copy of one while it was written.
+enum UTF8Bytes {
+    static func of<Result>(_ text: String, _ body: (Data) throws -> Result) rethrows -> Result {
+        var text = text
+        return try text.withUTF8 { buffer in
+            guard let base = buffer.baseAddress, !buffer.isEmpty else { return try body(Data()) }
+            return try body(Data(bytesNoCopy: UnsafeMutableRawPointer(mutating: base), count: buffer.count, deallocator: .none))
+        }
+    }
+
+    /// Writes the text to a file, replacing it.
+    static func write(_ text: String, toPath path: String) throws {
+        try of(text) { try $0.write(to: URL(fileURLWithPath: path)) }
+    }
 }
