@@ -26,7 +26,7 @@ struct Dataset {
         func precedes(_ other: EventPosition) -> Bool { (time, sequence) < (other.time, other.sequence) }
     }
 
-    var subjects: [String: Subject] = [:]
+    var subjects = SubjectTable()
     /// The subjects' packed events and accounts.
     var storage = PackedArena()
     /// The types, apps, field names and files of the stored events, by the index they hold.

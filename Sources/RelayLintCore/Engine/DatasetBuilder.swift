@@ -141,9 +141,8 @@ struct DatasetBuilder {
         if event.type == "account.created" { dataset.appsCreatingAccounts.insert(app) }
         for (field, text) in event.lookAlikes { addLookAlikeNote(text, field: field, at: event.location) }
         let retained = isRetained(event.type, inShard: event.inShard)
-        Self.record(
-            event, retained: retained, packed: packed, in: &dataset.subjects[event.subject, default: Dataset.Subject()],
-            storage: &dataset.storage)
+        let subject = dataset.subjects.insert(event.subject, hash: event.subjectHash)
+        Self.record(event, retained: retained, packed: packed, in: &dataset.subjects[subject], storage: &dataset.storage)
         return true
     }
 
@@ -205,8 +204,9 @@ struct DatasetBuilder {
 
     /// Adds one exported account; false when the subject was already exported.
     mutating func add(_ account: AccountRecord) -> Bool {
-        if let subject = dataset.subjects[account.localId],
-            let existing = StoredAccount.unpack(at: subject.accountPosition, in: dataset.storage)
+        let hash = SubjectTable.hash(of: account.localId)
+        if let subject = dataset.subjects.index(of: account.localId, hash: hash),
+            let existing = StoredAccount.unpack(at: dataset.subjects[subject].accountPosition, in: dataset.storage)
         {
             addNote(
                 .warning, "account '\(account.localId)' was already exported at \(existing.location); the first record is used",
@@ -219,7 +219,8 @@ struct DatasetBuilder {
             addLookAlikeNote(address, field: "email", at: account.location)
         }
         let position = StoredAccount.pack(account).withUnsafeBufferPointer { dataset.storage.append($0) }
-        dataset.subjects[account.localId, default: Dataset.Subject()].accountPosition = position
+        let subject = dataset.subjects.insert(account.localId, hash: hash)
+        dataset.subjects[subject].accountPosition = position
         return true
     }
 

@@ -13,6 +13,8 @@ struct PreparedEvent: Sendable {
     let sequence: UInt64
     let location: SourceLocation
     let idKey: IDKey
+    /// `SubjectTable.hash(of: subject)`, worked out on the worker.
+    let subjectHash: UInt64
     let digest: ContentDigest
     /// Whether the subject is in the `--shard` slice; always without one.
     let inShard: Bool
@@ -35,11 +37,12 @@ struct PreparedEvent: Sendable {
             for (field, value) in event.fields {
                 if case .string(let text) = value, relayDomains.isLookAlike(text) { lookAlikes.append((field, text)) }
             }
+            let subjectHash = SubjectTable.hash(of: event.subject)
             return PreparedEvent(
                 id: event.id, subject: event.subject, type: event.type, app: event.app,
                 appName: event.app.map { Int32(cache.index(of: $0)) } ?? -1, time: event.time, sequence: event.sequence,
-                location: event.location, idKey: IDKey(event.id), digest: digest,
-                inShard: shard.map { $0.contains(subject: event.subject) } ?? true, lookAlikes: lookAlikes,
+                location: event.location, idKey: IDKey(event.id), subjectHash: subjectHash, digest: digest,
+                inShard: shard.map { $0.contains(subjectHash: subjectHash) } ?? true, lookAlikes: lookAlikes,
                 packed: start..<bytes.count)
         }
     }

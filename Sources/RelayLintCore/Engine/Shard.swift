@@ -31,6 +31,9 @@ public struct Shard: Sendable, Hashable, Codable, CustomStringConvertible {
         Shard.slot(of: subject, among: count) == index - 1
     }
 
+    /// `contains(subject:)` for a subject whose `SubjectTable.hash(of:)` is known.
+    func contains(subjectHash hash: UInt64) -> Bool { Int(hash % UInt64(count)) == index - 1 }
+
     static func slot(of subject: String, among count: Int) -> Int {
         Int(FNV1a.hash(subject) % UInt64(count))
     }

@@ -1,0 +1,123 @@
+/// The dataset's subjects by id: each subject's entry, found by its id's bytes.
+///
+/// A `[String: Dataset.Subject]` cost about 240 bytes per subject with 2M subjects: buckets of
+/// 80 bytes in a table a power of two in size and at most three quarters full, and a heap
+/// string per id. Here a subject costs its 64-byte entry, its id's bytes, its hash, and two
+/// 4-byte slots of an index at most half full.
+///
+/// Ids are told apart by their UTF-8 bytes, as JSON tells strings apart and as `--shard`
+/// hashes them: the precomposed and the decomposed `café` are two subjects. (Keyed by
+/// `String`, they were one subject in a single run but could fall into two shards.)
+struct SubjectTable: Sendable {
+    /// The subjects in the order they were first seen.
+    private var entries: [Dataset.Subject] = []
+    /// Per subject: FNV-1a of its id (the shard hash, see `Shard`).
+    private var hashes: [UInt64] = []
+    /// Per subject: where its id ends in `idBytes` (it starts where the one before ends).
+    private var idEnds: [Int] = []
+    private var idBytes: [UInt8] = []
+    /// Open addressing by hash: an entry's index, or -1 for a free slot. A power of two in size.
+    private var slots: [Int32] = []
+
+    var count: Int { entries.count }
+    var isEmpty: Bool { entries.isEmpty }
+
+    /// The hash the table (and `--shard`) keys a subject id by.
+    static func hash(of id: String) -> UInt64 { FNV1a.hash(id) }
+
+    subscript(index: Int) -> Dataset.Subject {
+        get { entries[index] }
+        _modify { yield &entries[index] }
+    }
+
+    /// The subject's id hash (FNV-1a of its bytes).
+    func hash(at index: Int) -> UInt64 { hashes[index] }
+
+    /// The id of the subject at `index`.
+    func id(at index: Int) -> String {
+        idBytes.withUnsafeBufferPointer { String(decoding: UnsafeBufferPointer(rebasing: $0[idRange(at: index)]), as: UTF8.self) }
+    }
+
+    private func idRange(at index: Int) -> Range<Int> { (index == 0 ? 0 : idEnds[index - 1])..<idEnds[index] }
+
+    /// The index of the subject with this id, or nil; `hash` is `SubjectTable.hash(of: id)`.
+    func index(of id: String, hash: UInt64) -> Int? {
+        guard !slots.isEmpty else { return nil }
+        var id = id
+        return id.withUTF8 { bytes in
+            var slot = Self.start(hash, slots.count)
+            while true {
+                let entry = Int(slots[slot])
+                if entry < 0 { return nil }
+                if hashes[entry] == hash, hasID(bytes, at: entry) { return entry }
+                slot = (slot + 1) & (slots.count - 1)
+            }
+        }
+    }
+
+    /// The index of the subject with this id, added (with no events and no account) when new.
+    mutating func insert(_ id: String, hash: UInt64) -> Int {
+        if let existing = index(of: id, hash: hash) { return existing }
+        if (entries.count + 1) * 2 > slots.count { grow() }
+        let entry = entries.count
+        entries.append(Dataset.Subject())
+        hashes.append(hash)
+        idBytes.append(contentsOf: id.utf8)
+        idEnds.append(idBytes.count)
+        place(entry)
+        return entry
+    }
+
+    /// The indices of all subjects in `String` order of their ids, the report's subject order.
+    /// ASCII ids are compared as bytes (the same order), their first 8 bytes as one integer;
+    /// any other pair as `String`s.
+    func indicesInIDOrder() -> [Int] {
+        let prefixes = idBytes.withUnsafeBufferPointer { all in
+            (0..<count).map { index -> UInt64? in
+                let bytes = UnsafeBufferPointer(rebasing: all[idRange(at: index)])
+                guard bytes.allSatisfy({ $0 < 0x80 }) else { return nil }
+                var prefix: UInt64 = 0
+                for (position, byte) in bytes.prefix(8).enumerated() { prefix |= UInt64(byte) << (56 - 8 * position) }
+                return prefix
+            }
+        }
+        return idBytes.withUnsafeBufferPointer { all in
+            var order = Array(0..<count)
+            order.sort { a, b in
+                guard let left = prefixes[a], let right = prefixes[b] else { return id(at: a) < id(at: b) }
+                if left != right { return left < right }
+                return UnsafeBufferPointer(rebasing: all[idRange(at: a)]).lexicographicallyPrecedes(
+                    UnsafeBufferPointer(rebasing: all[idRange(at: b)]))
+            }
+            return order
+        }
+    }
+
+    private func hasID(_ bytes: UnsafeBufferPointer<UInt8>, at entry: Int) -> Bool {
+        let range = idRange(at: entry)
+        guard range.count == bytes.count else { return false }
+        return idBytes.withUnsafeBufferPointer { UnsafeBufferPointer(rebasing: $0[range]).elementsEqual(bytes) }
+    }
+
+    /// The first slot to probe: FNV-1a's low bits are weakly mixed, so they are mixed first
+    /// (the finalizer of MurmurHash3).
+    private static func start(_ hash: UInt64, _ slotCount: Int) -> Int {
+        var mixed = hash
+        mixed ^= mixed >> 33
+        mixed &*= 0xff51_afd7_ed55_8ccd
+        mixed ^= mixed >> 33
+        return Int(truncatingIfNeeded: mixed) & (slotCount - 1)
+    }
+
+    private mutating func place(_ entry: Int) {
+        var slot = Self.start(hashes[entry], slots.count)
+        while slots[slot] >= 0 { slot = (slot + 1) & (slots.count - 1) }
+        slots[slot] = Int32(entry)
+    }
+
+    private mutating func grow() {
+        precondition(entries.count < Int(Int32.max) / 2, "SubjectTable: more than a billion subjects")
+        slots = Array(repeating: -1, count: max(16, slots.count * 2))
+        for entry in entries.indices { place(entry) }
+    }
+}

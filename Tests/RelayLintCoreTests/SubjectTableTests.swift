@@ -1,0 +1,56 @@
+@testable import RelayLintCore
+import Testing
+
+/// The subject table finds each subject by its id's bytes and lists subjects in `String` order
+/// of their ids, also where the sort's integer shortcut (the first 8 bytes of ASCII ids) cannot
+/// decide.
+@Suite struct SubjectTableTests {
+    static let ids = [
+        "zXsT9b1j1iOUk6JPB4ksgUqlJQYe", "0JLjgQfyyqbXFEB3YdnD1F6qcaKr", "abcdefgh2", "abcdefgh1", "abcdefgh",
+        "abcdefg", "abc", "ab\u{0}", "ab", "", "Z", "a", "é", "e\u{301}x", "éa", "cafés", "abcdefgé",
+        "abcdefg\u{301}", "日本", "user-10", "user-9", "USER-9", "user_9",
+    ]
+
+    func table(_ ids: [String]) -> SubjectTable {
+        var table = SubjectTable()
+        for (number, id) in ids.enumerated() {
+            let index = table.insert(id, hash: SubjectTable.hash(of: id))
+            table[index].accountPosition = number
+        }
+        return table
+    }
+
+    @Test func subjectsComeInStringOrder() {
+        let table = table(Self.ids)
+        let ordered = table.indicesInIDOrder().map { table.id(at: $0) }
+        #expect(ordered == Self.ids.sorted())
+    }
+
+    @Test func eachIDFindsItsOwnSubjectAcrossGrowth() {
+        let ids = Self.ids + (0..<5_000).map { "subject-\($0)" }
+        let table = table(ids)
+        #expect(table.count == ids.count)
+        for (number, id) in ids.enumerated() {
+            let index = table.index(of: id, hash: SubjectTable.hash(of: id))
+            #expect(index.map { table[$0].accountPosition } == number, "\(id)")
+            #expect(index.map { table.id(at: $0) } == id)
+        }
+        #expect(table.index(of: "subject-5000", hash: SubjectTable.hash(of: "subject-5000")) == nil)
+    }
+
+    @Test func insertingAKnownIDFindsItsSubject() {
+        var table = table(Self.ids)
+        let index = table.insert("abcdefgh1", hash: SubjectTable.hash(of: "abcdefgh1"))
+        #expect(table[index].accountPosition == 3)
+        #expect(table.count == Self.ids.count)
+    }
+
+    /// Ids are bytes, as JSON and `--shard` see them: the two spellings of `café` are two
+    /// subjects (a `String`-keyed table made them one, which a shard could split in two).
+    @Test func idsThatDifferOnlyInNormalizationAreTwoSubjects() {
+        let table = table(["caf\u{e9}", "cafe\u{301}"])
+        #expect(table.count == 2)
+        #expect(table.index(of: "caf\u{e9}", hash: SubjectTable.hash(of: "caf\u{e9}")) == 0)
+        #expect(table.index(of: "cafe\u{301}", hash: SubjectTable.hash(of: "cafe\u{301}")) == 1)
+    }
+}
