@@ -188,17 +188,17 @@ struct CheckCommand: ParsableCommand {
             || (color == "auto" && output == nil && StandardOutput.isTerminal
                 && ProcessInfo.processInfo.environment["NO_COLOR"] == nil)
         let options = ReportOptions(color: useColor, title: title, reviewer: reviewer, date: date)
-        let rendered = ReporterRegistry.reporter(for: format)!.render(report, options: options)
+        let reporter = ReporterRegistry.reporter(for: format)!
         if let output {
-            try write(rendered, to: output, format: format, report: report)
+            try write(reporter, report, options: options, to: output, format: format)
         } else {
-            StandardOutput.write(rendered)
+            StandardOutput.write { reporter.write(report, options: options, to: $0) }
         }
         for entry in extraReports {
             let parts = entry.split(separator: "=", maxSplits: 1).map(String.init)
-            let extra = ReporterRegistry.reporter(for: parts[0])!.render(
-                report, options: ReportOptions(title: title, reviewer: reviewer, date: date))
-            try write(extra, to: parts[1], format: parts[0], report: report)
+            try write(
+                ReporterRegistry.reporter(for: parts[0])!, report, options: ReportOptions(title: title, reviewer: reviewer, date: date),
+                to: parts[1], format: parts[0])
         }
         // In GitHub Actions the annotations come with a Markdown summary for the job page.
         if format == "github" || extraReports.contains(where: { $0.hasPrefix("github=") }),
@@ -218,9 +218,9 @@ struct CheckCommand: ParsableCommand {
         if report.fails(at: threshold) { throw ExitCode(ExitStatus.findings) }
     }
 
-    private func write(_ text: String, to path: String, format: String, report: LintReport) throws {
+    private func write(_ reporter: any Reporter, _ report: LintReport, options: ReportOptions, to path: String, format: String) throws {
         do {
-            try UTF8Bytes.write(text, toPath: path)
+            try ReportFile.write(toPath: path) { reporter.write(report, options: options, to: $0) }
         } catch {
             StandardError.write("\(path): error: cannot write report: \(error.localizedDescription)")
             throw ExitCode(ExitStatus.invalidInput)

@@ -48,7 +48,10 @@ struct MergeCommand: ParsableCommand {
         }
         if let output {
             do {
-                try UTF8Bytes.write(merged.json, toPath: output)
+                try ReportFile.write(toPath: output) { produce in
+                    var text = merged.json
+                    text.withUTF8 { produce(UnsafeRawBufferPointer($0)) }
+                }
             } catch {
                 StandardError.write("\(output): error: cannot write report: \(error.localizedDescription)")
                 throw ExitCode(ExitStatus.invalidInput)

@@ -61,25 +61,40 @@ enum StandardError {
 /// Writes to standard output.
 enum StandardOutput {
     static func write(_ text: String) {
-        UTF8Bytes.of(text) { FileHandle.standardOutput.write($0) }
+        write { produce in
+            var text = text
+            text.withUTF8 { produce(UnsafeRawBufferPointer($0)) }
+        }
+    }
+
+    /// Writes what `produce` hands over, piece by piece, as it comes.
+    static func write(_ produce: ((UnsafeRawBufferPointer) -> Void) -> Void) {
+        produce { bytes in ReportFile.withData(bytes) { FileHandle.standardOutput.write($0) } }
     }
 
     static var isTerminal: Bool { isatty(STDOUT_FILENO) == 1 }
 }
 
-/// A string's UTF-8 as `Data` without copying it: reports run to hundreds of megabytes, and
-/// `Data(text.utf8)` held a second copy of one while it was written.
-enum UTF8Bytes {
-    static func of<Result>(_ text: String, _ body: (Data) throws -> Result) rethrows -> Result {
-        var text = text
-        return try text.withUTF8 { buffer in
-            guard let base = buffer.baseAddress, !buffer.isEmpty else { return try body(Data()) }
-            return try body(Data(bytesNoCopy: UnsafeMutableRawPointer(mutating: base), count: buffer.count, deallocator: .none))
+/// Writes reports as they are made: a JSON report of 300k findings is 384 MB, which a
+/// `String` and then a `Data` copy of it held twice over.
+enum ReportFile {
+    /// Creates or replaces the file at `path` with what `produce` hands over, piece by piece.
+    static func write(toPath path: String, _ produce: ((UnsafeRawBufferPointer) -> Void) -> Void) throws {
+        let url = URL(fileURLWithPath: path)
+        try Data().write(to: url)
+        let handle = try FileHandle(forWritingTo: url)
+        defer { try? handle.close() }
+        var failure: (any Error)?
+        produce { bytes in
+            guard failure == nil else { return }
+            do { try withData(bytes) { try handle.write(contentsOf: $0) } } catch { failure = error }
         }
+        if let failure { throw failure }
     }
 
-    /// Writes the text to a file, replacing it.
-    static func write(_ text: String, toPath path: String) throws {
-        try of(text) { try $0.write(to: URL(fileURLWithPath: path)) }
+    /// The bytes as `Data`, without copying them, for the length of `body`.
+    static func withData<Result>(_ bytes: UnsafeRawBufferPointer, _ body: (Data) throws -> Result) rethrows -> Result {
+        guard let base = bytes.baseAddress, !bytes.isEmpty else { return try body(Data()) }
+        return try body(Data(bytesNoCopy: UnsafeMutableRawPointer(mutating: base), count: bytes.count, deallocator: .none))
     }
 }

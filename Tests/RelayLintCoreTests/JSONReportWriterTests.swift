@@ -38,6 +38,16 @@ import Testing
         #expect(try encoderText(document) == text)
     }
 
+    /// Written as it is made (handed over a mebibyte at a time) the report is the same bytes as
+    /// rendered whole; 3,000 findings make several pieces.
+    @Test func aReportWrittenInPiecesIsTheRenderedReport() throws {
+        let report = CIReportFixture.multiplied(try CIReportFixture.report(subjects: ["u1"]), count: 3_000)
+        var pieces: [[UInt8]] = []
+        JSONReporter().write(report, options: ReportOptions()) { pieces.append(Array($0)) }
+        #expect(pieces.count > 2)
+        #expect(String(decoding: pieces.joined(), as: UTF8.self) == JSONReporter().render(report, options: ReportOptions()))
+    }
+
     @Test func agreesWithTheEncoderOnHostileValuesSuppressionsAndSkippedRecords() throws {
         let report = try AuditReportFixtures.hostileReport()
         #expect(!report.skipped.isEmpty && report.suppressions.count == 3)

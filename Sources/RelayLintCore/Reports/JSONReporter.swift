@@ -10,6 +10,16 @@ public struct JSONReporter: Reporter {
         JSONReporter.text(of: JSONReportDocument(report))
     }
 
+    /// The bytes of `render`, handed over as they are made instead of held.
+    public func write(_ report: LintReport, options: ReportOptions, to sink: (UnsafeRawBufferPointer) -> Void) {
+        let document = JSONReportDocument(report)
+        withoutActuallyEscaping(sink) { sink in
+            var writer = PrettyJSONWriter { sink(UnsafeRawBufferPointer($0)) }
+            document.write(to: &writer)
+            writer.finishLine()
+        }
+    }
+
     /// The one place the report's bytes are decided, for `check` and `merge` alike.
     static func text(of document: JSONReportDocument) -> String {
         // Generous on purpose: a finding takes ~1.2 KB, and outgrowing the buffer copies it into

@@ -8,6 +8,16 @@ public protocol Reporter: Sendable {
     /// The usual file name ending for this format, without the dot (`Examples/reports/report.<ext>`).
     var fileExtension: String { get }
     func render(_ report: LintReport, options: ReportOptions) -> String
+    /// The rendered report in pieces, for writing it as it is made; by default `render`'s
+    /// text in one piece.
+    func write(_ report: LintReport, options: ReportOptions, to sink: (UnsafeRawBufferPointer) -> Void)
+}
+
+extension Reporter {
+    public func write(_ report: LintReport, options: ReportOptions, to sink: (UnsafeRawBufferPointer) -> Void) {
+        var text = render(report, options: options)
+        text.withUTF8 { sink(UnsafeRawBufferPointer($0)) }
+    }
 }
 
 /// Presentation choices that are not part of the report itself.
