@@ -24,6 +24,17 @@ final class NameTable: @unchecked Sendable {
         }
     }
 
+    /// Whether two names have the same UTF-8 bytes (`==` also equates canonically equivalent
+    /// spellings). One `memcmp`: walking both `UTF8View`s byte by byte took 3% of a run.
+    static func sameBytes(_ lhs: String, _ rhs: String) -> Bool {
+        var (lhs, rhs) = (lhs, rhs)
+        return lhs.withUTF8 { left in
+            rhs.withUTF8 { right in
+                left.count == right.count && (left.isEmpty || memcmp(left.baseAddress!, right.baseAddress!, left.count) == 0)
+            }
+        }
+    }
+
     /// Every name, by index: what the unpacking reads once reading is over.
     var snapshot: [String] { lock.withLock { names } }
 
@@ -31,7 +42,7 @@ final class NameTable: @unchecked Sendable {
     private struct Name: Hashable {
         let text: String
         init(_ text: String) { self.text = text }
-        static func == (lhs: Name, rhs: Name) -> Bool { lhs.text.utf8.elementsEqual(rhs.text.utf8) }
+        static func == (lhs: Name, rhs: Name) -> Bool { NameTable.sameBytes(lhs.text, rhs.text) }
         func hash(into hasher: inout Hasher) {
             var text = text
             text.withUTF8 { hasher.combine(bytes: UnsafeRawBufferPointer($0)) }
@@ -49,7 +60,7 @@ final class NameTable: @unchecked Sendable {
 
         mutating func index(of name: String) -> Int {
             let length = name.utf8.count
-            for entry in recent where entry.length == length && entry.name.utf8.elementsEqual(name.utf8) { return entry.index }
+            for entry in recent where entry.length == length && NameTable.sameBytes(entry.name, name) { return entry.index }
             let index = table.index(of: name)
             if recent.count < 32 {
                 recent.append((length, name, index))
