@@ -104,4 +104,14 @@ import Testing
         #expect(back.app == nil)
         #expect(unpacked[1].time.nanoseconds == -1)
     }
+
+    /// Times are packed as seconds and the nanoseconds beyond them: the ends of the range, and
+    /// instants just before and after a second, come back exactly.
+    @Test(arguments: [Int64.min, Int64.max, -1_000_000_001, -999_999_999, 0, 999_999_999, 1_000_000_000, 1_767_225_600_000_000_001])
+    func extremeAndFractionalTimesComeBack(nanoseconds: Int64) {
+        let event = Event(
+            id: "t", time: Timestamp(nanoseconds: nanoseconds), subject: "u1", type: "signin",
+            location: RelayLintCore.SourceLocation(file: Self.sourceFiles[0], line: 7), sequence: 7)
+        #expect(roundTrip([event]).map(\.time.nanoseconds) == [nanoseconds])
+    }
 }

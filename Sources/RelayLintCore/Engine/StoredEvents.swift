@@ -9,8 +9,8 @@
 /// just before it replays them, and every unpacked event equals the event packed.
 struct StoredEvents: Sendable {
     /// The position of the subject's last event in the arena; each event's record starts with
-    /// the position of the one before it (-1 for the first), so a subject costs 8 bytes here
-    /// and its events cost their bytes plus a link.
+    /// the position of the one before it plus one (0 for the first), so a subject costs 8 bytes
+    /// here and its events cost their bytes plus a link of about 6 bytes.
     private var last = -1
 
     var isEmpty: Bool { last < 0 }
@@ -19,13 +19,18 @@ struct StoredEvents: Sendable {
     /// only at ingest, for the rare reused id, and the dataset keeps it by sequence number.
     static func pack(_ event: borrowing Event, names: inout NameTable.Cache, into bytes: inout [UInt8]) {
         var writer = PackedWriter(bytes: consume bytes)
-        writer.fixed(UInt64(bitPattern: event.time.nanoseconds))
+        // Seconds and the nanoseconds beyond them (6 bytes for a log's times, against 8).
+        let (seconds, nanoseconds) = event.time.nanoseconds.quotientAndRemainder(dividingBy: Timestamp.nanosecondsPerSecond)
+        writer.signed(seconds)
+        writer.signed(nanoseconds)
         writer.count(Int(event.sequence))
         writer.count(names.index(of: event.type))
         writer.count(event.app.map { names.index(of: $0) + 1 } ?? 0)
         writer.string(event.id)
         writer.count(names.index(of: event.location.file))
-        writer.count(event.location.line)
+        // 0 for the line the sequence number holds, as it does for every line of a log.
+        let sequenceLine = EventLogReader.fileAndLine(of: event.sequence).line
+        writer.count(event.location.line == sequenceLine ? 0 : event.location.line + 1)
         writer.count(event.location.column.map { $0 + 1 } ?? 0)
         writer.count(event.fields.count)
         for (key, value) in event.fields {
@@ -38,7 +43,7 @@ struct StoredEvents: Sendable {
     /// Appends one event packed by `pack`.
     mutating func append(packed: UnsafeBufferPointer<UInt8>, in arena: inout PackedArena) {
         let previous = last
-        last = arena.append(packed) { $0.fixed(UInt64(bitPattern: Int64(previous))) }
+        last = arena.append(packed) { $0.count(previous + 1) }
     }
 
     /// The events in the order they were appended; `subject` is the subject's id (not stored
@@ -49,14 +54,16 @@ struct StoredEvents: Sendable {
         var position = last
         while position >= 0 {
             var reader = arena.reader(at: position)
-            position = Int(Int64(bitPattern: reader.fixed()))
-            let time = Timestamp(nanoseconds: Int64(bitPattern: reader.fixed()))
+            position = reader.count() - 1
+            let seconds = reader.signed()
+            let time = Timestamp(nanoseconds: seconds * Timestamp.nanosecondsPerSecond + reader.signed())
             let sequence = UInt64(reader.count())
             let type = names[reader.count()]
             let appPlusOne = reader.count()
             let id = reader.string()
             let file = names[reader.count()]
-            let line = reader.count()
+            let linePlusOne = reader.count()
+            let line = linePlusOne == 0 ? EventLogReader.fileAndLine(of: sequence).line : linePlusOne - 1
             let columnPlusOne = reader.count()
             let fieldCount = reader.count()
             var fields: [EventFields.Element] = []
