@@ -4,17 +4,17 @@ import Testing
 /// `Linter.parallelMap` hands back each result once and keeps none of them: the account reader
 /// and the subject pass run millions of results through it.
 @Suite struct ParallelMapTests {
-    final class Result: Sendable {
+    final class Box: Sendable {
         let value: Int
         init(_ value: Int) { self.value = value }
     }
 
     @Test(arguments: [1, 2, 4])
     func resultsComeBackInOrderAndAreFreedWithTheArray(parallelism: Int) {
-        weak var first: Result?
-        weak var last: Result?
+        weak var first: Box?
+        weak var last: Box?
         do {
-            let results = Linter.parallelMap(Array(0..<500), parallelism: parallelism) { Result($0 * 2) }
+            let results = Linter.parallelMap(Array(0..<500), parallelism: parallelism) { Box($0 * 2) }
             #expect(results.map(\.value) == (0..<500).map { $0 * 2 })
             first = results.first
             last = results.last

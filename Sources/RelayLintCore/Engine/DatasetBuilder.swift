@@ -229,8 +229,8 @@ struct DatasetBuilder {
 
     /// Ends reading: throws the invalid records unless they are to be skipped. Hands the dataset
     /// over and lets go of everything else, so that nothing read stays alive through the
-    /// evaluation twice: the id table (400 MB at 10M events) and, through the builder's own
-    /// copy, the subject table that the evaluation empties.
+    /// evaluation twice: the id table (537 MB at 10M events) and, through the builder's own
+    /// copy of the dataset, everything the evaluation lets go of.
     mutating func finish() throws(InputError) -> Dataset {
         seenIDs = [:]
         reusedIDs = [:]

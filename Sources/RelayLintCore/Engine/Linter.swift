@@ -92,8 +92,8 @@ public enum Linter {
         return evaluate(dataset, subjectRules: subjectRules, appRules: appRules, request: request)
     }
 
-    /// - Parameter dataset: taken over, so that its subject table is freed once the subjects
-    ///   are out of it (a caller's copy would keep it alive through the whole pass).
+    /// - Parameter dataset: taken over, so that no caller's copy keeps what the pass lets go of
+    ///   (the subject table's lookup index) alive through it.
     static func evaluate(_ dataset: consuming Dataset, subjectRules: [Rule], appRules: [Rule], request: LintRequest) -> LintReport {
         let context = EvaluationContext(
             relayDomains: request.relayDomains, masker: PIIMasker(isEnabled: !request.showPII),
@@ -104,9 +104,12 @@ public enum Linter {
         // Outside the shard, only the app rules' matchers run: app rules depend on every subject.
         let appMatchersOnly = SubjectRuleEvaluator(rules: [], matching: matching, context: context)
         let shard = request.shard
-        // The subjects leave the dataset in id order; their events and accounts stay packed in
-        // the dataset's storage until a worker unpacks them.
-        let subjects = dataset.subjects
+        // The subjects are taken in id order; their events and accounts stay packed in the
+        // dataset's storage until a worker unpacks them. Nothing is looked up by id any more.
+        var table = dataset.subjects
+        dataset.subjects = SubjectTable()
+        table.dropLookupIndex()
+        let subjects = table
         let order = subjects.indicesInIDOrder()
         let inShard = order.map { shard?.contains(subjectHash: subjects.hash(at: $0)) ?? true }
         let accountApps = order.map { !subjects[$0].hasAccount ? nil : dataset.app(ofAccountOf: subjects[$0]) }

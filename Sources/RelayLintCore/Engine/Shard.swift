@@ -32,9 +32,9 @@ public struct Shard: Sendable, Hashable, Codable, CustomStringConvertible {
     }
 
     /// `contains(subject:)` for a subject whose `SubjectTable.hash(of:)` is known.
-    func contains(subjectHash hash: UInt64) -> Bool { Int(hash % UInt64(count)) == index - 1 }
+    func contains(subjectHash hash: UInt64) -> Bool { Shard.slot(ofHash: hash, among: count) == index - 1 }
 
-    static func slot(of subject: String, among count: Int) -> Int {
-        Int(FNV1a.hash(subject) % UInt64(count))
-    }
+    static func slot(of subject: String, among count: Int) -> Int { slot(ofHash: FNV1a.hash(subject), among: count) }
+
+    private static func slot(ofHash hash: UInt64, among count: Int) -> Int { Int(hash % UInt64(count)) }
 }

@@ -1,9 +1,11 @@
+import Foundation
+
 /// The dataset's subjects by id: each subject's entry, found by its id's bytes.
 ///
 /// A `[String: Dataset.Subject]` cost about 240 bytes per subject with 2M subjects: buckets of
 /// 80 bytes in a table a power of two in size and at most three quarters full, and a heap
-/// string per id. Here a subject costs its 64-byte entry, its id's bytes, its hash, and two
-/// 4-byte slots of an index at most half full.
+/// string per id. Here a subject costs its 64-byte entry, its id's bytes, the end of its id
+/// (8 bytes), its hash (8), and two to four 4-byte slots of an index kept at most half full.
 ///
 /// Ids are told apart by their UTF-8 bytes, as JSON tells strings apart and as `--shard`
 /// hashes them: the precomposed and the decomposed `café` are two subjects. (Keyed by
@@ -68,35 +70,41 @@ struct SubjectTable: Sendable {
         return entry
     }
 
-    /// The indices of all subjects in `String` order of their ids, the report's subject order.
-    /// ASCII ids are compared as bytes (the same order), their first 8 bytes as one integer;
-    /// any other pair as `String`s.
+    /// Frees the index that finds subjects by id, once nothing is looked up any more (the
+    /// evaluation only walks the subjects); `index(of:hash:)` finds nothing afterwards.
+    mutating func dropLookupIndex() { slots = [] }
+
+    /// The indices of all subjects in `String` order of their ids, the report's subject order,
+    /// ids that `String` holds equal (two spellings of `café`) in byte order. ASCII ids are
+    /// compared as bytes (the same order), their first 8 bytes as one integer; any other pair
+    /// as `String`s, made once for the ids that need them.
     func indicesInIDOrder() -> [Int] {
-        let prefixes = idBytes.withUnsafeBufferPointer { all in
-            (0..<count).map { index -> UInt64? in
-                let bytes = UnsafeBufferPointer(rebasing: all[idRange(at: index)])
+        idBytes.withUnsafeBufferPointer { all in
+            let ids = (0..<count).map { UnsafeBufferPointer(rebasing: all[idRange(at: $0)]) }
+            let prefixes = ids.map { bytes -> UInt64? in
                 guard bytes.allSatisfy({ $0 < 0x80 }) else { return nil }
                 var prefix: UInt64 = 0
                 for (position, byte) in bytes.prefix(8).enumerated() { prefix |= UInt64(byte) << (56 - 8 * position) }
                 return prefix
             }
-        }
-        return idBytes.withUnsafeBufferPointer { all in
+            let texts = ids.indices.map { prefixes[$0] == nil ? String(decoding: ids[$0], as: UTF8.self) : nil }
             var order = Array(0..<count)
             order.sort { a, b in
-                guard let left = prefixes[a], let right = prefixes[b] else { return id(at: a) < id(at: b) }
-                if left != right { return left < right }
-                return UnsafeBufferPointer(rebasing: all[idRange(at: a)]).lexicographicallyPrecedes(
-                    UnsafeBufferPointer(rebasing: all[idRange(at: b)]))
+                if let left = prefixes[a], let right = prefixes[b], left != right { return left < right }
+                if texts[a] != nil || texts[b] != nil {
+                    let (left, right) = (
+                        texts[a] ?? String(decoding: ids[a], as: UTF8.self), texts[b] ?? String(decoding: ids[b], as: UTF8.self)
+                    )
+                    if left != right { return left < right }
+                }
+                return ids[a].lexicographicallyPrecedes(ids[b])
             }
             return order
         }
     }
 
     private func hasID(_ bytes: UnsafeBufferPointer<UInt8>, at entry: Int) -> Bool {
-        let range = idRange(at: entry)
-        guard range.count == bytes.count else { return false }
-        return idBytes.withUnsafeBufferPointer { UnsafeBufferPointer(rebasing: $0[range]).elementsEqual(bytes) }
+        idBytes.withUnsafeBufferPointer { UnsafeBufferPointer(rebasing: $0[idRange(at: entry)]).hasSameBytes(as: bytes) }
     }
 
     /// The first slot to probe: FNV-1a's low bits are weakly mixed, so they are mixed first
@@ -116,8 +124,16 @@ struct SubjectTable: Sendable {
     }
 
     private mutating func grow() {
+        // A billion subjects would take 64 GB of entries alone: far beyond any machine this runs on.
         precondition(entries.count < Int(Int32.max) / 2, "SubjectTable: more than a billion subjects")
         slots = Array(repeating: -1, count: max(16, slots.count * 2))
         for entry in entries.indices { place(entry) }
+    }
+}
+
+extension UnsafeBufferPointer<UInt8> {
+    /// Whether both hold the same bytes: one `memcmp`, where `elementsEqual` walks them one by one.
+    func hasSameBytes(as other: UnsafeBufferPointer<UInt8>) -> Bool {
+        count == other.count && (isEmpty || memcmp(baseAddress!, other.baseAddress!, count) == 0)
     }
 }
