@@ -38,6 +38,31 @@ import Testing
         #expect(direct == viaObject)
     }
 
+    /// Which spelling wins, pinned on its own: the CLI's `localId` over the Admin SDK's `uid`
+    /// (even when null), and `providerUserInfo` over `providerData` likewise.
+    @Test func theCLISpellingsWinOverTheAdminSDKs() throws {
+        func read(_ user: String) throws -> Result<AccountRecord, InputProblem> {
+            var bytes = Array(user.utf8)
+            return try bytes.withUnsafeMutableBufferPointer { buffer in
+                var parser = JSONParser(bytes: UnsafeBufferPointer(buffer))
+                return try FirebaseJSONExportReader.account(parsing: &parser, depth: 1, location: SourceLocation(file: "a.json", line: 1))
+            }
+        }
+        #expect(try read(#"{"uid": "sdk", "localId": "cli"}"#).get().localId == "cli")
+        #expect(try read(#"{"uid": "sdk"}"#).get().localId == "sdk")
+        guard case .failure = try read(#"{"localId": null, "uid": "sdk"}"#) else {
+            Issue.record("a null localId must not fall back to uid")
+            return
+        }
+        let cli = try read(
+            #"{"localId": "u", "providerUserInfo": [{"providerId": "google.com"}], "providerData": [{"providerId": "apple.com"}]}"#)
+        #expect(try cli.get().providers.map(\.providerId) == ["google.com"])
+        let sdk = try read(#"{"localId": "u", "providerData": [{"providerId": "apple.com", "uid": "001.x"}]}"#)
+        #expect(try sdk.get().providers == [AccountRecord.ProviderEntry(providerId: "apple.com", rawId: "001.x")])
+        #expect(
+            try read(#"{"localId": "u", "providerUserInfo": null, "providerData": [{"providerId": "apple.com"}]}"#).get().providers.isEmpty)
+    }
+
     /// The member-by-member read is as strict as the tree: a broken member anywhere in a user,
     /// kept or not, is the same syntax error at the same offset.
     @Test(arguments: [

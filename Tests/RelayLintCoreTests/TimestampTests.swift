@@ -39,7 +39,8 @@ import Testing
     /// reading gives, and leaves every other text (and out-of-range values) to it.
     @Test(arguments: [
         "1751331631604", "0", "0001767225600000", "8999999999999", "9000000000000", "99999999999999999",
-        "999999999999999999", "1999999999999999999", "", "-1", "1.5", "1e3", "+1", " 1", "1 ", "١٢",
+        "999999999999999999", "1999999999999999999", "0000000000000000001", "00000000000000000000000001767225600000",
+        "1234567890123456789012345", "", "-1", "1.5", "1e3", "+1", " 1", "1 ", "١٢",
     ])
     func epochMillisecondDigitsAgreeWithTheGeneralReading(text: String) {
         let general = Double(text).flatMap { Timestamp(epochMilliseconds: JSONNumber(text: text, value: $0)) }

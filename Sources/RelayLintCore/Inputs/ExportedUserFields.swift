@@ -18,40 +18,37 @@ struct ExportedUserFields {
     var providerUserInfo: JSONValue?
     var providerData: JSONValue?
 
+    init() {}
+
     /// The fields of a user already read as a JSON object.
     init(_ user: [String: JSONValue]) {
-        localId = user["localId"]
-        uid = user["uid"]
-        email = user["email"]
-        phoneNumber = user["phoneNumber"]
-        passwordHash = user["passwordHash"]
-        createdAt = user["createdAt"]
-        metadata = user["metadata"]
-        disabled = user["disabled"]
-        providerUserInfo = user["providerUserInfo"]
-        providerData = user["providerData"]
+        for (key, value) in user { set(key, value) }
     }
 
     /// Reads the user object at the parser's offset (an object at `depth`), parsing every member
     /// strictly but keeping only the fields above.
     init(parsing parser: inout JSONParser, depth: Int) throws(JSONParser.SyntaxError) {
-        var fields = ExportedUserFields([:])
+        var fields = ExportedUserFields()
         try parser.parseObject(depth: depth) { key, parser throws(JSONParser.SyntaxError) in
-            let value = try parser.parseValue(depth: depth + 1)
-            switch key {
-            case "localId": fields.localId = value
-            case "uid": fields.uid = value
-            case "email": fields.email = value
-            case "phoneNumber": fields.phoneNumber = value
-            case "passwordHash": fields.passwordHash = value
-            case "createdAt": fields.createdAt = value
-            case "metadata": fields.metadata = value
-            case "disabled": fields.disabled = value
-            case "providerUserInfo": fields.providerUserInfo = value
-            case "providerData": fields.providerData = value
-            default: break
-            }
+            fields.set(key, try parser.parseValue(depth: depth + 1))
         }
         self = fields
+    }
+
+    /// Keeps a member if it is one of the fields; both ways of reading a user go through here.
+    private mutating func set(_ key: String, _ value: JSONValue) {
+        switch key {
+        case "localId": localId = value
+        case "uid": uid = value
+        case "email": email = value
+        case "phoneNumber": phoneNumber = value
+        case "passwordHash": passwordHash = value
+        case "createdAt": createdAt = value
+        case "metadata": metadata = value
+        case "disabled": disabled = value
+        case "providerUserInfo": providerUserInfo = value
+        case "providerData": providerData = value
+        default: break
+        }
     }
 }

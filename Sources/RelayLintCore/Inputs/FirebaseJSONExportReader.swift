@@ -256,14 +256,13 @@ struct FirebaseJSONExportReader {
             case .string(let text)?:
                 if let parsed = Timestamp(epochMillisecondDigits: text) {
                     createdAt = parsed
-                    break
-                }
-                guard let number = Double(text), text.allSatisfy({ $0.isNumber || $0 == "." || $0 == "-" }),
+                } else if let number = Double(text), text.allSatisfy({ $0.isNumber || $0 == "." || $0 == "-" }),
                     let parsed = Timestamp(epochMilliseconds: JSONNumber(text: text, value: number))
-                else {
+                {
+                    createdAt = parsed
+                } else {
                     return .failure(InputProblem("user '\(localId)': 'createdAt' must be epoch milliseconds, found '\(text)'"))
                 }
-                createdAt = parsed
             case .number(let number)?:
                 guard let parsed = Timestamp(epochMilliseconds: number) else {
                     return .failure(InputProblem("user '\(localId)': 'createdAt' is out of range: \(number.text)"))

@@ -89,17 +89,17 @@ public struct Timestamp: Sendable, Hashable, Comparable, Codable, CustomStringCo
 
     /// Epoch milliseconds written as ASCII digits only (`"1751331631604"`, as exports write
     /// `createdAt`), read without going through `Double` and `JSONNumber`: the same instant
-    /// `init(epochMilliseconds:)` gives for that text. Nil for any other text and for values out
-    /// of its range, which callers then read the general way (and reject there).
+    /// `init(epochMilliseconds:)` gives for that text. Nil for any other text, which callers
+    /// then read the general way, and for digits out of its range (which it rejects too).
     init?(epochMillisecondDigits text: String) {
+        let limit: Int64 = 9_000_000_000_000
         var milliseconds: Int64 = 0
-        var count = 0
         for byte in text.utf8 {
-            guard byte >= 0x30, byte <= 0x39, count < 18 else { return nil }
-            milliseconds = milliseconds * 10 + Int64(byte - 0x30)
-            count += 1
+            guard byte >= 0x30, byte <= 0x39 else { return nil }
+            // Past the limit the value only grows: stop adding (no overflow), keep checking digits.
+            if milliseconds < limit { milliseconds = milliseconds * 10 + Int64(byte - 0x30) }
         }
-        guard count > 0, milliseconds < 9_000_000_000_000 else { return nil }
+        guard !text.isEmpty, milliseconds < limit else { return nil }
         self.nanoseconds = milliseconds * 1_000_000
     }
 
