@@ -220,7 +220,7 @@ struct CheckCommand: ParsableCommand {
 
     private func write(_ reporter: any Reporter, _ report: LintReport, options: ReportOptions, to path: String, format: String) throws {
         do {
-            try ReportFile.write(toPath: path) { reporter.write(report, options: options, to: $0) }
+            try ReportBytes.write(toPath: path) { reporter.write(report, options: options, to: $0) }
         } catch {
             StandardError.write("\(path): error: cannot write report: \(error.localizedDescription)")
             throw ExitCode(ExitStatus.invalidInput)

@@ -48,10 +48,7 @@ struct MergeCommand: ParsableCommand {
         }
         if let output {
             do {
-                try ReportFile.write(toPath: output) { produce in
-                    var text = merged.json
-                    text.withUTF8 { produce(UnsafeRawBufferPointer($0)) }
-                }
+                try ReportBytes.write(toPath: output, ReportBytes.pieces(of: merged.json))
             } catch {
                 StandardError.write("\(output): error: cannot write report: \(error.localizedDescription)")
                 throw ExitCode(ExitStatus.invalidInput)

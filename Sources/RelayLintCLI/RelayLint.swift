@@ -60,41 +60,12 @@ enum StandardError {
 
 /// Writes to standard output.
 enum StandardOutput {
-    static func write(_ text: String) {
-        write { produce in
-            var text = text
-            text.withUTF8 { produce(UnsafeRawBufferPointer($0)) }
-        }
-    }
+    static func write(_ text: String) { write(ReportBytes.pieces(of: text)) }
 
     /// Writes what `produce` hands over, piece by piece, as it comes.
-    static func write(_ produce: ((UnsafeRawBufferPointer) -> Void) -> Void) {
-        produce { bytes in ReportFile.withData(bytes) { FileHandle.standardOutput.write($0) } }
+    static func write(_ produce: ReportBytes.Producer) {
+        produce { bytes in ReportBytes.withData(bytes) { FileHandle.standardOutput.write($0) } }
     }
 
     static var isTerminal: Bool { isatty(STDOUT_FILENO) == 1 }
-}
-
-/// Writes reports as they are made: a JSON report of 300k findings is 384 MB, which a
-/// `String` and then a `Data` copy of it held twice over.
-enum ReportFile {
-    /// Creates or replaces the file at `path` with what `produce` hands over, piece by piece.
-    static func write(toPath path: String, _ produce: ((UnsafeRawBufferPointer) -> Void) -> Void) throws {
-        let url = URL(fileURLWithPath: path)
-        try Data().write(to: url)
-        let handle = try FileHandle(forWritingTo: url)
-        defer { try? handle.close() }
-        var failure: (any Error)?
-        produce { bytes in
-            guard failure == nil else { return }
-            do { try withData(bytes) { try handle.write(contentsOf: $0) } } catch { failure = error }
-        }
-        if let failure { throw failure }
-    }
-
-    /// The bytes as `Data`, without copying them, for the length of `body`.
-    static func withData<Result>(_ bytes: UnsafeRawBufferPointer, _ body: (Data) throws -> Result) rethrows -> Result {
-        guard let base = bytes.baseAddress, !bytes.isEmpty else { return try body(Data()) }
-        return try body(Data(bytesNoCopy: UnsafeMutableRawPointer(mutating: base), count: bytes.count, deallocator: .none))
-    }
 }

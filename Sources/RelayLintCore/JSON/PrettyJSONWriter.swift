@@ -45,16 +45,10 @@ struct PrettyJSONWriter {
         bytes.removeAll(keepingCapacity: true)
     }
 
-    var text: String { String(decoding: bytes, as: UTF8.self) }
-
-    /// The text with a final newline, made in one copy: a report of 300k findings is hundreds
-    /// of megabytes, and `text + "\n"` copied it twice.
-    var line: String {
-        String(unsafeUninitializedCapacity: bytes.count + 1) { buffer in
-            _ = buffer.initialize(fromContentsOf: bytes)
-            buffer[bytes.count] = UInt8(ascii: "\n")
-            return bytes.count + 1
-        }
+    /// What a writer that keeps its output wrote, in one copy.
+    var text: String {
+        precondition(sink == nil, "PrettyJSONWriter: a streaming writer has handed its text over")
+        return String(decoding: bytes, as: UTF8.self)
     }
 
     // MARK: Containers

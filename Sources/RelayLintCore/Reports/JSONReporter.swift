@@ -20,13 +20,15 @@ public struct JSONReporter: Reporter {
         }
     }
 
-    /// The one place the report's bytes are decided, for `check` and `merge` alike.
+    /// The report's text, for `check` and `merge` alike (`JSONReportDocument.write(to:)` decides
+    /// its bytes, for `write` too).
     static func text(of document: JSONReportDocument) -> String {
         // Generous on purpose: a finding takes ~1.2 KB, and outgrowing the buffer copies it into
         // one twice as large, while reserved pages that are never written cost no memory.
         var writer = PrettyJSONWriter(capacity: 4096 + document.findings.count * 2048)
         document.write(to: &writer)
-        return writer.line
+        writer.finishLine()
+        return writer.text
     }
 }
 

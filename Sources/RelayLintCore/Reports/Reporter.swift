@@ -8,12 +8,13 @@ public protocol Reporter: Sendable {
     /// The usual file name ending for this format, without the dot (`Examples/reports/report.<ext>`).
     var fileExtension: String { get }
     func render(_ report: LintReport, options: ReportOptions) -> String
-    /// The rendered report in pieces, for writing it as it is made; by default `render`'s
-    /// text in one piece.
+    /// The rendered report's UTF-8 in pieces, for writing it as it is made: a JSON report of
+    /// 300k findings is 384 MB. Each piece is valid only during the call that hands it over.
     func write(_ report: LintReport, options: ReportOptions, to sink: (UnsafeRawBufferPointer) -> Void)
 }
 
 extension Reporter {
+    /// `render`'s text in one piece, for the formats that are made whole.
     public func write(_ report: LintReport, options: ReportOptions, to sink: (UnsafeRawBufferPointer) -> Void) {
         var text = render(report, options: options)
         text.withUTF8 { sink(UnsafeRawBufferPointer($0)) }

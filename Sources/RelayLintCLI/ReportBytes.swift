@@ -1,0 +1,46 @@
+import Foundation
+
+/// Writes reports as they are made: a JSON report of 300k findings is 384 MB, which a `String`
+/// and then a `Data` copy of it held twice over.
+enum ReportBytes {
+    /// Hands a report's UTF-8 to its argument, piece by piece (`Reporter.write`).
+    typealias Producer = ((UnsafeRawBufferPointer) -> Void) -> Void
+
+    /// A text already made, as one piece.
+    static func pieces(of text: String) -> Producer {
+        { sink in
+            var text = text
+            text.withUTF8 { sink(UnsafeRawBufferPointer($0)) }
+        }
+    }
+
+    /// Creates or replaces the file at `path` with what `produce` hands over. When a write
+    /// fails (a full disk), the partial file is removed, so that no truncated report is left
+    /// for a pipeline to pick up.
+    static func write(toPath path: String, _ produce: Producer) throws {
+        let url = URL(fileURLWithPath: path)
+        try Data().write(to: url)
+        do {
+            let handle = try FileHandle(forWritingTo: url)
+            var failure: (any Error)?
+            produce { bytes in
+                guard failure == nil else { return }
+                do { try withData(bytes) { try handle.write(contentsOf: $0) } } catch { failure = error }
+            }
+            if let failure {
+                try? handle.close()
+                throw failure
+            }
+            try handle.close()
+        } catch {
+            try? FileManager.default.removeItem(at: url)
+            throw error
+        }
+    }
+
+    /// The bytes as `Data`, without copying them, for the length of `body`.
+    static func withData<Result>(_ bytes: UnsafeRawBufferPointer, _ body: (Data) throws -> Result) rethrows -> Result {
+        guard let base = bytes.baseAddress, !bytes.isEmpty else { return try body(Data()) }
+        return try body(Data(bytesNoCopy: UnsafeMutableRawPointer(mutating: base), count: bytes.count, deallocator: .none))
+    }
+}
