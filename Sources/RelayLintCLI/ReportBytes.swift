@@ -15,8 +15,8 @@ enum ReportBytes {
     }
 
     /// Creates or replaces the file at `path` with what `produce` hands over. When a write
-    /// fails (a full disk), the partial file is removed, so that no truncated report is left
-    /// for a pipeline to pick up.
+    /// fails (a full disk), a partial regular file is removed, so that no truncated report is
+    /// left for a pipeline to pick up.
     static func write(toPath path: String, _ produce: Producer) throws {
         let url = URL(fileURLWithPath: path)
         try Data().write(to: url)
@@ -33,7 +33,10 @@ enum ReportBytes {
             }
             try handle.close()
         } catch {
-            try? FileManager.default.removeItem(at: url)
+            // Only a regular file: `--output /dev/stdout` must never remove a device.
+            if (try? FileManager.default.attributesOfItem(atPath: path)[.type] as? FileAttributeType) == .typeRegular {
+                try? FileManager.default.removeItem(at: url)
+            }
             throw error
         }
     }

@@ -103,6 +103,16 @@ import Testing
         #expect(!result.stderr.isEmpty)
     }
 
+    /// A report that cannot be written all the way (here: a device that is always full) fails
+    /// the run with exit code 2, and the device is left alone.
+    @Test(.enabled(if: FileManager.default.fileExists(atPath: "/dev/full")))
+    func aReportThatCannotBeWrittenExitsWithTwo() throws {
+        let result = try CommandRunner.run(["check", "--format", "json", "--output", "/dev/full"] + Self.examples)
+        #expect(result.status == 2)
+        #expect(result.stderr.contains("/dev/full: error: cannot write report"))
+        #expect(FileManager.default.fileExists(atPath: "/dev/full"))
+    }
+
     @Test func aMissingFileExitsWithTwo() throws {
         let result = try CommandRunner.run(["check", "--events", "does-not-exist.jsonl"])
         #expect(result.status == 2)
