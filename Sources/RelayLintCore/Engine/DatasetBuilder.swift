@@ -204,10 +204,9 @@ struct DatasetBuilder {
 
     /// Adds one exported account; false when the subject was already exported.
     mutating func add(_ account: AccountRecord) -> Bool {
-        let hash = SubjectTable.hash(of: account.localId)
-        if let subject = dataset.subjects.index(of: account.localId, hash: hash),
-            let existing = StoredAccount.unpack(at: dataset.subjects[subject].accountPosition, in: dataset.storage)
-        {
+        // One lookup: a subject already exported exists anyway, so adding it first changes nothing.
+        let subject = dataset.subjects.insert(account.localId, hash: SubjectTable.hash(of: account.localId))
+        if let existing = StoredAccount.unpack(at: dataset.subjects[subject].accountPosition, in: dataset.storage) {
             addNote(
                 .warning, "account '\(account.localId)' was already exported at \(existing.location); the first record is used",
                 at: account.location)
@@ -218,9 +217,7 @@ struct DatasetBuilder {
         for address in Set(candidates.map(Identity.emailKey)).sorted() where relayDomains.isLookAlike(address) {
             addLookAlikeNote(address, field: "email", at: account.location)
         }
-        let position = StoredAccount.pack(account).withUnsafeBufferPointer { dataset.storage.append($0) }
-        let subject = dataset.subjects.insert(account.localId, hash: hash)
-        dataset.subjects[subject].accountPosition = position
+        dataset.subjects[subject].accountPosition = StoredAccount.pack(account).withUnsafeBufferPointer { dataset.storage.append($0) }
         return true
     }
 

@@ -22,7 +22,6 @@ struct SubjectTable: Sendable {
     private var slots: [Int32] = []
 
     var count: Int { entries.count }
-    var isEmpty: Bool { entries.isEmpty }
 
     /// The hash the table (and `--shard`) keys a subject id by.
     static func hash(of id: String) -> UInt64 { FNV1a.hash(id) }
