@@ -3,9 +3,11 @@
 struct Dataset {
     /// Kept small (64 bytes, no references): millions of these live in `subjects` at once.
     struct Subject {
-        /// The events some rule can look at, packed in `storage` until the subject is evaluated.
+        /// The events some rule can look at, packed in the subject's partition of `storage`
+        /// until the subject is evaluated.
         var events = StoredEvents()
-        /// The position of the exported account's record in `storage`; -1 for none.
+        /// The position of the exported account's record in the subject's partition of
+        /// `storage`; -1 for none.
         var accountPosition = -1
         /// The app of the subject's earliest event of any type, and of its earliest
         /// `account.created`, for placing an exported account in an app (contract §2.4).
@@ -27,8 +29,8 @@ struct Dataset {
     }
 
     var subjects = SubjectTable()
-    /// The subjects' packed events and accounts.
-    var storage = PackedArena()
+    /// The subjects' packed events and accounts, in partitions by subject.
+    var storage = PartitionedArena()
     /// The types, apps, field names and files of the stored events, by the index they hold.
     var names: [String] = []
     /// What tells apart the events of an id used with different contents, by sequence number.

@@ -46,6 +46,13 @@ struct DatasetBuilder {
         self.retainedTypes = retainedTypes.map { $0.union(DatasetBuilder.identityTypes) }
     }
 
+    /// Writes the packed events and accounts to `file`, in partitions by subject, as they are
+    /// read, instead of holding them; called before anything is read.
+    mutating func spill(to file: SpillFile, layout: PartitionedArena.Layout) {
+        precondition(dataset.subjects.count == 0, "spilling is chosen before reading")
+        dataset.storage = PartitionedArena(layout: layout, spillingTo: file)
+    }
+
     mutating func setManifest(_ manifest: AppManifest, sha256: String) {
         dataset.manifest = manifest
         dataset.inputs.append(InputFileSummary(path: manifest.path, kind: .manifest, sha256: sha256, records: manifest.entries.count))
@@ -142,7 +149,9 @@ struct DatasetBuilder {
         for (field, text) in event.lookAlikes { addLookAlikeNote(text, field: field, at: event.location) }
         let retained = isRetained(event.type, inShard: event.inShard)
         let subject = dataset.subjects.insert(event.subject, hash: event.subjectHash)
-        Self.record(event, retained: retained, packed: packed, in: &dataset.subjects[subject], storage: &dataset.storage)
+        let partition = dataset.storage.partition(ofSubjectHash: event.subjectHash)
+        Self.record(
+            event, retained: retained, packed: packed, in: &dataset.subjects[subject], storage: &dataset.storage.partitions[partition])
         return true
     }
 
@@ -205,8 +214,10 @@ struct DatasetBuilder {
     /// Adds one exported account; false when the subject was already exported.
     mutating func add(_ account: AccountRecord) -> Bool {
         // One lookup: a subject already exported exists anyway, so adding it first changes nothing.
-        let subject = dataset.subjects.insert(account.localId, hash: SubjectTable.hash(of: account.localId))
-        if let existing = StoredAccount.unpack(at: dataset.subjects[subject].accountPosition, in: dataset.storage) {
+        let hash = SubjectTable.hash(of: account.localId)
+        let subject = dataset.subjects.insert(account.localId, hash: hash)
+        let partition = dataset.storage.partition(ofSubjectHash: hash)
+        if let existing = StoredAccount.unpack(at: dataset.subjects[subject].accountPosition, in: dataset.storage.partitions[partition]) {
             addNote(
                 .warning, "account '\(account.localId)' was already exported at \(existing.location); the first record is used",
                 at: account.location)
@@ -217,7 +228,9 @@ struct DatasetBuilder {
         for address in Set(candidates.map(Identity.emailKey)).sorted() where relayDomains.isLookAlike(address) {
             addLookAlikeNote(address, field: "email", at: account.location)
         }
-        dataset.subjects[subject].accountPosition = StoredAccount.pack(account).withUnsafeBufferPointer { dataset.storage.append($0) }
+        dataset.subjects[subject].accountPosition = StoredAccount.pack(account).withUnsafeBufferPointer {
+            dataset.storage.partitions[partition].append($0)
+        }
         return true
     }
 

@@ -28,6 +28,17 @@ public struct LintRequest: Sendable {
     public var progress: (@Sendable (LintProgress) -> Void)?
     /// Evaluate only this slice of the subjects (`--shard K/N`); `ShardMerger` adds the slices up.
     public var shard: Shard?
+    /// Inputs (logs and exports together) larger than this many bytes are read into a temporary
+    /// file, in partitions by subject, and evaluated a partition at a time, so that memory holds
+    /// one partition's events instead of all of them. 0 spills always, `Int.max` never. The
+    /// report does not depend on it.
+    public var spillThreshold = 128 << 20
+    /// Where the temporary file goes; the system's (`TMPDIR`) when nil. When no file can be made
+    /// there, the run keeps everything in memory.
+    public var temporaryDirectory: String?
+    /// How a spilling run lays out its partitions; derived from the input size when nil (tests
+    /// set it, to spill small inputs in many small chunks).
+    var spillLayout: PartitionedArena.Layout?
 
     public init(
         eventPaths: [String] = [], accountPaths: [String] = [], manifestPath: String? = nil, rules: RuleSet,
@@ -59,12 +70,14 @@ public enum Linter {
         builder.parallelism = request.parallelism
         builder.shard = request.shard
         builder.progress = request.progress
-        if request.progress != nil {
-            builder.totalEventBytes = request.eventPaths.reduce(0) { total, path in
-                total + ((try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0)
-            }
-        }
+        if request.progress != nil { builder.totalEventBytes = request.eventPaths.reduce(0) { $0 + fileSize($1) } }
         builder.outsideShardTypes = outsideShardTypes(appRules: appRules)
+        let inputBytes = (request.eventPaths + request.accountPaths).reduce(0) { $0 + fileSize($1) }
+        if inputBytes > request.spillThreshold,
+            let file = SpillFile(directory: request.temporaryDirectory ?? FileManager.default.temporaryDirectory.path)
+        {
+            builder.spill(to: file, layout: request.spillLayout ?? PartitionedArena.Layout(forInputBytes: inputBytes))
+        }
         var problems: [Diagnostic] = []
         if let manifestPath = request.manifestPath {
             do {
@@ -89,12 +102,19 @@ public enum Linter {
             throw DiagnosticsError(problems)
         }
         guard problems.isEmpty else { throw DiagnosticsError(problems) }
-        return evaluate(dataset, subjectRules: subjectRules, appRules: appRules, request: request)
+        return try evaluate(dataset, subjectRules: subjectRules, appRules: appRules, request: request)
+    }
+
+    /// A file's size in bytes; 0 when it cannot be read (reading it reports why).
+    private static func fileSize(_ path: String) -> Int {
+        (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
     }
 
     /// - Parameter dataset: taken over, so that no caller's copy keeps what the pass lets go of
     ///   (the subject table's lookup index) alive through it.
-    static func evaluate(_ dataset: consuming Dataset, subjectRules: [Rule], appRules: [Rule], request: LintRequest) -> LintReport {
+    static func evaluate(
+        _ dataset: consuming Dataset, subjectRules: [Rule], appRules: [Rule], request: LintRequest
+    ) throws(DiagnosticsError) -> LintReport {
         let context = EvaluationContext(
             relayDomains: request.relayDomains, masker: PIIMasker(isEnabled: !request.showPII),
             horizon: dataset.latest ?? Timestamp(nanoseconds: 0), defaultApp: dataset.defaultApp,
@@ -115,32 +135,59 @@ public enum Linter {
         let accountApps = order.map { !subjects[$0].hasAccount ? nil : dataset.app(ofAccountOf: subjects[$0]) }
         let names = dataset.names
         let discriminators = dataset.discriminators
-        let storage = dataset.storage
-        // Each worker adds up a run of subjects as it goes (findings in subject order, counts,
-        // the earliest app matches), so that the per-subject results never pile up: with 2M
-        // subjects they were a gigabyte, more than the packed data itself.
-        let parts = max(1, request.parallelism) * 16
-        let runs = (0..<parts).map { part in subjects.count * part / parts..<subjects.count * (part + 1) / parts }
-        let empty = EvaluationTotals(rules: subjectRules.count, appMatchers: context.appMatchers.count)
-        let threads = subjects.count > 64 ? request.parallelism : 1
-        let totals = parallelMap(runs, parallelism: threads, serialUpTo: 1) { run -> EvaluationTotals in
-            var totals = empty
-            for index in run {
-                let id = subjects.id(at: order[index])
-                let subject = subjects[order[index]]
-                let events = subject.events.events(subject: id, names: names, discriminators: discriminators, arena: storage)
-                let account = StoredAccount.unpack(at: subject.accountPosition, in: storage)
-                let result = (inShard[index] ? evaluator : appMatchersOnly).evaluate(
-                    Timeline(
-                        subject: id, events: events, account: account, accountApp: accountApps[index],
-                        relayDomains: request.relayDomains))
-                totals.add(result, inShard: inShard[index])
+        // Taken out of the dataset, so that each partition's records die once it is evaluated.
+        var storage = dataset.storage
+        dataset.storage = PartitionedArena()
+        // The subjects of each partition, by their place in id order (all of them, in order, for
+        // a run that does not spill).
+        var members = Array(repeating: [Int32](), count: storage.partitions.count)
+        if members.count == 1 {
+            members[0] = Array(0..<Int32(order.count))
+        } else {
+            for rank in order.indices {
+                members[PartitionedArena.partition(ofSubjectHash: subjects.hash(at: order[rank]), among: members.count)]
+                    .append(Int32(rank))
             }
-            return totals
-        }.reduce(into: empty) { $0.add($1) }
+        }
+        let empty = EvaluationTotals(rules: subjectRules.count, appMatchers: context.appMatchers.count)
+        var totals = empty
+        for partition in members.indices {
+            var arena = storage.partitions[partition]
+            storage.partitions[partition] = PackedArena()
+            do throws(SpillError) {
+                try arena.load()
+            } catch {
+                throw DiagnosticsError([Diagnostic(.error, error.description, at: SourceLocation(file: error.directory))])
+            }
+            let loaded = arena
+            let ranks = members[partition]
+            members[partition] = []
+            // Each worker adds up a run of subjects as it goes (findings, counts, the earliest
+            // app matches), so that the per-subject results never pile up: with 2M subjects
+            // they were a gigabyte, more than the packed data itself.
+            let parts = max(1, request.parallelism) * 16
+            let runs = (0..<parts).map { part in ranks.count * part / parts..<ranks.count * (part + 1) / parts }
+            let threads = ranks.count > 64 ? request.parallelism : 1
+            totals = parallelMap(runs, parallelism: threads, serialUpTo: 1) { run -> EvaluationTotals in
+                var totals = empty
+                for place in run {
+                    let rank = Int(ranks[place])
+                    let id = subjects.id(at: order[rank])
+                    let subject = subjects[order[rank]]
+                    let events = subject.events.events(subject: id, names: names, discriminators: discriminators, arena: loaded)
+                    let account = StoredAccount.unpack(at: subject.accountPosition, in: loaded)
+                    let result = (inShard[rank] ? evaluator : appMatchersOnly).evaluate(
+                        Timeline(
+                            subject: id, events: events, account: account, accountApp: accountApps[rank],
+                            relayDomains: request.relayDomains))
+                    totals.add(result, inShard: inShard[rank], rank: rank)
+                }
+                return totals
+            }.reduce(into: totals) { $0.add($1) }
+        }
         var findings = totals.findings
         let tallies = totals.tallies
-        let appMatches = totals.appMatches
+        let appMatches = totals.appMatches.map { $0.mapValues(\.evidence) }
         let anonymized = totals.anonymized
 
         let apps = appFacts(of: dataset, accountApps: Set(accountApps.compactMap { $0 }))
@@ -304,12 +351,19 @@ private struct UnsafeSendable<Value>: @unchecked Sendable {
     init(_ value: Value) { self.value = value }
 }
 
-/// What the subject pass adds up: in-shard findings in subject order, per-rule counts, the
-/// earliest match per app of each app-rule matcher (over all subjects), anonymized subjects.
+/// What the subject pass adds up: in-shard findings (in no particular order: the report sorts
+/// them), per-rule counts, the earliest match per app of each app-rule matcher (over all
+/// subjects), anonymized subjects. Adding up does not depend on the order the subjects come in.
 private struct EvaluationTotals: Sendable {
+    /// An app-rule match and the place of its subject in id order, which settles ties.
+    struct RankedEvidence: Sendable {
+        var evidence: Evidence
+        var rank: Int
+    }
+
     var findings: [Finding] = []
     var tallies: [SubjectRuleEvaluator.Tally]
-    var appMatches: [[String: Evidence]]
+    var appMatches: [[String: RankedEvidence]]
     var anonymized = 0
 
     init(rules: Int, appMatchers: Int) {
@@ -317,20 +371,23 @@ private struct EvaluationTotals: Sendable {
         appMatches = Array(repeating: [:], count: appMatchers)
     }
 
-    mutating func add(_ result: SubjectRuleEvaluator.Result, inShard: Bool) {
-        mergeAppMatches(result.appMatches)
+    /// Adds one subject's result; `rank` is the subject's place in id order.
+    mutating func add(_ result: SubjectRuleEvaluator.Result, inShard: Bool, rank: Int) {
+        for index in appMatches.indices where !result.appMatches[index].isEmpty {
+            mergeAppMatches(index, result.appMatches[index].mapValues { RankedEvidence(evidence: $0, rank: rank) })
+        }
         guard inShard else { return }
         findings.append(contentsOf: result.findings)
         addTallies(result.tallies)
         if result.wasEverAnonymized { anonymized += 1 }
     }
 
-    /// Adds the totals of the subjects that come after these.
-    mutating func add(_ later: EvaluationTotals) {
-        mergeAppMatches(later.appMatches)
-        findings.append(contentsOf: later.findings)
-        addTallies(later.tallies)
-        anonymized += later.anonymized
+    /// Adds the totals of other subjects.
+    mutating func add(_ other: EvaluationTotals) {
+        for index in appMatches.indices where !other.appMatches[index].isEmpty { mergeAppMatches(index, other.appMatches[index]) }
+        findings.append(contentsOf: other.findings)
+        addTallies(other.tallies)
+        anonymized += other.anonymized
     }
 
     private mutating func addTallies(_ other: [SubjectRuleEvaluator.Tally]) {
@@ -341,12 +398,11 @@ private struct EvaluationTotals: Sendable {
         }
     }
 
-    /// The earlier match wins; on a tie, the one of the earlier subject.
-    private mutating func mergeAppMatches(_ other: [[String: Evidence]]) {
-        for index in appMatches.indices where !other[index].isEmpty {
-            appMatches[index].merge(other[index]) { first, second in
-                (first.time, first.location) <= (second.time, second.location) ? first : second
-            }
+    /// The earlier match wins; on a tie, the one of the subject first in id order.
+    private mutating func mergeAppMatches(_ index: Int, _ other: [String: RankedEvidence]) {
+        appMatches[index].merge(other) { first, second in
+            (first.evidence.time, first.evidence.location, first.rank) <= (second.evidence.time, second.evidence.location, second.rank)
+                ? first : second
         }
     }
 }

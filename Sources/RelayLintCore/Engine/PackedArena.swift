@@ -5,11 +5,31 @@
 /// Millions of small buffers, one per subject, cost a heap block each (header, rounding) and
 /// grew by doubling, about 40% more than their bytes; and freed among the parse's garbage,
 /// they left memory the allocator could not give back. Here a record costs its bytes.
+///
+/// With a `SpillFile`, each chunk but the last is written to it as soon as it is full and let
+/// go, and `load()` reads them all back when their records are needed: a large run then holds
+/// only a chunk per arena while it reads.
 struct PackedArena: Sendable {
-    /// The largest chunk; the first is 64 KiB and each next one twice the last, so that a small
-    /// input (a rule example) does not take megabytes.
+    /// The largest chunk in memory; the first is 64 KiB and each next one twice the last, so that
+    /// a small input (a rule example) does not take megabytes.
     static let chunkSize = 4 << 20
     private var chunks: [[UInt8]] = []
+    private let spill: SpillFile?
+    /// The largest chunk: smaller when spilling, since one chunk per arena stays in memory.
+    private let largestChunk: Int
+    /// Per chunk: where it lies in the spill file while it is not in memory.
+    private var spilled: [(offset: Int, count: Int)?] = []
+
+    init() {
+        spill = nil
+        largestChunk = Self.chunkSize
+    }
+
+    /// An arena that writes its full chunks, of at most `largestChunk` bytes, to `spill`.
+    init(spillingTo spill: SpillFile, largestChunk: Int) {
+        self.spill = spill
+        self.largestChunk = largestChunk
+    }
 
     /// Stores `prefix` (a few bytes, written by the closure) followed by `bytes`, together in one
     /// chunk; returns the record's position.
@@ -18,9 +38,12 @@ struct PackedArena: Sendable {
         prefix(&head)
         let size = head.bytes.count + bytes.count
         if chunks.isEmpty || chunks[chunks.count - 1].count + size > chunks[chunks.count - 1].capacity {
+            let grown = min(largestChunk, chunks.last.map { $0.capacity * 2 } ?? 1 << 16)
+            if !chunks.isEmpty { spillLastChunk() }
             var chunk: [UInt8] = []
-            chunk.reserveCapacity(max(size, min(Self.chunkSize, chunks.last.map { $0.capacity * 2 } ?? 1 << 16)))
+            chunk.reserveCapacity(max(size, grown))
             chunks.append(chunk)
+            spilled.append(nil)
         }
         let last = chunks.count - 1
         let position = last << 32 | chunks[last].count
@@ -29,8 +52,40 @@ struct PackedArena: Sendable {
         return position
     }
 
-    /// A reader at a record's position.
+    /// Writes the full last chunk to the spill file and lets it go; when the write fails (a full
+    /// disk), the chunk simply stays in memory.
+    private mutating func spillLastChunk() {
+        let last = chunks.count - 1
+        guard let spill, let offset = chunks[last].withUnsafeBufferPointer(spill.append) else { return }
+        spilled[last] = (offset, chunks[last].count)
+        chunks[last] = []
+    }
+
+    /// How many chunks are in the spill file and not in memory.
+    var spilledChunkCount: Int { spilled.count { $0 != nil } }
+
+    /// Reads every spilled chunk back into memory, before the records are read in bulk.
+    mutating func load() throws(SpillError) {
+        guard let spill else { return }
+        for index in spilled.indices {
+            guard let extent = spilled[index] else { continue }
+            chunks[index] = try spill.read(at: extent.offset, count: extent.count)
+            spilled[index] = nil
+        }
+    }
+
+    /// A reader at a record's position. A record of a spilled chunk is read back from the file
+    /// (its whole chunk): meant for the odd record read while the inputs are still being read.
     func reader(at position: Int) -> PackedReader {
-        PackedReader(bytes: chunks[position >> 32], offset: position & 0xFFFF_FFFF)
+        let index = position >> 32
+        if let extent = spilled[index], let spill {
+            // The file was written by this process moments ago; failing to read it back is a
+            // broken machine, not a bad input.
+            guard let bytes = try? spill.read(at: extent.offset, count: extent.count) else {
+                fatalError("cannot read back temporary data in '\(spill.directory)'")
+            }
+            return PackedReader(bytes: bytes, offset: position & 0xFFFF_FFFF)
+        }
+        return PackedReader(bytes: chunks[index], offset: position & 0xFFFF_FFFF)
     }
 }

@@ -60,10 +60,14 @@ public enum RuleExampleRunner {
         var actual: [String] = []
         if problems.isEmpty, let dataset = try? builder.finish() {
             let request = LintRequest(rules: RuleSet(rules: [rule], files: []), relayDomains: relayDomains, showPII: true, parallelism: 1)
-            let report = Linter.evaluate(
-                dataset, subjectRules: rule.scope == .subject ? [rule] : [],
-                appRules: rule.scope == .app ? [rule] : [], request: request)
-            actual = report.findings.map { $0.event ?? $0.subject }.sorted()
+            do {
+                let report = try Linter.evaluate(
+                    dataset, subjectRules: rule.scope == .subject ? [rule] : [],
+                    appRules: rule.scope == .app ? [rule] : [], request: request)
+                actual = report.findings.map { $0.event ?? $0.subject }.sorted()
+            } catch {
+                problems.append(contentsOf: error.diagnostics)
+            }
         }
         return Outcome(
             rule: rule.id, example: example.name, location: example.location,
