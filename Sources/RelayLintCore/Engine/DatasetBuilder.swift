@@ -187,20 +187,31 @@ struct DatasetBuilder {
 
     /// Reads one account export, JSON or CSV by extension.
     mutating func readAccounts(path: String) throws(InputError) {
-        let (data, sha256) = try FileBytes.read(path: path)
+        // Mapped, not read: the JSON reader lets each batch's pages go once it is packed.
+        let file = try MappedFile(path: path)
+        let sha256 = file.sha256()
         let bad: [Diagnostic]
         let records: Int
         var duplicates = 0
         if path.lowercased().hasSuffix(".csv") {
-            let result = FirebaseCSVExportReader(path: path).read(data: data)
+            let result = file.withBytes { bytes in
+                let data = bytes.baseAddress.map {
+                    Data(bytesNoCopy: UnsafeMutableRawPointer(mutating: $0), count: bytes.count, deallocator: .none)
+                }
+                return FirebaseCSVExportReader(path: path).read(data: data ?? Data())
+            }
             (bad, records) = (result.invalid, result.records)
             for account in result.accounts where !add(account) { duplicates += 1 }
         } else {
             // Each account is packed as soon as its batch is read.
             var accounts = 0
-            bad = try FirebaseJSONExportReader(path: path, parallelism: parallelism).read(data: data) { account in
-                accounts += 1
-                if !add(account) { duplicates += 1 }
+            var reader = FirebaseJSONExportReader(path: path, parallelism: parallelism)
+            reader.doneWith = file.release
+            bad = try file.withBytes { bytes throws(InputError) in
+                try reader.read(bytes: bytes) { account in
+                    accounts += 1
+                    if !add(account) { duplicates += 1 }
+                }
             }
             records = accounts + bad.count
         }

@@ -77,8 +77,16 @@ struct FileBytes {
     }
 
     /// Reads a whole (small) file: account exports, manifests, rules, configuration.
+    /// Read to the end rather than by size: a pipe (`--manifest <(…)`) has none.
     static func read(path: String) throws(InputError) -> (data: Data, sha256: String) {
-        guard let data = FileManager.default.contents(atPath: path) else {
+        guard let handle = FileHandle(forReadingAtPath: path) else {
+            throw InputError.unreadable(path: path, reason: openFailureReason(path))
+        }
+        defer { try? handle.close() }
+        let data: Data
+        do {
+            data = try handle.readToEnd() ?? Data()
+        } catch {
             throw InputError.unreadable(path: path, reason: openFailureReason(path))
         }
         return (data, sha256(of: data))
@@ -113,7 +121,7 @@ struct FileBytes {
         return nil
     }
 
-    private static func openFailureReason(_ path: String) -> String {
+    static func openFailureReason(_ path: String) -> String {
         var isDirectory: ObjCBool = false
         if !FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) { return "no such file" }
         return isDirectory.boolValue ? "is a directory" : "permission denied"

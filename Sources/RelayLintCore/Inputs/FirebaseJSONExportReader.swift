@@ -17,64 +17,80 @@ struct FirebaseJSONExportReader {
     /// so that a large export never holds all its records at once; returns the invalid users.
     /// When the file is not valid JSON it throws, possibly after some accounts were handed over.
     func read(data: Data, _ body: (AccountRecord) -> Void) throws(InputError) -> [Diagnostic] {
+        let result: Result<[Diagnostic], InputError> = data.withUnsafeBytes { raw in
+            do throws(InputError) {
+                return .success(try read(bytes: raw.bindMemory(to: UInt8.self), body))
+            } catch {
+                return .failure(error)
+            }
+        }
+        return try result.get()
+    }
+
+    /// `read(data:_:)` over bytes the caller holds (a `MappedFile`).
+    func read(bytes: UnsafeBufferPointer<UInt8>, _ body: (AccountRecord) -> Void) throws(InputError) -> [Diagnostic] {
         var invalid: [Diagnostic] = []
         let result: Result<Void, InputError> = withoutActuallyEscaping(body) { body in
             var deliver = UserDelivery(body: body)
-            return read(data, into: &deliver, &invalid)
+            return read(bytes, into: &deliver, &invalid)
         }
         try result.get()
         return invalid
     }
 
-    private func read(_ data: Data, into deliver: inout UserDelivery, _ invalid: inout [Diagnostic]) -> Result<Void, InputError> {
-        data.withUnsafeBytes { raw in
-            let bytes = raw.bindMemory(to: UInt8.self)
-            var parser = JSONParser(bytes: bytes)
-            var lineCounter = LineCounter(bytes: bytes)
-            do throws(JSONParser.SyntaxError) {
-                parser.skipWhitespace()
-                if parser.currentByte == UInt8(ascii: "[") {
-                    try readUsers(&parser, bytes, &lineCounter, into: &deliver, &invalid)
-                } else {
-                    try parser.expect(UInt8(ascii: "{"), "'{' starting the export object")
-                    var sawUsers = false
-                    if !parser.consume(UInt8(ascii: "}")) {
-                        repeat {
+    /// Told, on the reading thread, of byte ranges the parallel path is done with for now, so that
+    /// a `MappedFile` can let their pages go. The path may read them again (the fallback that
+    /// reports a syntax error does), so this is a hint, not a promise.
+    var doneWith: ((Range<Int>) -> Void)?
+
+    private func read(
+        _ bytes: UnsafeBufferPointer<UInt8>, into deliver: inout UserDelivery, _ invalid: inout [Diagnostic]
+    ) -> Result<Void, InputError> {
+        var parser = JSONParser(bytes: bytes)
+        var lineCounter = LineCounter(bytes: bytes)
+        do throws(JSONParser.SyntaxError) {
+            parser.skipWhitespace()
+            if parser.currentByte == UInt8(ascii: "[") {
+                try readUsers(&parser, bytes, &lineCounter, into: &deliver, &invalid)
+            } else {
+                try parser.expect(UInt8(ascii: "{"), "'{' starting the export object")
+                var sawUsers = false
+                if !parser.consume(UInt8(ascii: "}")) {
+                    repeat {
+                        parser.skipWhitespace()
+                        guard parser.currentByte == UInt8(ascii: "\"") else { throw parser.error("expected a string key") }
+                        let key = try parser.parseString()
+                        try parser.expect(UInt8(ascii: ":"), "':' after an object key")
+                        if key == "users" {
+                            sawUsers = true
                             parser.skipWhitespace()
-                            guard parser.currentByte == UInt8(ascii: "\"") else { throw parser.error("expected a string key") }
-                            let key = try parser.parseString()
-                            try parser.expect(UInt8(ascii: ":"), "':' after an object key")
-                            if key == "users" {
-                                sawUsers = true
-                                parser.skipWhitespace()
-                                guard parser.currentByte == UInt8(ascii: "[") else { throw parser.error("expected 'users' to be an array") }
-                                try readUsers(&parser, bytes, &lineCounter, into: &deliver, &invalid)
-                            } else {
-                                _ = try parser.parseValue(depth: 1)
-                            }
-                        } while parser.consume(UInt8(ascii: ","))
-                        try parser.expect(UInt8(ascii: "}"), "',' or '}' in the export object")
-                    }
-                    parser.skipWhitespace()
-                    if !parser.isAtEnd { throw parser.error("unexpected text after the JSON value") }
-                    if !sawUsers {
-                        return .failure(
-                            .invalidRecords([
-                                Diagnostic(
-                                    .error, "not a Firebase Auth export: expected a top-level \"users\" array",
-                                    at: SourceLocation(file: path, line: 1, column: 1))
-                            ]))
-                    }
+                            guard parser.currentByte == UInt8(ascii: "[") else { throw parser.error("expected 'users' to be an array") }
+                            try readUsers(&parser, bytes, &lineCounter, into: &deliver, &invalid)
+                        } else {
+                            _ = try parser.parseValue(depth: 1)
+                        }
+                    } while parser.consume(UInt8(ascii: ","))
+                    try parser.expect(UInt8(ascii: "}"), "',' or '}' in the export object")
                 }
-                return .success(())
-            } catch {
-                let (line, column) = FileBytes.lineAndColumn(of: error.offset, in: bytes)
-                return .failure(
-                    .invalidRecords([
-                        Diagnostic(
-                            .error, "invalid JSON: \(error.reason)", at: SourceLocation(file: path, line: line, column: column))
-                    ]))
+                parser.skipWhitespace()
+                if !parser.isAtEnd { throw parser.error("unexpected text after the JSON value") }
+                if !sawUsers {
+                    return .failure(
+                        .invalidRecords([
+                            Diagnostic(
+                                .error, "not a Firebase Auth export: expected a top-level \"users\" array",
+                                at: SourceLocation(file: path, line: 1, column: 1))
+                        ]))
+                }
             }
+            return .success(())
+        } catch {
+            let (line, column) = FileBytes.lineAndColumn(of: error.offset, in: bytes)
+            return .failure(
+                .invalidRecords([
+                    Diagnostic(
+                        .error, "invalid JSON: \(error.reason)", at: SourceLocation(file: path, line: line, column: column))
+                ]))
         }
     }
 
@@ -154,7 +170,12 @@ struct FirebaseJSONExportReader {
             elementStart = boundary + 1
             return true
         }
+        var scannedTo = arrayStart
         scan: while index < bytes.count {
+            if index - scannedTo >= 32 << 20 {
+                doneWith?(scannedTo..<index)
+                scannedTo = index
+            }
             let byte = bytes[index]
             if inString {
                 if byte == UInt8(ascii: "\\") {
@@ -186,6 +207,7 @@ struct FirebaseJSONExportReader {
             index += 1
         }
         guard let end else { return .failed(delivered: 0) }
+        doneWith?(scannedTo..<end)
         let shared = SharedBytes(bytes: bytes)
         let path = self.path
         // In batches, each handed over before the next is parsed: the records of a 2M-user
@@ -211,6 +233,7 @@ struct FirebaseJSONExportReader {
             guard users.allSatisfy({ $0 != nil }) else { return .failed(delivered: delivered) }
             for case let (user, location)? in users { deliver(user, at: location, &invalid) }
             delivered += users.count
+            if let first = batch.first, let last = batch.last { doneWith?(first.bytes.lowerBound..<last.bytes.upperBound) }
         }
         return .read(end: end)
     }

@@ -1,0 +1,63 @@
+import Foundation
+@testable import RelayLintCore
+import RelayLintTestSupport
+import Testing
+
+/// An export is mapped instead of read, and the pages the reader is done with are let go; what
+/// is read does not change.
+@Suite struct MappedFileTests {
+    @Test func aMappedFileHoldsTheFileAndHashesItAsAReadDoes() throws {
+        let text = String(repeating: "0123456789abcdef\n", count: 700_000)  // 11.9 MB: several hash blocks
+        let path = try Fixtures.temporaryFile(named: "mapped.txt", contents: text)
+        let file = try MappedFile(path: path)
+        #expect(file.withBytes { $0.elementsEqual(text.utf8) })
+        #expect(file.sha256() == FileBytes.sha256(of: Data(text.utf8)))
+        // Hashing let every page go; the bytes read back the same.
+        file.release(0..<text.utf8.count)
+        #expect(file.withBytes { $0.elementsEqual(text.utf8) })
+    }
+
+    @Test func whatCannotBeMappedIsRead() throws {
+        let empty = try MappedFile(path: try Fixtures.temporaryFile(named: "empty.json", contents: ""))
+        #expect(empty.withBytes(\.isEmpty))
+        #expect(empty.sha256() == FileBytes.sha256(of: Data()))
+        // A character device: not a regular file.
+        #expect(try MappedFile(path: "/dev/null").withBytes(\.isEmpty))
+        // A pipe (`--accounts <(gunzip -c accounts.json.gz)`) has no size to map or read by.
+        let fifo = try Fixtures.temporaryDirectory().appendingPathComponent("accounts.json").path
+        #expect(mkfifo(fifo, 0o600) == 0)
+        let writer = Thread {
+            guard let handle = FileHandle(forWritingAtPath: fifo) else { return }
+            handle.write(Data(#"{"users": []}"#.utf8))
+            try? handle.close()
+        }
+        writer.start()
+        #expect(try MappedFile(path: fifo).withBytes { String(decoding: $0, as: UTF8.self) } == #"{"users": []}"#)
+        #expect(throws: InputError.unreadable(path: "/nonexistent/accounts.json", reason: "no such file")) {
+            try MappedFile(path: "/nonexistent/accounts.json")
+        }
+    }
+
+    @Test func anExportReadFromAMappingWhosePagesAreLetGoReadsTheSame() throws {
+        let export = AccountExportParallelTests.export.replacingOccurrences(
+            of: "\"kind\": \"x\"", with: "\"padding\": \"\(String(repeating: "x", count: 20_000))\"")
+        let path = try Fixtures.temporaryFile(named: "mapped-accounts.json", contents: export)
+        let inOrder = FirebaseJSONExportReader(path: path, parallelism: 1)
+        let expected = try inOrder.read(data: Data(export.utf8))
+        let file = try MappedFile(path: path)
+        var reader = FirebaseJSONExportReader(path: path, parallelism: 4)
+        reader.batchSize = 7
+        var released: [Range<Int>] = []
+        reader.doneWith = { range in
+            released.append(range)
+            file.release(range)
+        }
+        var accounts: [AccountRecord] = []
+        let invalid = try file.withBytes { bytes throws(InputError) in try reader.read(bytes: bytes) { accounts.append($0) } }
+        #expect(accounts == expected.accounts)
+        #expect(invalid == expected.invalid)
+        // The scan, then each of the 43 batches, said what it was done with.
+        #expect(released.count == 44)
+        #expect(released.allSatisfy { !$0.isEmpty && $0.upperBound <= export.utf8.count })
+    }
+}
