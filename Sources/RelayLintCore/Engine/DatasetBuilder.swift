@@ -24,7 +24,7 @@ struct DatasetBuilder {
     private var invalid: [Diagnostic] = []
     /// The first content seen per event id, by a 128-bit hash of the id, to recognise exact
     /// duplicates: fixed-size entries (32 bytes), whatever the length of the ids.
-    private var seenIDs: [IDKey: (digest: ContentDigest, sequence: UInt64)] = [:]
+    private var seenIDs = EventIDTable()
     /// Further contents of ids used again with other content (rare).
     private var reusedIDs: [IDKey: [ContentDigest]] = [:]
     /// The `--events` paths by file index, to name where an id was first used.
@@ -123,9 +123,7 @@ struct DatasetBuilder {
     mutating func ingest(_ event: consuming PreparedEvent, packed: UnsafeBufferPointer<UInt8>, content: () -> JSONValue) -> Bool {
         let key = event.idKey
         let digest = event.digest
-        // One hash for the usual new id; a reused id puts its first use back.
-        if let seen = seenIDs.updateValue((digest, event.sequence), forKey: key) {
-            seenIDs[key] = seen
+        if let seen = seenIDs.recordFirstUse(of: key, EventIDTable.FirstUse(digest: digest, sequence: event.sequence)) {
             if seen.digest == digest || reusedIDs[key]?.contains(digest) == true {
                 dataset.duplicateCount += 1
                 return false
@@ -253,7 +251,7 @@ struct DatasetBuilder {
     /// evaluation twice: the id table (537 MB at 10M events) and, through the builder's own
     /// copy of the dataset, everything the evaluation lets go of.
     mutating func finish() throws(InputError) -> Dataset {
-        seenIDs = [:]
+        seenIDs = EventIDTable()
         reusedIDs = [:]
         var dataset = Dataset()
         swap(&dataset, &self.dataset)

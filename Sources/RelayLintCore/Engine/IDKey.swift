@@ -5,6 +5,11 @@ struct IDKey: Hashable, Sendable {
 
     /// The standard (seeded SipHash) hash and a 64-bit FNV-1a of the bytes: two independent
     /// halves for one SipHash run.
+    init(high: Int, low: Int) {
+        self.high = high
+        self.low = low
+    }
+
     init(_ id: String) {
         var hasher = Hasher()
         hasher.combine(id)
