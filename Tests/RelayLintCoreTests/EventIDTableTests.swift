@@ -19,8 +19,10 @@ import Testing
     func everyIdIsKeptAcrossGrowth(reserved: Int) {
         var table = EventIDTable()
         table.reserveCapacity(reserved)
-        // Keys that share their high half (one start slot) sit next to the others' runs.
-        let keys = (0..<20_000).map { IDKey("id-\($0)") } + (0..<300).map { IDKey(high: 42, low: $0) }
+        // Keys that share their high half share a start slot: the first slot (42), and the last
+        // (-1), whose run wraps round to the table's start.
+        let keys =
+            (0..<20_000).map { IDKey("id-\($0)") } + (0..<300).map { IDKey(high: 42, low: $0) } + (0..<300).map { IDKey(high: -1, low: $0) }
         for (index, key) in keys.enumerated() { #expect(table.recordFirstUse(of: key, use(index, UInt64(index))) == nil) }
         for (index, key) in keys.enumerated() where index % 7 == 0 {
             #expect(table.recordFirstUse(of: key, use(-1, 0)) == use(index, UInt64(index)))

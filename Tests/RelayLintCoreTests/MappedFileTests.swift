@@ -17,6 +17,24 @@ import Testing
         #expect(file.withBytes { $0.elementsEqual(text.utf8) })
     }
 
+    @Test func onlyWholePagesInsideARangeAreLetGo() {
+        let page = Int(sysconf(Int32(_SC_PAGESIZE)))
+        #expect(MappedFile.wholePages(in: 0..<page, size: 3 * page) == 0..<page)
+        #expect(MappedFile.wholePages(in: 1..<2 * page, size: 3 * page) == page..<2 * page)
+        #expect(MappedFile.wholePages(in: 1..<page, size: 3 * page) == nil)
+        #expect(MappedFile.wholePages(in: page..<2 * page - 1, size: 3 * page) == nil)
+        // The file's last partial page is never let go (it is not whole).
+        #expect(MappedFile.wholePages(in: 0..<3 * page + 10, size: 3 * page + 10) == 0..<3 * page)
+    }
+
+    @Test func aFileRewrittenWhileItIsReadIsAnError() throws {
+        let path = try Fixtures.temporaryFile(named: "changing.json", contents: #"{"users": []}"#)
+        let file = try MappedFile(path: path)
+        try file.checkUnchanged()
+        try Data(#"{"users": [{"localId": "u1"}]}"#.utf8).write(to: URL(fileURLWithPath: path))
+        #expect(throws: InputError.unreadable(path: path, reason: "the file changed while it was read")) { try file.checkUnchanged() }
+    }
+
     @Test func whatCannotBeMappedIsRead() throws {
         let empty = try MappedFile(path: try Fixtures.temporaryFile(named: "empty.json", contents: ""))
         #expect(empty.withBytes(\.isEmpty))

@@ -25,7 +25,10 @@ import Testing
             #"{"id":"d1","time":"2026-01-05T00:00:00Z","subject":"u3","type":"account.deletion_requested","channel":"in_app"}"#)
         lines.append(#"{"id":"bad","time":"yesterday","subject":"u9","type":"signin"}"#)
         let log = try Fixtures.temporaryFile(named: "spill.jsonl", contents: lines.joined(separator: "\n"))
-        let users = (0..<300).map { #"{"localId":"u\#($0 * 2)","email":"r\#($0)@privaterelay.appleid.com","createdAt":"1767225600000"}"# }
+        // u10 twice: the note names the first record, read back from the spill file.
+        let users =
+            (0..<300).map { #"{"localId":"u\#($0 * 2)","email":"r\#($0)@privaterelay.appleid.com","createdAt":"1767225600000"}"# }
+            + [#"{"localId":"u10","email":"again@example.com"}"#]
         let export = try Fixtures.temporaryFile(
             named: "spill-accounts.json", contents: #"{"users":["# + users.joined(separator: ",") + "]}")
         var request = LintRequest(
@@ -47,6 +50,10 @@ import Testing
         #expect(inMemory.findings.count > 400)
         #expect(inMemory.summary.duplicates == 31)  // 30 here, 1 in Examples/
         #expect(inMemory.skipped.count == 1)
+        #expect(
+            inMemory.notes.contains {
+                $0.message == "account 'u10' was already exported at \(request.accountPaths[1]):1; the first record is used"
+            })
         #expect(spilled == inMemory)
     }
 
@@ -59,6 +66,8 @@ import Testing
         let partitions = try builder.finish().storage.partitions
         #expect(partitions.count == 3)
         #expect(partitions.allSatisfy { $0.spilledChunkCount >= 2 }, "\(partitions.map(\.spilledChunkCount))")
+        // A record may make its chunk larger than 512 bytes, but only one chunk stays.
+        #expect(partitions.allSatisfy { $0.bytesInMemory <= 4_096 }, "\(partitions.map(\.bytesInMemory))")
     }
 
     @Test func spilledRecordsComeBackWhole() throws {
@@ -70,18 +79,32 @@ import Testing
                 arena.append($0) { $0.count(index) }
             }
         }
-        func expectWhole(_ arena: PackedArena, _ index: Int) {
-            var reader = arena.reader(at: positions[index])
+        func expectWhole(_ reader: PackedReader, _ index: Int) {
+            var reader = reader
             #expect(reader.count() == index)
             #expect(reader.bytes[reader.offset..<reader.offset + sizes[index]].allSatisfy { $0 == UInt8(truncatingIfNeeded: index) })
         }
         #expect(arena.spilledChunkCount > 10)
         // Read straight from the file (a duplicate account's first record while reading)…
-        for index in stride(from: 0, to: sizes.count, by: 97) { expectWhole(arena, index) }
+        for index in stride(from: 0, to: sizes.count, by: 97) { expectWhole(try arena.readerReadingBack(at: positions[index]), index) }
         // …and after loading every chunk back.
         try arena.load()
         #expect(arena.spilledChunkCount == 0)
-        for index in sizes.indices { expectWhole(arena, index) }
+        for index in sizes.indices { expectWhole(arena.reader(at: positions[index]), index) }
+    }
+
+    @Test func chunksADiskCannotTakeStayInMemory() throws {
+        let descriptor = open("/dev/full", O_RDWR)
+        try #require(descriptor >= 0)
+        var arena = PackedArena(spillingTo: SpillFile(descriptor: descriptor, directory: "/dev"), largestChunk: 64)
+        let positions = (0..<100).map { index in [UInt8(index)].withUnsafeBufferPointer { arena.append($0) { $0.count(index) } } }
+        #expect(arena.spilledChunkCount == 0)
+        try arena.load()
+        for (index, position) in positions.enumerated() {
+            var reader = arena.reader(at: position)
+            #expect(reader.count() == index)
+            #expect(reader.bytes[reader.offset] == UInt8(index))
+        }
     }
 
     @Test func theSpillFileHasNoNameAndANonexistentDirectoryTakesNone() throws {

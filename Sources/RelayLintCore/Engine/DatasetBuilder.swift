@@ -213,6 +213,7 @@ struct DatasetBuilder {
             }
             records = accounts + bad.count
         }
+        try file.checkUnchanged()
         invalid.append(contentsOf: bad)
         dataset.inputs.append(
             InputFileSummary(
@@ -226,9 +227,16 @@ struct DatasetBuilder {
         let hash = SubjectTable.hash(of: account.localId)
         let subject = dataset.subjects.insert(account.localId, hash: hash)
         let partition = dataset.storage.partition(ofSubjectHash: hash)
-        if let existing = StoredAccount.unpack(at: dataset.subjects[subject].accountPosition, in: dataset.storage.partitions[partition]) {
+        let position = dataset.subjects[subject].accountPosition
+        if position >= 0 {
+            // The first record may be in the spill file; if it cannot be read back, the note
+            // goes without its place.
+            let first = (try? dataset.storage.partitions[partition].readerReadingBack(at: position)).map { reader in
+                var reader = reader
+                return " at \(StoredAccount.unpack(&reader).location)"
+            }
             addNote(
-                .warning, "account '\(account.localId)' was already exported at \(existing.location); the first record is used",
+                .warning, "account '\(account.localId)' was already exported\(first ?? ""); the first record is used",
                 at: account.location)
             return false
         }

@@ -5,14 +5,15 @@ struct IDKey: Hashable, Sendable {
 
     /// The standard (seeded SipHash) hash and a 64-bit FNV-1a of the bytes: two independent
     /// halves for one SipHash run.
-    init(high: Int, low: Int) {
-        self.high = high
-        self.low = low
-    }
-
     init(_ id: String) {
         var hasher = Hasher()
         hasher.combine(id)
         (high, low) = (hasher.finalize(), Int(bitPattern: UInt(FNV1a.hash(id))))
+    }
+
+    /// A key from the halves `EventIDTable` stores.
+    init(high: Int, low: Int) {
+        self.high = high
+        self.low = low
     }
 }

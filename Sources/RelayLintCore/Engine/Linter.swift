@@ -30,12 +30,12 @@ public struct LintRequest: Sendable {
     public var shard: Shard?
     /// Inputs (logs and exports together) larger than this many bytes are read into a temporary
     /// file, in partitions by subject, and evaluated a partition at a time, so that memory holds
-    /// one partition's events instead of all of them. 0 spills always, `Int.max` never. The
-    /// report does not depend on it.
-    public var spillThreshold = 128 << 20
+    /// one partition's events instead of all of them. 0 spills any input whose size is known
+    /// (a pipe's is not), `Int.max` none. The report does not depend on it.
+    var spillThreshold = 128 << 20
     /// Where the temporary file goes; the system's (`TMPDIR`) when nil. When no file can be made
     /// there, the run keeps everything in memory.
-    public var temporaryDirectory: String?
+    var temporaryDirectory: String?
     /// How a spilling run lays out its partitions; derived from the input size when nil (tests
     /// set it, to spill small inputs in many small chunks).
     var spillLayout: PartitionedArena.Layout?

@@ -64,6 +64,9 @@ struct PackedArena: Sendable {
     /// How many chunks are in the spill file and not in memory.
     var spilledChunkCount: Int { spilled.count { $0 != nil } }
 
+    /// The bytes the chunks in memory hold (their capacity).
+    var bytesInMemory: Int { chunks.reduce(0) { $0 + $1.capacity } }
+
     /// Reads every spilled chunk back into memory, before the records are read in bulk.
     mutating func load() throws(SpillError) {
         guard let spill else { return }
@@ -74,18 +77,19 @@ struct PackedArena: Sendable {
         }
     }
 
-    /// A reader at a record's position. A record of a spilled chunk is read back from the file
-    /// (its whole chunk): meant for the odd record read while the inputs are still being read.
+    /// A reader at a record's position; the record's chunk is in memory (not spilled, or
+    /// loaded).
     func reader(at position: Int) -> PackedReader {
-        let index = position >> 32
-        if let extent = spilled[index], let spill {
-            // The file was written by this process moments ago; failing to read it back is a
-            // broken machine, not a bad input.
-            guard let bytes = try? spill.read(at: extent.offset, count: extent.count) else {
-                fatalError("cannot read back temporary data in '\(spill.directory)'")
-            }
-            return PackedReader(bytes: bytes, offset: position & 0xFFFF_FFFF)
-        }
-        return PackedReader(bytes: chunks[index], offset: position & 0xFFFF_FFFF)
+        precondition(spilled[position >> 32] == nil, "a spilled record is read before load()")
+        return PackedReader(bytes: chunks[position >> 32], offset: position & 0xFFFF_FFFF)
+    }
+
+    /// A reader at a record's position, read back from the spill file (from the record to the
+    /// end of its chunk) when the chunk is there: for the odd record needed while the inputs
+    /// are still being read.
+    func readerReadingBack(at position: Int) throws(SpillError) -> PackedReader {
+        let (index, offset) = (position >> 32, position & 0xFFFF_FFFF)
+        guard let extent = spilled[index], let spill else { return reader(at: position) }
+        return PackedReader(bytes: try spill.read(at: extent.offset + offset, count: extent.count - offset), offset: 0)
     }
 }

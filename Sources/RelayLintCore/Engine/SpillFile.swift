@@ -21,12 +21,17 @@ final class SpillFile: @unchecked Sendable {
 
     /// Makes an unnamed file in `directory`; nil when the directory does not take one (the caller
     /// then keeps everything in memory).
-    init?(directory: String) {
+    convenience init?(directory: String) {
         var template = Array((directory.hasSuffix("/") ? directory : directory + "/").utf8CString.dropLast())
         template += Array("relaylint-spill-XXXXXX".utf8CString)
         let descriptor = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
         guard descriptor >= 0 else { return nil }
         template.withUnsafeBufferPointer { _ = unlink($0.baseAddress!) }
+        self.init(descriptor: descriptor, directory: directory)
+    }
+
+    /// Takes over an open descriptor (tests use `/dev/full`, a disk that is always full).
+    init(descriptor: Int32, directory: String) {
         self.descriptor = descriptor
         self.directory = directory
     }
@@ -62,12 +67,4 @@ final class SpillFile: @unchecked Sendable {
         }
         return bytes
     }
-}
-
-/// Reading back the temporary file failed: the run cannot evaluate what it read.
-struct SpillError: Error, CustomStringConvertible {
-    let directory: String
-    let reason: String
-
-    var description: String { "cannot read back temporary data in '\(directory)': \(reason)" }
 }

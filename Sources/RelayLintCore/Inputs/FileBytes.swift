@@ -87,7 +87,7 @@ struct FileBytes {
         do {
             data = try handle.readToEnd() ?? Data()
         } catch {
-            throw InputError.unreadable(path: path, reason: openFailureReason(path))
+            throw InputError.unreadable(path: path, reason: readFailureReason(path, error))
         }
         return (data, sha256(of: data))
     }
@@ -119,6 +119,13 @@ struct FileBytes {
             index -= 1
         }
         return nil
+    }
+
+    /// Why an opened file could not be read: a directory opens but does not read.
+    static func readFailureReason(_ path: String, _ error: any Error) -> String {
+        var isDirectory: ObjCBool = false
+        if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue { return "is a directory" }
+        return error.localizedDescription
     }
 
     static func openFailureReason(_ path: String) -> String {

@@ -13,16 +13,24 @@ import Foundation
 /// being parsed, not 700 MB, and the kernel reads the rest back from its cache if asked again.
 ///
 /// Files that cannot be mapped (pipes, empty files) are read into memory instead.
+///
+/// A mapping reads the file as it is when each page is touched, not as it was when it was
+/// opened, so `checkUnchanged()` tells a file rewritten while it was read (its hash would not
+/// describe what was evaluated). A file truncated under the mapping stops the process (SIGBUS),
+/// as it does any program that maps its input.
 final class MappedFile: @unchecked Sendable {
-    /// Valid while the object lives: read them through `withBytes`.
-    private let bytes: UnsafeBufferPointer<UInt8>
-    /// The mapping's length, zero when the file was read instead.
-    private let mappedLength: Int
-    /// The copy of a file that could not be mapped.
-    private let readBytes: UnsafeMutableBufferPointer<UInt8>?
+    let path: String
+    private enum Contents {
+        case mapped(UnsafeBufferPointer<UInt8>)
+        case read(Data)
+    }
+    private let contents: Contents
+    /// What identifies the file's version: device, inode, size, modification time.
+    private let version: [Int]?
     private static let pageSize = Int(sysconf(Int32(_SC_PAGESIZE)))
 
     init(path: String) throws(InputError) {
+        self.path = path
         let descriptor = open(path, O_RDONLY)
         guard descriptor >= 0 else { throw InputError.unreadable(path: path, reason: FileBytes.openFailureReason(path)) }
         defer { close(descriptor) }
@@ -30,59 +38,84 @@ final class MappedFile: @unchecked Sendable {
         if fstat(descriptor, &status) == 0, status.st_mode & S_IFMT == S_IFREG, status.st_size > 0,
             let address = mmap(nil, Int(status.st_size), PROT_READ, MAP_PRIVATE, descriptor, 0), address != MAP_FAILED
         {
-            mappedLength = Int(status.st_size)
-            bytes = UnsafeBufferPointer(start: address.assumingMemoryBound(to: UInt8.self), count: mappedLength)
-            readBytes = nil
+            contents = .mapped(UnsafeBufferPointer(start: address.assumingMemoryBound(to: UInt8.self), count: Int(status.st_size)))
+            version = Self.version(of: status)
             return
         }
         // Read to the end through the same descriptor: a pipe has no size, and opening it again
         // would lose what its writer already wrote.
-        let data: Data
         do {
-            data = try FileHandle(fileDescriptor: descriptor, closeOnDealloc: false).readToEnd() ?? Data()
+            contents = .read(try FileHandle(fileDescriptor: descriptor, closeOnDealloc: false).readToEnd() ?? Data())
         } catch {
-            throw InputError.unreadable(path: path, reason: FileBytes.openFailureReason(path))
+            throw InputError.unreadable(path: path, reason: FileBytes.readFailureReason(path, error))
         }
-        let copy = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: data.count)
-        _ = copy.initialize(from: data)
-        mappedLength = 0
-        readBytes = copy
-        bytes = UnsafeBufferPointer(copy)
+        version = nil
     }
 
     deinit {
-        if mappedLength > 0 { munmap(UnsafeMutableRawPointer(mutating: bytes.baseAddress!), mappedLength) }
-        readBytes?.deallocate()
+        if case .mapped(let bytes) = contents { munmap(UnsafeMutableRawPointer(mutating: bytes.baseAddress!), bytes.count) }
     }
 
     /// Calls `body` with the file's bytes, which stay valid until it returns.
     func withBytes<Result, Failure: Error>(
         _ body: (UnsafeBufferPointer<UInt8>) throws(Failure) -> Result
     ) throws(Failure) -> Result {
-        defer { withExtendedLifetime(self) {} }
-        return try body(bytes)
+        switch contents {
+        case .mapped(let bytes):
+            defer { withExtendedLifetime(self) {} }
+            return try body(bytes)
+        case .read(let data):
+            let outcome: Swift.Result<Result, Failure> = data.withUnsafeBytes { raw in
+                do throws(Failure) {
+                    return .success(try body(raw.bindMemory(to: UInt8.self)))
+                } catch {
+                    return .failure(error)
+                }
+            }
+            return try outcome.get()
+        }
     }
 
-    /// Lets go of the pages that lie wholly inside `range`; reading them again is still correct
-    /// (the kernel maps the file's pages back).
+    /// Lets go of the pages that lie wholly inside `range` (none of a file that was read);
+    /// reading them again is still correct (the kernel maps the file's pages back).
     func release(_ range: Range<Int>) {
-        guard mappedLength > 0, let base = bytes.baseAddress else { return }
-        let start = (range.lowerBound + Self.pageSize - 1) / Self.pageSize * Self.pageSize
-        let end = min(range.upperBound, mappedLength) / Self.pageSize * Self.pageSize
-        guard end > start else { return }
-        madvise(UnsafeMutableRawPointer(mutating: base + start), end - start, MADV_DONTNEED)
+        guard case .mapped(let bytes) = contents, let pages = Self.wholePages(in: range, size: bytes.count) else { return }
+        madvise(UnsafeMutableRawPointer(mutating: bytes.baseAddress! + pages.lowerBound), pages.count, MADV_DONTNEED)
+    }
+
+    /// The whole pages inside `range` of a file of `size` bytes; nil when there are none.
+    static func wholePages(in range: Range<Int>, size: Int) -> Range<Int>? {
+        let start = (max(0, range.lowerBound) + pageSize - 1) / pageSize * pageSize
+        let end = min(range.upperBound, size) / pageSize * pageSize
+        return end > start ? start..<end : nil
     }
 
     /// The file's hex SHA-256, read a few mebibytes at a time and let go behind.
     func sha256() -> String {
-        var hasher = SHA256()
-        var offset = 0
-        while offset < bytes.count {
-            let end = min(offset + FileBytes.blockSize, bytes.count)
-            hasher.update(bufferPointer: UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: bytes[offset..<end])))
-            release(offset..<end)
-            offset = end
+        withBytes { bytes in
+            var hasher = SHA256()
+            var offset = 0
+            while offset < bytes.count {
+                let end = min(offset + FileBytes.blockSize, bytes.count)
+                hasher.update(bufferPointer: UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: bytes[offset..<end])))
+                release(offset..<end)
+                offset = end
+            }
+            return FileBytes.hex(hasher.finalize())
         }
-        return FileBytes.hex(hasher.finalize())
+    }
+
+    /// Throws when the mapped file is no longer the one opened (replaced, rewritten, resized):
+    /// what was hashed and what was parsed may then differ.
+    func checkUnchanged() throws(InputError) {
+        guard let version else { return }
+        var status = stat()
+        guard stat(path, &status) == 0, Self.version(of: status) == version else {
+            throw InputError.unreadable(path: path, reason: "the file changed while it was read")
+        }
+    }
+
+    private static func version(of status: stat) -> [Int] {
+        [Int(status.st_dev), Int(status.st_ino), Int(status.st_size), status.st_mtim.tv_sec, status.st_mtim.tv_nsec]
     }
 }
