@@ -57,6 +57,19 @@ import Testing
         #expect(spilled == inMemory)
     }
 
+    /// A shard keeps only the app rules' events of other slices: spilled, its report is the same.
+    @Test(arguments: [Shard(index: 1, count: 2), Shard(index: 2, count: 3)])
+    func aSpillingShardReportsWhatAnInMemoryShardReports(shard: Shard?) throws {
+        var request = try Self.request()
+        request.shard = shard
+        request.parallelism = 2
+        let inMemory = try Linter.run(request)
+        request.spillThreshold = 0
+        request.spillLayout = PartitionedArena.Layout(partitions: 5, largestChunk: 512)
+        #expect(inMemory.findings.count > 100)
+        #expect(try Linter.run(request) == inMemory)
+    }
+
     @Test func aSpillingBuilderKeepsOnlyEachPartitionsLastChunkInMemory() throws {
         var builder = DatasetBuilder(relayDomains: RelayDomains(), skipInvalid: true, retainedTypes: nil)
         let file = try #require(SpillFile(directory: NSTemporaryDirectory()))
