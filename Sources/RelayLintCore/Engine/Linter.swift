@@ -168,7 +168,7 @@ public enum Linter {
             let parts = max(1, request.parallelism) * 16
             let runs = (0..<parts).map { part in ranks.count * part / parts..<ranks.count * (part + 1) / parts }
             let threads = ranks.count > 64 ? request.parallelism : 1
-            totals = parallelMap(runs, parallelism: threads, serialUpTo: 1) { run -> EvaluationTotals in
+            let runTotals = parallelMap(runs, parallelism: threads, serialUpTo: 1) { run -> EvaluationTotals in
                 var totals = empty
                 for place in run {
                     let rank = Int(ranks[place])
@@ -183,7 +183,10 @@ public enum Linter {
                     totals.add(result, inShard: inShard[rank], rank: rank)
                 }
                 return totals
-            }.reduce(into: totals) { $0.add($1) }
+            }
+            // Added to the one running total in place: a `reduce(into: totals)` starts from a
+            // copy of it, whose first append may copy every finding of the partitions before.
+            for part in runTotals { totals.add(part) }
         }
         var findings = totals.findings
         let tallies = totals.tallies
