@@ -138,17 +138,9 @@ public enum Linter {
         // Taken out of the dataset, so that each partition's records die once it is evaluated.
         var storage = dataset.storage
         dataset.storage = PartitionedArena()
-        // The subjects of each partition, by their place in id order (all of them, in order, for
-        // a run that does not spill).
+        // The subjects of each partition, by their place in id order.
         var members = Array(repeating: [Int32](), count: storage.partitions.count)
-        if members.count == 1 {
-            members[0] = Array(0..<Int32(order.count))
-        } else {
-            for rank in order.indices {
-                members[PartitionedArena.partition(ofSubjectHash: subjects.hash(at: order[rank]), among: members.count)]
-                    .append(Int32(rank))
-            }
-        }
+        for rank in order.indices { members[storage.partition(ofSubjectHash: subjects.hash(at: order[rank]))].append(Int32(rank)) }
         let empty = EvaluationTotals(rules: subjectRules.count, appMatchers: context.appMatchers.count)
         var totals = empty
         for partition in members.indices {

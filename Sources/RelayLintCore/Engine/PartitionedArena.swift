@@ -39,10 +39,6 @@ struct PartitionedArena: Sendable {
     /// mixed first: `--shard` slices by the hash modulo the shard count, and a partition must not
     /// follow the shards (one shard's subjects would fill only some partitions).
     func partition(ofSubjectHash subjectHash: UInt64) -> Int {
-        Self.partition(ofSubjectHash: subjectHash, among: partitions.count)
-    }
-
-    static func partition(ofSubjectHash subjectHash: UInt64, among count: Int) -> Int {
-        Int(((subjectHash &* 0x9E37_79B9_7F4A_7C15) >> 32) % UInt64(count))
+        Int(((subjectHash &* 0x9E37_79B9_7F4A_7C15) >> 32) % UInt64(partitions.count))
     }
 }

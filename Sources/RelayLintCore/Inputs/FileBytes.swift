@@ -76,8 +76,8 @@ struct FileBytes {
         return ranges
     }
 
-    /// Reads a whole (small) file: account exports, manifests, rules, configuration.
-    /// Read to the end rather than by size: a pipe (`--manifest <(…)`) has none.
+    /// Reads a whole (small) file: manifests, rules, configuration (account exports are mapped,
+    /// see `MappedFile`). Read to the end rather than by size: a pipe (`--manifest <(…)`) has none.
     static func read(path: String) throws(InputError) -> (data: Data, sha256: String) {
         guard let handle = FileHandle(forReadingAtPath: path) else {
             throw InputError.unreadable(path: path, reason: openFailureReason(path))
