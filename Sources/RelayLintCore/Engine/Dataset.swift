@@ -35,6 +35,9 @@ struct Dataset {
     var names: [String] = []
     /// What tells apart the events of an id used with different contents, by sequence number.
     var discriminators: [UInt64: String] = [:]
+    /// The sequence numbers of exact duplicates: stored with their subject, they are left out
+    /// when it is evaluated.
+    var duplicates: Set<UInt64> = []
     var manifest: AppManifest?
     var inputs: [InputFileSummary] = []
     /// Bad records skipped with `--skip-invalid`.

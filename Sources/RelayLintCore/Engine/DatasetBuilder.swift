@@ -22,14 +22,23 @@ struct DatasetBuilder {
     let retainedTypes: Set<String>?
     private(set) var dataset = Dataset()
     private var invalid: [Diagnostic] = []
-    /// The first content seen per event id, by a 128-bit hash of the id, to recognise exact
-    /// duplicates: fixed-size entries (32 bytes), whatever the length of the ids.
-    private var seenIDs = EventIDTable()
-    /// Further contents of ids used again with other content (rare).
-    private var reusedIDs: [IDKey: [ContentDigest]] = [:]
+    /// Tells, once everything is read, which events repeat an earlier one; until then the events
+    /// whose id may have been used before (the suspects) are left out of the counts.
+    private var duplicateCheck = DuplicateCheck()
+    /// Events read, duplicates included, for the progress display.
+    private var eventsRead = 0
     /// The `--events` paths by file index, to name where an id was first used.
     private var eventPaths: [String] = []
+    /// Where each log's summary is in `dataset.inputs`, by file index, for `finish` to add the
+    /// suspects to.
+    private var eventInputs: [Int: Int] = [:]
+    /// Look-alike relay addresses counted: those of accounts and of the events known to be kept.
     private var lookAlikeCount = 0
+    /// Look-alikes noted at once (those of accounts, read before the logs).
+    private var lookAlikesNoted = 0
+    /// The events' look-alikes that may be among the first `noteLimit` of those kept, in input
+    /// order; `finish` notes them once it knows which events are duplicates.
+    private var lookAlikeCandidates: [(sequence: UInt64, field: String, address: String, location: SourceLocation)] = []
     private var retainedTypeCache: [(type: String, inShard: Bool, retained: Bool)] = []
     /// The types, apps, field names and files of the stored events, shared with the parse workers.
     private let names = NameTable()
@@ -51,6 +60,11 @@ struct DatasetBuilder {
     mutating func spill(to file: SpillFile, layout: PartitionedArena.Layout) {
         precondition(dataset.subjects.count == 0, "spilling is chosen before reading")
         dataset.storage = PartitionedArena(layout: layout, spillingTo: file)
+        // Records are a fifth of a log's size or less; a quarter of the partitions, in small
+        // chunks, keep what stays in memory while reading to a few mebibytes.
+        let recordLayout = PartitionedArena.Layout(
+            partitions: max(1, layout.partitions / 4), largestChunk: min(layout.largestChunk, 64 << 10))
+        duplicateCheck = DuplicateCheck(layout: recordLayout, spillingTo: file)
     }
 
     mutating func setManifest(_ manifest: AppManifest, sha256: String) {
@@ -64,9 +78,7 @@ struct DatasetBuilder {
         if eventPaths.count <= fileIndex { eventPaths += Array(repeating: "", count: fileIndex + 1 - eventPaths.count) }
         eventPaths[fileIndex] = path
         var summary = InputFileSummary(path: path, kind: .events, sha256: "", records: 0)
-        // Sized once for the log's ids: growing a table of millions of entries rehashes them all
-        // and holds the old and the new table at once (10M events: ~1 GiB for a moment).
-        seenIDs.reserveCapacity(seenIDs.count + FileBytes.estimatedLineCount(path: path))
+        duplicateCheck.reserveCapacity(FileBytes.estimatedLineCount(path: path))
         let preparation = PreparedEvent.Preparation(relayDomains: relayDomains, shard: shard)
         let caches = NameCaches(names, count: max(1, parallelism))
         do {
@@ -76,8 +88,7 @@ struct DatasetBuilder {
                     eventBytesRead = bytesBefore + bytes
                     progress?(
                         LintProgress(
-                            file: path, bytesRead: eventBytesRead, totalBytes: totalEventBytes,
-                            events: dataset.eventCount + dataset.duplicateCount))
+                            file: path, bytesRead: eventBytesRead, totalBytes: totalEventBytes, events: eventsRead))
                 },
                 prepare: { event, digest, worker, bytes in
                     preparation.prepare(event, digest: digest, names: &caches.caches[worker], into: &bytes)
@@ -90,11 +101,9 @@ struct DatasetBuilder {
                 case .event(let event):
                     let time = event.time
                     let packed = UnsafeBufferPointer(rebasing: prepared[event.packed])
-                    if ingest(event, packed: packed, content: { (try? JSONParser.parseDocument(line)) ?? .null }) {
+                    if ingest(event, packed: packed, line: line) {
                         summary.firstTime = min(summary.firstTime ?? time, time)
                         summary.lastTime = max(summary.lastTime ?? time, time)
-                    } else {
-                        summary.duplicates += 1
                     }
                 }
             }
@@ -105,52 +114,54 @@ struct DatasetBuilder {
         } catch {
             throw InputError.unreadable(path: path, reason: "\(error)")
         }
+        eventInputs[fileIndex] = dataset.inputs.count
         dataset.inputs.append(summary)
     }
 
-    /// Adds one event read outside a log (a rule example); false when it is an exact duplicate.
-    mutating func ingest(_ event: Event, digest: ContentDigest, content: () -> JSONValue) -> Bool {
+    /// Adds one event read outside a log (a rule example); `content` is its record.
+    mutating func ingest(_ event: Event, digest: ContentDigest, content: JSONValue) {
         var cache = NameTable.Cache(names)
         var bytes: [UInt8] = []
         let prepared = PreparedEvent.Preparation(relayDomains: relayDomains, shard: shard)
             .prepare(event, digest: digest, names: &cache, into: &bytes)
-        return bytes.withUnsafeBufferPointer { ingest(prepared, packed: $0, content: content) }
+        let line = Array(content.canonicalText.utf8)
+        bytes.withUnsafeBufferPointer { packed in line.withUnsafeBufferPointer { _ = ingest(prepared, packed: packed, line: $0) } }
     }
 
-    /// Adds one event a parse worker prepared; false when it is an exact duplicate of an earlier
-    /// one. `packed` is the event in `StoredEvents`' form; `content` gives the event's parsed
-    /// line, needed only for an id used again with other content.
-    mutating func ingest(_ event: consuming PreparedEvent, packed: UnsafeBufferPointer<UInt8>, content: () -> JSONValue) -> Bool {
-        let key = event.idKey
-        let digest = event.digest
-        if let seen = seenIDs.recordFirstUse(of: key, EventIDTable.FirstUse(digest: digest, sequence: event.sequence)) {
-            if seen.digest == digest || reusedIDs[key]?.contains(digest) == true {
-                dataset.duplicateCount += 1
-                return false
-            }
-            addNote(
-                .warning,
-                "event id '\(event.id)' was already used at \(location(of: seen.sequence)) with different content; both events are kept",
-                at: event.location)
-            reusedIDs[key, default: []].append(digest)
-            // Findings on either event must not share a fingerprint: the reused id is told apart
-            // by its content, stably across runs.
-            dataset.discriminators[event.sequence] = Fingerprint.contentKey(content().canonicalText)
+    /// Adds one event a parse worker prepared: `packed` is the event in `StoredEvents`' form,
+    /// `line` its text, kept only when its id may have been used before. Returns whether the
+    /// event is counted now; an event whose id may have been used before is counted by `finish`,
+    /// once the duplicate check has told whether it repeats an earlier event.
+    mutating func ingest(_ event: consuming PreparedEvent, packed: UnsafeBufferPointer<UInt8>, line: UnsafeBufferPointer<UInt8>) -> Bool {
+        eventsRead += 1
+        let suspect = duplicateCheck.record(
+            key: event.idKey, digest: event.digest, id: event.id, sequence: event.sequence, time: event.time,
+            location: event.location, lookAlikes: event.lookAlikes.count, line: line)
+        if !suspect {
+            dataset.eventCount += 1
+            dataset.eventsPerDay[event.time.utcDayNumber, default: 0] += 1
         }
-        dataset.eventCount += 1
+        // A duplicate has its first use's time, app and type: these do not wait for the answer.
         dataset.earliest = min(dataset.earliest ?? event.time, event.time)
         dataset.latest = max(dataset.latest ?? event.time, event.time)
-        dataset.eventsPerDay[event.time.utcDayNumber, default: 0] += 1
         let app = event.app ?? dataset.defaultApp
         dataset.appsSeen.insert(app)
         if event.type == "account.created" { dataset.appsCreatingAccounts.insert(app) }
-        for (field, text) in event.lookAlikes { addLookAlikeNote(text, field: field, at: event.location) }
+        for (field, text) in event.lookAlikes {
+            // Past the first `noteLimit` look-alikes of events known to be kept, none is noted.
+            if lookAlikeCount < DatasetBuilder.noteLimit {
+                lookAlikeCandidates.append((event.sequence, field, text, event.location))
+            }
+            if !suspect { lookAlikeCount += 1 }
+        }
         let retained = isRetained(event.type, inShard: event.inShard)
         let subject = dataset.subjects.insert(event.subject, hash: event.subjectHash)
         let partition = dataset.storage.partition(ofSubjectHash: event.subjectHash)
+        // A duplicate is stored too (its first use's subject, never before it in input order);
+        // the evaluation leaves it out.
         Self.record(
             event, retained: retained, packed: packed, in: &dataset.subjects[subject], storage: &dataset.storage.partitions[partition])
-        return true
+        return !suspect
     }
 
     /// Whether events of a type are kept, asked once per event: the few types of a log are
@@ -254,13 +265,12 @@ struct DatasetBuilder {
     /// Records a bad record found outside a file read (rule examples).
     mutating func reject(_ diagnostic: Diagnostic) { invalid.append(diagnostic) }
 
-    /// Ends reading: throws the invalid records unless they are to be skipped. Hands the dataset
-    /// over and lets go of everything else, so that nothing read stays alive through the
-    /// evaluation twice: the id table (537 MB at 10M events) and, through the builder's own
-    /// copy of the dataset, everything the evaluation lets go of.
+    /// Ends reading: settles the duplicates, throws the invalid records unless they are to be
+    /// skipped. Hands the dataset over and lets go of everything else, so that nothing read stays
+    /// alive through the evaluation twice: through the builder's own copy of the dataset,
+    /// everything the evaluation lets go of.
     mutating func finish() throws(InputError) -> Dataset {
-        seenIDs = EventIDTable()
-        reusedIDs = [:]
+        try settleDuplicates()
         var dataset = Dataset()
         swap(&dataset, &self.dataset)
         dataset.names = names.snapshot
@@ -277,14 +287,72 @@ struct DatasetBuilder {
         return dataset
     }
 
+    /// Asks the duplicate check which events repeat an earlier one, counts the suspects that do
+    /// not, and writes the notes the logs gave rise to, in input order: reused ids, look-alikes.
+    private mutating func settleDuplicates() throws(InputError) {
+        let outcome: DuplicateCheck.Outcome
+        do {
+            outcome = try duplicateCheck.resolve(parallelism: parallelism)
+        } catch {
+            throw InputError.unreadable(path: error.directory, reason: error.description)
+        }
+        let inputOfFile = eventInputs
+        for suspect in duplicateCheck.suspects {
+            let input = inputOfFile[EventLogReader.fileAndLine(of: suspect.sequence).fileIndex]
+            if outcome.duplicates.contains(suspect.sequence) {
+                dataset.duplicateCount += 1
+                if let input { dataset.inputs[input].duplicates += 1 }
+                continue
+            }
+            dataset.eventCount += 1
+            dataset.eventsPerDay[suspect.time.utcDayNumber, default: 0] += 1
+            lookAlikeCount += suspect.lookAlikes
+            if let input {
+                dataset.inputs[input].firstTime = min(dataset.inputs[input].firstTime ?? suspect.time, suspect.time)
+                dataset.inputs[input].lastTime = max(dataset.inputs[input].lastTime ?? suspect.time, suspect.time)
+            }
+        }
+        duplicateCheck = DuplicateCheck()
+        dataset.duplicates = outcome.duplicates
+        let lookAlikes = lookAlikeCandidates.filter { !outcome.duplicates.contains($0.sequence) }
+        lookAlikeCandidates = []
+        var next = 0
+        func noteLookAlikes(before sequence: UInt64) {
+            while next < lookAlikes.count, lookAlikes[next].sequence < sequence {
+                lookAlikesNoted += 1
+                if lookAlikesNoted <= DatasetBuilder.noteLimit {
+                    let candidate = lookAlikes[next]
+                    dataset.notes.append(lookAlikeNote(candidate.address, field: candidate.field, at: candidate.location))
+                }
+                next += 1
+            }
+        }
+        for reuse in outcome.reuses {
+            noteLookAlikes(before: reuse.suspect.sequence)
+            addNote(
+                .warning,
+                "event id '\(reuse.id)' was already used at \(location(of: reuse.firstUse)) with different content; both events are kept",
+                at: reuse.suspect.location)
+            // Findings on either event must not share a fingerprint: the reused id is told apart
+            // by its content, stably across runs.
+            dataset.discriminators[reuse.suspect.sequence] = reuse.contentKey
+        }
+        noteLookAlikes(before: .max)
+    }
+
+    /// A look-alike of an exported account, noted at once.
     private mutating func addLookAlikeNote(_ address: String, field: String, at location: SourceLocation) {
         lookAlikeCount += 1
-        guard lookAlikeCount <= DatasetBuilder.noteLimit else { return }
+        lookAlikesNoted += 1
+        guard lookAlikesNoted <= DatasetBuilder.noteLimit else { return }
+        dataset.notes.append(lookAlikeNote(address, field: field, at: location))
+    }
+
+    private func lookAlikeNote(_ address: String, field: String, at location: SourceLocation) -> Diagnostic {
         let domain = RelayDomains.domain(of: address) ?? address
-        dataset.notes.append(
-            Diagnostic(
-                .note, "'\(field)' has domain '\(domain)', which looks like a relay domain but is not one; it is treated as a real address",
-                at: location))
+        return Diagnostic(
+            .note, "'\(field)' has domain '\(domain)', which looks like a relay domain but is not one; it is treated as a real address",
+            at: location)
     }
 
     private mutating func addNote(_ severity: Severity, _ message: String, at location: SourceLocation) {

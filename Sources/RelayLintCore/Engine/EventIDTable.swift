@@ -1,10 +1,11 @@
-/// The first use of every event id, to recognise exact duplicates: an open-addressing table of
-/// 32-byte entries (the id's 128-bit hash, the content digest, the sequence number), sized once
-/// for the ids a log is expected to hold (and a tenth more) and kept at most four fifths full.
+/// The first use of every event id of one partition of the duplicate check's records, to
+/// recognise exact duplicates: an open-addressing table of 32-byte entries (the id's 128-bit
+/// hash, the content digest, the sequence number), sized once for the partition's ids and kept
+/// at most four fifths full.
 ///
 /// A `[IDKey: (ContentDigest, UInt64)]` holds the same entries, but in a power-of-two number
-/// of buckets at most three quarters full: 10M ids took 2^24 buckets, 537 MB, the largest thing
-/// a 10M-event run held. Sized to the ids, the table takes about 420 MB.
+/// of buckets at most three quarters full. When one table held every id of a log, 10M ids took
+/// 2^24 buckets, 537 MB (420 MB sized to the ids); a partition's table takes a few megabytes.
 struct EventIDTable {
     struct FirstUse: Equatable {
         var digest: ContentDigest
@@ -25,8 +26,7 @@ struct EventIDTable {
     private(set) var count = 0
 
     /// Makes room for about `ids` ids in all, so that the table does not grow (and hold the old
-    /// and the new entries at once) while a log is read. `ids` is an estimate (from a log's
-    /// first mebibyte, 4% short on the benchmark's 10M lines): 10% more fit before it grows.
+    /// and the new entries at once) while it is filled; 10% more fit before it grows.
     mutating func reserveCapacity(_ ids: Int) {
         let slots = ids + ids * 3 / 8 + 1
         if slots > entries.count { rehash(slots: slots) }

@@ -135,6 +135,7 @@ public enum Linter {
         let accountApps = order.map { !subjects[$0].hasAccount ? nil : dataset.app(ofAccountOf: subjects[$0]) }
         let names = dataset.names
         let discriminators = dataset.discriminators
+        let duplicates = dataset.duplicates
         // Taken out of the dataset, so that each partition's records die once it is evaluated.
         var storage = dataset.storage
         dataset.storage = PartitionedArena()
@@ -166,7 +167,8 @@ public enum Linter {
                     let rank = Int(ranks[place])
                     let id = subjects.id(at: order[rank])
                     let subject = subjects[order[rank]]
-                    let events = subject.events.events(subject: id, names: names, discriminators: discriminators, arena: loaded)
+                    let events = subject.events.events(
+                        subject: id, names: names, discriminators: discriminators, duplicates: duplicates, arena: loaded)
                     let account = StoredAccount.unpack(at: subject.accountPosition, in: loaded)
                     let result = (inShard[rank] ? evaluator : appMatchersOnly).evaluate(
                         Timeline(

@@ -77,6 +77,34 @@ struct PackedArena: Sendable {
         }
     }
 
+    /// The bytes stored, in memory or not.
+    var byteCount: Int { zip(chunks, spilled).reduce(0) { $0 + ($1.1?.count ?? $1.0.count) } }
+
+    /// Hands over each chunk's bytes in order; all are in memory (`load()`). Records of a fixed
+    /// size can be walked this way, since a record never spans two chunks.
+    func forEachChunk(_ body: (UnsafeRawBufferPointer) -> Void) {
+        for (chunk, extent) in zip(chunks, spilled) {
+            precondition(extent == nil, "a spilled chunk is read before load()")
+            chunk.withUnsafeBytes(body)
+        }
+    }
+
+    /// The chunk a record lies in.
+    func chunk(of position: Int) -> Int { position >> 32 }
+
+    /// Reads one chunk back into memory, for reading the records of a few chunks at a time.
+    mutating func load(chunk index: Int) throws(SpillError) {
+        guard let spill, let extent = spilled[index] else { return }
+        chunks[index] = try spill.read(at: extent.offset, count: extent.count)
+        spilled[index] = nil
+    }
+
+    /// Lets go of a chunk whose records are no longer needed; they cannot be read again.
+    mutating func forget(chunk index: Int) {
+        chunks[index] = []
+        spilled[index] = nil
+    }
+
     /// A reader at a record's position; the record's chunk is in memory (not spilled, or
     /// loaded).
     func reader(at position: Int) -> PackedReader {

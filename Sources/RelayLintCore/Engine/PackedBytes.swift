@@ -113,6 +113,12 @@ struct PackedReader {
         }
     }
 
+    /// The next `count` bytes as they were written (`PackedWriter` appends them to `bytes`).
+    mutating func rawBytes(count: Int) -> ArraySlice<UInt8> {
+        defer { offset += count }
+        return bytes[offset..<offset + count]
+    }
+
     mutating func value() -> JSONValue {
         let tag = ValueTag(rawValue: bytes[offset])
         offset += 1

@@ -50,7 +50,7 @@ public enum RuleExampleRunner {
             }
             switch Event.make(from: record, location: location, sequence: UInt64(index)) {
             case .success(let event):
-                _ = builder.ingest(event, digest: ContentDigest(record), content: { record })
+                builder.ingest(event, digest: ContentDigest(record), content: record)
                 let fields = event.fields.map { "\($0.key)=\($0.value.displayText)" }.joined(separator: " ")
                 timeline.append("\(event.time) \(event.subject) \(event.id) \(event.type) \(fields)")
             case .failure(let problem):

@@ -48,8 +48,10 @@ struct StoredEvents: Sendable {
 
     /// The events in the order they were appended; `subject` is the subject's id (not stored
     /// per event), `names` the name table's snapshot, `discriminators` those of reused ids by
-    /// sequence number.
-    func events(subject: String, names: [String], discriminators: [UInt64: String], arena: PackedArena) -> [Event] {
+    /// sequence number; events whose sequence number is in `duplicates` are left out.
+    func events(
+        subject: String, names: [String], discriminators: [UInt64: String], duplicates: Set<UInt64> = [], arena: PackedArena
+    ) -> [Event] {
         var events: [Event] = []
         var position = last
         while position >= 0 {
@@ -58,6 +60,7 @@ struct StoredEvents: Sendable {
             let seconds = reader.signed()
             let time = Timestamp(nanoseconds: seconds * Timestamp.nanosecondsPerSecond + reader.signed())
             let sequence = UInt64(reader.count())
+            if !duplicates.isEmpty, duplicates.contains(sequence) { continue }
             let type = names[reader.count()]
             let appPlusOne = reader.count()
             let id = reader.string()

@@ -214,8 +214,8 @@ private final class ScannerPool: @unchecked Sendable {
 
 /// A digest of an event's content as a JSON value, to recognise exact duplicates without
 /// keeping the text of every event. It is only ever compared between events with the same id,
-/// so 64 bits make a false "duplicate" a 2⁻⁶⁴ chance per pair; the duplicate table holds one per
-/// event id, so every byte counts (10M ids). It is independent of key order (members are
+/// so 64 bits make a false "duplicate" a 2⁻⁶⁴ chance per pair; the duplicate check writes one
+/// per event, so every byte counts (10M events). It is independent of key order (members are
 /// combined commutatively), whitespace and number spelling (numbers hash their exact decimal
 /// form), and the strict parser and the fast scanner compute it member by member in the same way.
 struct ContentDigest: Hashable, Sendable {
@@ -231,7 +231,8 @@ struct ContentDigest: Hashable, Sendable {
         self = accumulator.digest
     }
 
-    private init(value: UInt64) { self.value = value }
+    /// A digest as `value` gave it (the duplicate check writes digests away and reads them back).
+    init(value: UInt64) { self.value = value }
 
     /// Combines an object's members in any order.
     struct Accumulator {

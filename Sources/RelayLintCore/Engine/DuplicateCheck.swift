@@ -1,0 +1,186 @@
+/// Which events repeat an earlier event exactly (same id, same content: the first is kept) and
+/// which use an earlier event's id with other content (both are kept, with a note), decided
+/// once everything is read.
+///
+/// Deciding while reading needed every id's first use at hand: a table of 32 bytes per id, 420 MB
+/// at 10M events, the largest thing a run held. Instead each event writes a 32-byte record (its
+/// id's 128-bit hash, its content digest, its sequence number) into partitions by id hash, which
+/// a large run writes to its temporary file; `resolve` replays each partition in input order
+/// through a table of that partition's ids alone. All uses of an id fall in one partition, in
+/// input order, so the answer is the one a single table gives.
+///
+/// While reading, a `SeenIDFilter` names the events whose id may have been used before (the
+/// suspects). Only they can turn out duplicates or reuses, so only their line is kept (a reused
+/// id's note names the id, and its findings' fingerprints hash its content), and only the counts
+/// of suspects wait for the answer.
+struct DuplicateCheck {
+    /// An event whose id may have been used before.
+    struct Suspect {
+        var sequence: UInt64
+        var time: Timestamp
+        var location: SourceLocation
+        /// Look-alike relay addresses it holds: they count only if the event is kept.
+        var lookAlikes: Int
+        /// Where its id and line are kept.
+        var line: Int
+    }
+
+    /// An event that uses an earlier event's id with other content.
+    struct Reuse {
+        var suspect: Suspect
+        var id: String
+        /// The sequence number of the id's first use.
+        var firstUse: UInt64
+        /// `Fingerprint.contentKey` of the event's content, which tells its findings apart from
+        /// those of the id's other uses.
+        var contentKey: String
+    }
+
+    struct Outcome {
+        /// The sequence numbers of exact duplicates of earlier events.
+        var duplicates: Set<UInt64> = []
+        /// In input order.
+        var reuses: [Reuse] = []
+    }
+
+    /// What each event writes: 32 bytes, whatever the length of its id.
+    private struct Record {
+        var high: Int
+        var low: Int
+        var digest: UInt64
+        var sequence: UInt64
+    }
+
+    private var filter = SeenIDFilter()
+    private var records: PartitionedArena
+    /// Each suspect's id and line, in input order.
+    private var lines: PackedArena
+    /// In input order.
+    private(set) var suspects: [Suspect] = []
+
+    /// Everything in memory: small runs and rule examples.
+    init() {
+        records = PartitionedArena()
+        lines = PackedArena()
+    }
+
+    /// Records and kept lines go to `spill` as their chunks fill.
+    init(layout: PartitionedArena.Layout, spillingTo spill: SpillFile) {
+        records = PartitionedArena(layout: layout, spillingTo: spill)
+        lines = PackedArena(spillingTo: spill, largestChunk: layout.largestChunk)
+    }
+
+    /// Makes room for about `ids` more ids, an estimate.
+    mutating func reserveCapacity(_ ids: Int) { filter.reserveCapacity(ids) }
+
+    /// Records one event, in input order; returns whether it is a suspect, whose fate `resolve`
+    /// tells.
+    mutating func record(
+        key: IDKey, digest: ContentDigest, id: String, sequence: UInt64, time: Timestamp, location: SourceLocation,
+        lookAlikes: Int, line: UnsafeBufferPointer<UInt8>
+    ) -> Bool {
+        var record = Record(high: key.high, low: key.low, digest: digest.value, sequence: sequence)
+        let partition = records.partition(ofSubjectHash: UInt64(bitPattern: Int64(key.high)))
+        withUnsafeBytes(of: &record) { bytes in
+            _ = records.partitions[partition].append(bytes.bindMemory(to: UInt8.self))
+        }
+        guard filter.insert(key) else { return false }
+        let position = lines.append(line) { head in
+            head.string(id)
+            head.count(line.count)
+        }
+        suspects.append(Suspect(sequence: sequence, time: time, location: location, lookAlikes: lookAlikes, line: position))
+        return true
+    }
+
+    /// Replays the records, a partition at a time on `parallelism` threads, and reads back the
+    /// lines of the reuses; lets go of everything but the suspects.
+    mutating func resolve(parallelism: Int) throws(SpillError) -> Outcome {
+        var partitions = records.partitions
+        records = PartitionedArena()
+        // No suspect, no id used twice: nothing to replay.
+        guard !suspects.isEmpty else { return Outcome() }
+        let indices = Array(partitions.indices)
+        let box = PartitionBox(partitions)
+        partitions = []
+        let found = Linter.parallelMap(indices, parallelism: parallelism, serialUpTo: 1) { index in
+            Result { () throws(SpillError) in try Self.replay(box.take(index)) }
+        }
+        var outcome = Outcome()
+        var reused: [UInt64: UInt64] = [:]
+        for result in found {
+            let (duplicates, reuses) = try result.get()
+            outcome.duplicates.formUnion(duplicates)
+            for (sequence, firstUse) in reuses { reused[sequence] = firstUse }
+        }
+        guard !reused.isEmpty else { return outcome }
+        // The lines are read back a chunk at a time, in the order they were kept.
+        var loaded: Int?
+        for suspect in suspects {
+            guard let firstUse = reused[suspect.sequence] else { continue }
+            if loaded != lines.chunk(of: suspect.line) {
+                if let loaded { lines.forget(chunk: loaded) }
+                try lines.load(chunk: lines.chunk(of: suspect.line))
+                loaded = lines.chunk(of: suspect.line)
+            }
+            var reader = lines.reader(at: suspect.line)
+            let id = reader.string()
+            let content = reader.rawBytes(count: reader.count()).withUnsafeBufferPointer { try? JSONParser.parseDocument($0) }
+            outcome.reuses.append(
+                Reuse(
+                    suspect: suspect, id: id, firstUse: firstUse,
+                    contentKey: Fingerprint.contentKey((content ?? .null).canonicalText)))
+        }
+        lines = PackedArena()
+        return outcome
+    }
+
+    /// One partition's records in input order through a table of their ids: the duplicates, and
+    /// the reuses with their id's first use.
+    private static func replay(_ partition: consuming PackedArena) throws(SpillError) -> ([UInt64], [(UInt64, UInt64)]) {
+        var arena = partition
+        try arena.load()
+        var seen = EventIDTable()
+        seen.reserveCapacity(arena.byteCount / MemoryLayout<Record>.size)
+        var otherContents: [IDKey: [ContentDigest]] = [:]
+        var duplicates: [UInt64] = []
+        var reuses: [(UInt64, UInt64)] = []
+        arena.forEachChunk { chunk in
+            for offset in stride(from: 0, to: chunk.count, by: MemoryLayout<Record>.size) {
+                let record = chunk.loadUnaligned(fromByteOffset: offset, as: Record.self)
+                let key = IDKey(high: record.high, low: record.low)
+                let digest = ContentDigest(value: record.digest)
+                guard let first = seen.recordFirstUse(of: key, EventIDTable.FirstUse(digest: digest, sequence: record.sequence))
+                else { continue }
+                if first.digest == digest || otherContents[key]?.contains(digest) == true {
+                    duplicates.append(record.sequence)
+                } else {
+                    reuses.append((record.sequence, first.sequence))
+                    otherContents[key, default: []].append(digest)
+                }
+            }
+        }
+        return (duplicates, reuses)
+    }
+}
+
+/// Hands each partition to the one worker that replays it, and lets go of it there.
+private final class PartitionBox: @unchecked Sendable {
+    private let partitions: UnsafeMutableBufferPointer<PackedArena>
+
+    init(_ partitions: [PackedArena]) {
+        self.partitions = .allocate(capacity: partitions.count)
+        _ = self.partitions.initialize(from: partitions)
+    }
+
+    deinit {
+        _ = partitions.deinitialize()
+        partitions.deallocate()
+    }
+
+    /// Each index is taken once, by one worker.
+    func take(_ index: Int) -> PackedArena {
+        defer { partitions[index] = PackedArena() }
+        return partitions[index]
+    }
+}

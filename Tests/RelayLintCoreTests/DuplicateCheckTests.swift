@@ -1,0 +1,130 @@
+import Foundation
+@testable import RelayLintCore
+import RelayLintTestSupport
+import Testing
+
+/// Duplicates and reused ids are decided once everything is read; what depends on the answer
+/// (counts, per-log times, notes and their order, the events evaluated) is what deciding line by
+/// line gave.
+@Suite struct DuplicateCheckTests {
+    static func line(_ id: String, day: Int, subject: String = "u1", type: String = "signin", extra: String = "") -> String {
+        #"{"id":"\#(id)","time":"2026-01-\#(String(format: "%02d", day))T00:00:00Z","subject":"\#(subject)","type":"\#(type)"\#(extra)}"#
+    }
+
+    static func lookAlike(_ id: String, day: Int) -> String {
+        line(id, day: day, type: "identity.linked", extra: #","kind":"email","value":"x\#(id)@privaterelay.apple.id.com""#)
+    }
+
+    func lint(_ logs: [[String]], spill: Bool) throws -> LintReport {
+        let paths = try logs.enumerated().map { index, lines in
+            try Fixtures.temporaryFile(named: "dups\(index).jsonl", contents: lines.joined(separator: "\n"))
+        }
+        var request = LintRequest(eventPaths: paths, rules: LinterTests.builtIn, parallelism: 2)
+        if spill {
+            request.spillThreshold = 0
+            request.spillLayout = PartitionedArena.Layout(partitions: 3, largestChunk: 128)
+        }
+        return try Linter.run(request)
+    }
+
+    @Test(arguments: [false, true])
+    func aLogThatRepeatsAnEarlierOneHoldsOnlyDuplicates(spill: Bool) throws {
+        let first = [Self.line("a", day: 2), Self.line("b", day: 5), Self.line("c", day: 9, subject: "u2")]
+        // The same events, one with its keys in another order.
+        let repeated = [
+            Self.line("c", day: 9, subject: "u2"), #"{"type":"signin","subject":"u1","time":"2026-01-02T00:00:00Z","id":"a"}"#,
+            Self.line("b", day: 5),
+        ]
+        let report = try lint([first, repeated], spill: spill)
+        #expect(report.summary.events == 3)
+        #expect(report.summary.duplicates == 3)
+        let logs = report.inputs.filter { $0.kind == .events }
+        #expect(logs.map(\.duplicates) == [0, 3])
+        #expect(logs.map(\.records) == [3, 3])
+        #expect(logs[0].firstTime?.description == "2026-01-02T00:00:00Z")
+        #expect(logs[0].lastTime?.description == "2026-01-09T00:00:00Z")
+        // Nothing of the second log is kept, so it spans no time.
+        #expect(logs[1].firstTime == nil && logs[1].lastTime == nil)
+        #expect(report.eventsPerDay.map(\.count) == [1, 1, 1])
+        #expect(report.notes.isEmpty)
+    }
+
+    @Test(arguments: [false, true])
+    func aDuplicatesFindingAndNoteComeOnceAndNotesStayInInputOrder(spill: Bool) throws {
+        let link = Self.lookAlike("l1", day: 3)
+        let report = try lint(
+            [
+                [
+                    Self.line("s1", day: 1, extra: #","provider":"apple.com","is_private_email":true"#), link,
+                    Self.line("s1", day: 9, extra: #","provider":"google.com""#), link, Self.lookAlike("l2", day: 5),
+                ]
+            ], spill: spill)
+        #expect(report.summary.events == 4)
+        // The reuse waited for the answer, and is the log's last event.
+        #expect(report.inputs.first { $0.kind == .events }?.lastTime?.description == "2026-01-09T00:00:00Z")
+        #expect(report.summary.duplicates == 1)
+        #expect(report.findings.filter { $0.event == "l1" }.count == 1)
+        // The reuse at line 3 comes between the look-alikes of lines 2 and 5; line 4 repeats line 2.
+        #expect(report.notes.map(\.location.line) == [2, 3, 5])
+        #expect(report.notes[1].message.contains("event id 's1' was already used at ") && report.notes[1].message.contains(":1 with"))
+    }
+
+    @Test(arguments: [false, true])
+    func lookAlikesOfDuplicatesNeitherTakeANotesPlaceNorCount(spill: Bool) throws {
+        // 205 look-alikes, each of the first ten repeated at once: 200 notes, and 5 more counted.
+        var lines: [String] = []
+        for index in 0..<205 {
+            lines.append(Self.lookAlike("l\(index)", day: 1 + index % 28))
+            if index < 10 { lines.append(lines[lines.count - 1]) }
+        }
+        let report = try lint([lines], spill: spill)
+        #expect(report.summary.duplicates == 10)
+        let noted = report.notes.filter { $0.message.contains("looks like a relay domain") }
+        #expect(noted.count == 200)
+        #expect(Set(noted.map(\.location.line)).count == 200)
+        #expect(report.notes.last?.message == "5 more look-alike relay addresses are not listed")
+    }
+
+    /// The filter is wrong about one id in a thousand or so: those events wait for the answer and
+    /// are then counted like any other.
+    @Test func eventsWhoseIdOnlySeemsUsedAreCountedLikeAnyOther() throws {
+        var check = DuplicateCheck()
+        check.reserveCapacity(1_000)
+        // Keys that differ only in the high half's last bits fall in one block with the same
+        // bits: the filter cannot tell them apart, the check can.
+        for index in 0..<100 {
+            _ = [UInt8]("{}".utf8).withUnsafeBufferPointer { line in
+                check.record(
+                    key: IDKey(high: index, low: 7), digest: ContentDigest(.string("\(index)")), id: "e\(index)",
+                    sequence: UInt64(index), time: Timestamp(nanoseconds: 0), location: SourceLocation(file: "f", line: index),
+                    lookAlikes: 0, line: line)
+            }
+        }
+        #expect(check.suspects.map(\.sequence) == Array(1..<100))
+        let outcome = try check.resolve(parallelism: 2)
+        #expect(outcome.duplicates.isEmpty && outcome.reuses.isEmpty)
+
+        // Through a log, whichever events the filter happens to suspect.
+        let count = 30_000
+        let lines = (0..<count).map { Self.line("e\($0)", day: 1 + $0 % 28, subject: "u\($0 % 97)") }
+        for spill in [false, true] {
+            let report = try lint([lines], spill: spill)
+            #expect(report.summary.events == count)
+            #expect(report.summary.duplicates == 0)
+            #expect(report.eventsPerDay.reduce(0) { $0 + $1.count } == count)
+            #expect(report.notes.isEmpty)
+        }
+    }
+
+    @Test func theFilterNeverForgetsAnIdAndRarelyImaginesOne() {
+        var filter = SeenIDFilter()
+        filter.reserveCapacity(10_000)
+        // Four times what was reserved: the filter grows by adding generations.
+        let keys = (0..<40_000).map { IDKey("id-\($0)") }
+        var imagined = 0
+        for key in keys where filter.insert(key) { imagined += 1 }
+        #expect(keys.allSatisfy { filter.insert($0) })
+        #expect(imagined < keys.count / 100)
+        #expect(filter.bytes < keys.count * 8)
+    }
+}
