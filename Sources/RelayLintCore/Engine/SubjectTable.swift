@@ -73,6 +73,10 @@ struct SubjectTable: Sendable {
     /// evaluation only walks the subjects); `index(of:hash:)` finds nothing afterwards.
     mutating func dropLookupIndex() { slots = [] }
 
+    /// Frees the entries once the evaluation has taken what it needs of them; the ids and
+    /// hashes stay, and the subscript finds nothing afterwards.
+    mutating func dropEntries() { entries = [] }
+
     /// The indices of all subjects in `String` order of their ids, the report's subject order,
     /// ids that `String` holds equal (two spellings of `café`) in byte order. ASCII ids are
     /// compared as bytes (the same order), their first 8 bytes as one integer; any other pair

@@ -20,7 +20,18 @@ public struct Finding: Sendable, Equatable, Codable {
     public var evidence: [Evidence]
     /// The suppression that accepts this finding, if any: it stays in the report but does not
     /// fail the run.
-    public var suppression: Suppression?
+    public var suppression: Suppression? {
+        get { acceptedBy?.suppression }
+        set { acceptedBy = newValue.map(AcceptedBy.init) }
+    }
+    /// Boxed: inline, a `Suppression?` took 129 of a finding's 320 bytes, in every finding of a
+    /// run (300k at 10M events), where almost none is suppressed.
+    private var acceptedBy: AcceptedBy?
+
+    enum CodingKeys: String, CodingKey {
+        case rule, severity, subject, app, event, time, message, fingerprint, location, expected, evidence
+        case acceptedBy = "suppression"
+    }
 
     public init(
         rule: String, severity: Severity, subject: String, app: String, event: String?, time: Timestamp?,
@@ -95,4 +106,17 @@ public struct Evidence: Sendable, Equatable, Codable {
         self.location = location
         self.note = note
     }
+}
+
+/// A suppression in a box of its own, encoded as the suppression itself.
+private final class AcceptedBy: Sendable, Equatable, Codable {
+    let suppression: Suppression
+
+    init(_ suppression: Suppression) { self.suppression = suppression }
+
+    init(from decoder: any Decoder) throws { suppression = try Suppression(from: decoder) }
+
+    func encode(to encoder: any Encoder) throws { try suppression.encode(to: encoder) }
+
+    static func == (lhs: AcceptedBy, rhs: AcceptedBy) -> Bool { lhs.suppression == rhs.suppression }
 }

@@ -2,7 +2,11 @@
 /// conformance stays for reading reports back (`merge`, `--baseline`, `explain`) and as the
 /// reference the writer is tested against.
 extension JSONReportDocument {
-    func write(to writer: inout PrettyJSONWriter) {
+    func write(to writer: inout PrettyJSONWriter) { write(to: &writer, findings: findings) }
+
+    /// The text with `findings` in place of the document's own, which a streaming writer leaves
+    /// empty and converts one at a time.
+    func write<Findings: Sequence<FindingEntry>>(to writer: inout PrettyJSONWriter, findings: Findings) {
         writer.object { json in
             json.key("apps")
             json.array(apps) { json, app in
