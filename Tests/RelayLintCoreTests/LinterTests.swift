@@ -252,6 +252,22 @@ import Testing
         #expect(shown.findings.first?.message == "linked jane@example.com")
     }
 
+    @Test func findingsAreSortedInReportOrderInPlace() {
+        var generator = SystemRandomNumberGenerator()
+        let findings = (0..<2_000).map { (number: Int) -> Finding in
+            let rule = number % 2 == 0 ? "r-a" : "r-b"
+            let event: String? = number % 5 == 0 ? nil : "e\(number % 11)"
+            let time: Timestamp? = number % 7 == 0 ? nil : Timestamp(nanoseconds: Int64(number % 13))
+            return Finding(
+                rule: rule, severity: .error, subject: "u\(number % 37)", app: "app", event: event, time: time,
+                message: "\(number)", fingerprint: "f\(number % 3)", location: nil, expected: "", evidence: [])
+        }
+        var shuffled = findings.shuffled(using: &generator)
+        let expected = shuffled.sorted(by: Finding.reportOrder)
+        Linter.sortInReportOrder(&shuffled)
+        #expect(shuffled.map(\.message) == expected.map(\.message))
+    }
+
     @Test func fingerprintsAreStableAndDistinct() throws {
         let first = try lint(events: [Self.appleSignin + "\n" + Self.emailLink])
         let second = try lint(events: ["\n" + Self.emailLink + "\n" + Self.appleSignin])

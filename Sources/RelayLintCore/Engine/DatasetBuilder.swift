@@ -271,6 +271,7 @@ struct DatasetBuilder {
     /// everything the evaluation lets go of.
     mutating func finish() throws(InputError) -> Dataset {
         try settleDuplicates()
+        self.dataset.storage.finishAppending()
         var dataset = Dataset()
         swap(&dataset, &self.dataset)
         dataset.names = names.snapshot

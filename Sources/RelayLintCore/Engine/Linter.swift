@@ -225,7 +225,7 @@ public enum Linter {
         }
         findings.reserveCapacity(findings.count + appResult.findings.count)
         findings.append(contentsOf: appResult.findings)
-        findings.sort(by: Finding.reportOrder)
+        sortInReportOrder(&findings)
         let baselined = findings.count
         findings.removeAll { request.baselineFingerprints.contains($0.fingerprint) }
         let suppressionOutcomes = applySuppressions(request.suppressions, to: &findings, asOf: request.asOfDay)
@@ -266,6 +266,30 @@ public enum Linter {
             notes: dataset.notes,
             eventsPerDay: dataset.eventsPerDay.sorted { $0.key < $1.key }.map { (day: Timestamp.utcDay(number: $0.key), count: $0.value) },
             earliest: dataset.earliest, latest: dataset.latest, showsPII: request.showPII, shard: request.shard)
+    }
+
+    /// Sorts the findings in report order through a permutation of their indices, then moves each
+    /// into place: the standard sort's merge buffer holds half the elements, 30 MB of findings at
+    /// 10M events, at the run's peak. The indices are sorted as the findings were (the same
+    /// algorithm, stable in practice), so equal findings keep their order as before.
+    static func sortInReportOrder(_ findings: inout [Finding]) {
+        var order = Array(0..<findings.count)
+        findings.withUnsafeBufferPointer { findings in order.sort { Finding.reportOrder(findings[$0], findings[$1]) } }
+        // The element for place i is at order[i]: each cycle of the permutation is followed once,
+        // carrying the cycle's first element along by swaps.
+        var placed = [Bool](repeating: false, count: findings.count)
+        findings.withUnsafeMutableBufferPointer { findings in
+            for start in findings.indices where !placed[start] {
+                var place = start
+                while true {
+                    placed[place] = true
+                    let source = order[place]
+                    if source == start { break }
+                    findings.swapAt(place, source)
+                    place = source
+                }
+            }
+        }
     }
 
     /// Marks the findings that a live suppression accepts; expired suppressions apply to nothing.

@@ -61,6 +61,14 @@ struct PackedArena: Sendable {
         chunks[last] = []
     }
 
+    /// Writes the last chunk to the spill file too, once nothing more is appended: until its
+    /// partition's turn, it would wait in memory (256 partitions: up to 64 MiB). Without a spill
+    /// file, it does nothing.
+    mutating func finishAppending() {
+        guard !chunks.isEmpty, spilled[chunks.count - 1] == nil, !chunks[chunks.count - 1].isEmpty else { return }
+        spillLastChunk()
+    }
+
     /// How many chunks are in the spill file and not in memory.
     var spilledChunkCount: Int { spilled.count { $0 != nil } }
 

@@ -35,6 +35,11 @@ struct PartitionedArena: Sendable {
         partitions = (0..<layout.partitions).map { _ in PackedArena(spillingTo: spill, largestChunk: layout.largestChunk) }
     }
 
+    /// Writes each partition's last chunk to the spill file, once reading is over.
+    mutating func finishAppending() {
+        for index in partitions.indices { partitions[index].finishAppending() }
+    }
+
     /// The partition of a subject whose `SubjectTable.hash(of:)` is `subjectHash`. The hash is
     /// mixed first: `--shard` slices by the hash modulo the shard count, and a partition must not
     /// follow the shards (one shard's subjects would fill only some partitions).
