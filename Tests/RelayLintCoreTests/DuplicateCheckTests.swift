@@ -70,6 +70,21 @@ import Testing
     }
 
     @Test(arguments: [false, true])
+    func anIdReusedInAnotherLogNamesItsFirstUseThereAndItsRepeatIsADuplicate(spill: Bool) throws {
+        let first = Self.line("s1", day: 1, extra: #","provider":"apple.com""#)
+        let reuse = Self.line("s1", day: 2, extra: #","provider":"google.com""#)
+        let report = try lint([[first], [Self.line("x", day: 1), reuse, reuse]], spill: spill)
+        #expect(report.summary.events == 3)
+        #expect(report.summary.duplicates == 1)
+        let logs = report.inputs.filter { $0.kind == .events }
+        #expect(logs.map(\.duplicates) == [0, 1])
+        let note = try #require(report.notes.first)
+        #expect(report.notes.count == 1)
+        #expect(note.message == "event id 's1' was already used at \(logs[0].path):1 with different content; both events are kept")
+        #expect(note.location == SourceLocation(file: logs[1].path, line: 2))
+    }
+
+    @Test(arguments: [false, true])
     func lookAlikesOfDuplicatesNeitherTakeANotesPlaceNorCount(spill: Bool) throws {
         // 205 look-alikes, each of the first ten repeated at once: 200 notes, and 5 more counted.
         var lines: [String] = []
@@ -96,7 +111,7 @@ import Testing
             _ = [UInt8]("{}".utf8).withUnsafeBufferPointer { line in
                 check.record(
                     key: IDKey(high: index, low: 7), digest: ContentDigest(.string("\(index)")), id: "e\(index)",
-                    sequence: UInt64(index), time: Timestamp(nanoseconds: 0), location: SourceLocation(file: "f", line: index),
+                    sequence: UInt64(index), time: Timestamp(nanoseconds: 0),
                     lookAlikes: 0, line: line)
             }
         }

@@ -252,20 +252,41 @@ import Testing
         #expect(shown.findings.first?.message == "linked jane@example.com")
     }
 
+    /// Many findings share their place in the order: those keep the order they came in.
     @Test func findingsAreSortedInReportOrderInPlace() {
-        var generator = SystemRandomNumberGenerator()
+        var generator = SplitMix64(seed: 7)
         let findings = (0..<2_000).map { (number: Int) -> Finding in
             let rule = number % 2 == 0 ? "r-a" : "r-b"
-            let event: String? = number % 5 == 0 ? nil : "e\(number % 11)"
-            let time: Timestamp? = number % 7 == 0 ? nil : Timestamp(nanoseconds: Int64(number % 13))
+            let event: String? = number % 3 == 0 ? nil : "e\(number % 4)"
+            let time: Timestamp? = number % 5 == 0 ? nil : Timestamp(nanoseconds: Int64(number % 3))
             return Finding(
-                rule: rule, severity: .error, subject: "u\(number % 37)", app: "app", event: event, time: time,
-                message: "\(number)", fingerprint: "f\(number % 3)", location: nil, expected: "", evidence: [])
+                rule: rule, severity: .error, subject: "u\(number % 5)", app: "app", event: event, time: time,
+                message: "\(number)", fingerprint: "f\(number % 2)", location: nil, expected: "", evidence: [])
         }
         var shuffled = findings.shuffled(using: &generator)
-        let expected = shuffled.sorted(by: Finding.reportOrder)
+        // Stable by construction: equal findings by their place in the input.
+        let expected = shuffled.indices.sorted { a, b in
+            if Finding.reportOrder(shuffled[a], shuffled[b]) { return true }
+            return !Finding.reportOrder(shuffled[b], shuffled[a]) && a < b
+        }.map { shuffled[$0].message }
         Linter.sortInReportOrder(&shuffled)
-        #expect(shuffled.map(\.message) == expected.map(\.message))
+        #expect(shuffled.map(\.message) == expected)
+    }
+
+    @Test func aSuppressedFindingKeepsItsSuppressionThroughJSON() throws {
+        let suppression = Suppression(
+            fingerprint: "f1", justification: "accepted", author: "a@example.com", expires: "2030-01-01",
+            location: SourceLocation(file: "relaylint.yml", line: 3))
+        var finding = Finding(
+            rule: "r", severity: .error, subject: "u1", app: "app", event: "e1", time: nil, message: "m", fingerprint: "f1",
+            location: nil, expected: "x", evidence: [])
+        let plain = String(decoding: try JSONEncoder().encode(finding), as: UTF8.self)
+        #expect(!plain.contains("suppression") && !finding.isSuppressed)
+        finding.suppression = suppression
+        let data = try JSONEncoder().encode(finding)
+        #expect(String(decoding: data, as: UTF8.self).contains(#""suppression":{"#))
+        let decoded = try JSONDecoder().decode(Finding.self, from: data)
+        #expect(decoded == finding && decoded.suppression == suppression && decoded.isSuppressed)
     }
 
     @Test func fingerprintsAreStableAndDistinct() throws {
@@ -273,5 +294,19 @@ import Testing
         let second = try lint(events: ["\n" + Self.emailLink + "\n" + Self.appleSignin])
         #expect(first.findings.map(\.fingerprint) == second.findings.map(\.fingerprint))
         #expect(Fingerprint.of(rule: "a", subject: "b", event: "c") != Fingerprint.of(rule: "a", subject: "b", event: "d"))
+    }
+}
+
+/// A seeded generator, so that a shuffled test input is the same in every run.
+struct SplitMix64: RandomNumberGenerator {
+    var state: UInt64
+    init(seed: UInt64) { state = seed }
+
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var value = state
+        value = (value ^ (value >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        value = (value ^ (value >> 27)) &* 0x94D0_49BB_1331_11EB
+        return value ^ (value >> 31)
     }
 }

@@ -74,8 +74,8 @@ import Testing
         var builder = DatasetBuilder(relayDomains: RelayDomains(), skipInvalid: true, retainedTypes: nil)
         let file = try #require(SpillFile(directory: NSTemporaryDirectory()))
         builder.spill(to: file, layout: PartitionedArena.Layout(partitions: 3, largestChunk: 512))
-        try builder.readEvents(path: Fixtures.path("Examples/events.jsonl"), fileIndex: 0)
         try builder.readAccounts(path: Fixtures.path("Examples/accounts.json"))
+        try builder.readEvents(path: Fixtures.path("Examples/events.jsonl"), fileIndex: 0)
         let reading = builder.dataset.storage.partitions
         #expect(reading.count == 3)
         #expect(reading.allSatisfy { $0.spilledChunkCount >= 2 }, "\(reading.map(\.spilledChunkCount))")

@@ -25,7 +25,8 @@ import Testing
             }
             discriminators[event.sequence] = event.discriminator
         }
-        return stored.events(subject: events.first?.subject ?? "", names: names.snapshot, discriminators: discriminators, arena: arena)
+        return stored.events(
+            subject: events.first?.subject ?? "", names: names.snapshot, discriminators: discriminators, duplicates: [], arena: arena)
     }
 
     /// Every event the tests have: the Examples log, every rule example's events, and the fast

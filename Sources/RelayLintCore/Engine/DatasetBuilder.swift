@@ -27,6 +27,8 @@ struct DatasetBuilder {
     private var duplicateCheck = DuplicateCheck()
     /// Events read, duplicates included, for the progress display.
     private var eventsRead = 0
+    /// Where a suspect was read when its sequence number does not say (a rule example's event).
+    private var exampleLocations: [UInt64: SourceLocation] = [:]
     /// The `--events` paths by file index, to name where an id was first used.
     private var eventPaths: [String] = []
     /// Where each log's summary is in `dataset.inputs`, by file index, for `finish` to add the
@@ -34,7 +36,8 @@ struct DatasetBuilder {
     private var eventInputs: [Int: Int] = [:]
     /// Look-alike relay addresses counted: those of accounts and of the events known to be kept.
     private var lookAlikeCount = 0
-    /// Look-alikes noted at once (those of accounts, read before the logs).
+    /// Look-alikes given a note's place so far: those of accounts at once, those of the logs in
+    /// `finish`.
     private var lookAlikesNoted = 0
     /// The events' look-alikes that may be among the first `noteLimit` of those kept, in input
     /// order; `finish` notes them once it knows which events are duplicates.
@@ -136,7 +139,8 @@ struct DatasetBuilder {
         eventsRead += 1
         let suspect = duplicateCheck.record(
             key: event.idKey, digest: event.digest, id: event.id, sequence: event.sequence, time: event.time,
-            location: event.location, lookAlikes: event.lookAlikes.count, line: line)
+            lookAlikes: event.lookAlikes.count, line: line)
+        if suspect, event.location != location(of: event.sequence) { exampleLocations[event.sequence] = event.location }
         if !suspect {
             dataset.eventCount += 1
             dataset.eventsPerDay[event.time.utcDayNumber, default: 0] += 1
@@ -156,7 +160,7 @@ struct DatasetBuilder {
         }
         let retained = isRetained(event.type, inShard: event.inShard)
         let subject = dataset.subjects.insert(event.subject, hash: event.subjectHash)
-        let partition = dataset.storage.partition(ofSubjectHash: event.subjectHash)
+        let partition = dataset.storage.partition(ofHash: event.subjectHash)
         // A duplicate is stored too (its first use's subject, never before it in input order);
         // the evaluation leaves it out.
         Self.record(
@@ -195,7 +199,11 @@ struct DatasetBuilder {
     }
 
     /// Reads one account export, JSON or CSV by extension.
+    ///
+    /// Accounts are read before the logs: their notes come at once, the logs' once `finish`
+    /// knows the duplicates, and notes are listed (and capped) in that order.
     mutating func readAccounts(path: String) throws(InputError) {
+        precondition(eventsRead == 0, "accounts are read before the logs")
         // Mapped, not read: the JSON reader lets each batch's pages go once it is packed.
         let file = try MappedFile(path: path)
         let sha256 = file.sha256()
@@ -237,7 +245,7 @@ struct DatasetBuilder {
         // One lookup: a subject already exported exists anyway, so adding it first changes nothing.
         let hash = SubjectTable.hash(of: account.localId)
         let subject = dataset.subjects.insert(account.localId, hash: hash)
-        let partition = dataset.storage.partition(ofSubjectHash: hash)
+        let partition = dataset.storage.partition(ofHash: hash)
         let position = dataset.subjects[subject].accountPosition
         if position >= 0 {
             // The first record may be in the spill file; if it cannot be read back, the note
@@ -270,6 +278,8 @@ struct DatasetBuilder {
     /// alive through the evaluation twice: through the builder's own copy of the dataset,
     /// everything the evaluation lets go of.
     mutating func finish() throws(InputError) -> Dataset {
+        // Invalid records first: a run they stop needs no duplicate check.
+        if !invalid.isEmpty, !skipInvalid { throw InputError.invalidRecords(invalid) }
         try settleDuplicates()
         self.dataset.storage.finishAppending()
         var dataset = Dataset()
@@ -307,7 +317,7 @@ struct DatasetBuilder {
             }
             dataset.eventCount += 1
             dataset.eventsPerDay[suspect.time.utcDayNumber, default: 0] += 1
-            lookAlikeCount += suspect.lookAlikes
+            lookAlikeCount += Int(suspect.lookAlikes)
             if let input {
                 dataset.inputs[input].firstTime = min(dataset.inputs[input].firstTime ?? suspect.time, suspect.time)
                 dataset.inputs[input].lastTime = max(dataset.inputs[input].lastTime ?? suspect.time, suspect.time)
@@ -333,7 +343,7 @@ struct DatasetBuilder {
             addNote(
                 .warning,
                 "event id '\(reuse.id)' was already used at \(location(of: reuse.firstUse)) with different content; both events are kept",
-                at: reuse.suspect.location)
+                at: exampleLocations[reuse.suspect.sequence] ?? location(of: reuse.suspect.sequence))
             // Findings on either event must not share a fingerprint: the reused id is told apart
             // by its content, stably across runs.
             dataset.discriminators[reuse.suspect.sequence] = reuse.contentKey

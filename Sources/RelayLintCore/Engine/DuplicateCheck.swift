@@ -14,15 +14,14 @@
 /// id's note names the id, and its findings' fingerprints hash its content), and only the counts
 /// of suspects wait for the answer.
 struct DuplicateCheck {
-    /// An event whose id may have been used before.
+    /// An event whose id may have been used before (every duplicate is one): 32 bytes.
     struct Suspect {
         var sequence: UInt64
         var time: Timestamp
-        var location: SourceLocation
-        /// Look-alike relay addresses it holds: they count only if the event is kept.
-        var lookAlikes: Int
         /// Where its id and line are kept.
         var line: Int
+        /// Look-alike relay addresses it holds: they count only if the event is kept.
+        var lookAlikes: Int32
     }
 
     /// An event that uses an earlier event's id with other content.
@@ -76,20 +75,18 @@ struct DuplicateCheck {
     /// Records one event, in input order; returns whether it is a suspect, whose fate `resolve`
     /// tells.
     mutating func record(
-        key: IDKey, digest: ContentDigest, id: String, sequence: UInt64, time: Timestamp, location: SourceLocation,
-        lookAlikes: Int, line: UnsafeBufferPointer<UInt8>
+        key: IDKey, digest: ContentDigest, id: String, sequence: UInt64, time: Timestamp, lookAlikes: Int,
+        line: UnsafeBufferPointer<UInt8>
     ) -> Bool {
-        var record = Record(high: key.high, low: key.low, digest: digest.value, sequence: sequence)
-        let partition = records.partition(ofSubjectHash: UInt64(bitPattern: Int64(key.high)))
-        withUnsafeBytes(of: &record) { bytes in
-            _ = records.partitions[partition].append(bytes.bindMemory(to: UInt8.self))
-        }
+        let record = Record(high: key.high, low: key.low, digest: digest.value, sequence: sequence)
+        let partition = records.partition(ofHash: UInt64(bitPattern: Int64(key.high)))
+        withUnsafeBytes(of: record) { _ = records.partitions[partition].append(raw: $0) }
         guard filter.insert(key) else { return false }
         let position = lines.append(line) { head in
             head.string(id)
             head.count(line.count)
         }
-        suspects.append(Suspect(sequence: sequence, time: time, location: location, lookAlikes: lookAlikes, line: position))
+        suspects.append(Suspect(sequence: sequence, time: time, line: position, lookAlikes: Int32(clamping: lookAlikes)))
         return true
     }
 

@@ -166,7 +166,7 @@ public enum Linter {
         dataset.storage = PartitionedArena()
         // The subjects of each partition, by their place in id order.
         var members = Array(repeating: [Int32](), count: storage.partitions.count)
-        for rank in order.indices { members[storage.partition(ofSubjectHash: subjects.hash(at: order[rank]))].append(Int32(rank)) }
+        for rank in order.indices { members[storage.partition(ofHash: subjects.hash(at: order[rank]))].append(Int32(rank)) }
         let empty = EvaluationTotals(rules: subjectRules.count, appMatchers: context.appMatchers.count)
         var totals = empty
         for partition in members.indices {
@@ -236,8 +236,8 @@ public enum Linter {
                 rule: rule, checked: tally.triggered, violated: tally.violated, pending: tally.pending)
         }
         var bySeverity: [Severity: Int] = [:]
-        for finding in findings where finding.suppression == nil { bySeverity[finding.severity, default: 0] += 1 }
-        let suppressedCount = findings.filter { $0.suppression != nil }.count
+        for finding in findings where !finding.isSuppressed { bySeverity[finding.severity, default: 0] += 1 }
+        let suppressedCount = findings.count { $0.isSuppressed }
         var shardSubjects = 0
         var accountsPerApp: [String: Int] = [:]
         for (inShard, accountApp) in zip(inShard, accountApps) where inShard {
@@ -416,6 +416,9 @@ private struct EvaluationTotals: Sendable {
     var tallies: [SubjectRuleEvaluator.Tally]
     var appMatches: [[String: RankedEvidence]]
     var anonymized = 0
+    /// What rules expected, built afresh for each violation (about 110 bytes on the heap): one
+    /// copy per run of subjects instead (300k findings: 45 MB).
+    private var texts: [String: String] = [:]
 
     init(rules: Int, appMatchers: Int) {
         tallies = Array(repeating: SubjectRuleEvaluator.Tally(), count: rules)
@@ -430,26 +433,10 @@ private struct EvaluationTotals: Sendable {
         guard inShard else { return }
         for var finding in result.findings {
             if let shared = earlierCopy(of: finding.expected) { finding.expected = shared }
-            for index in finding.evidence.indices {
-                if let note = finding.evidence[index].note, let shared = earlierCopy(of: note) { finding.evidence[index].note = shared }
-            }
             findings.append(finding)
         }
         addTallies(result.tallies)
         if result.wasEverAnonymized { anonymized += 1 }
-    }
-
-    /// Texts findings repeat (what a rule expected, the notes on evidence), built afresh for each
-    /// finding: one copy per run of subjects instead (300k findings: 45 MB).
-    private var texts: [String: String] = [:]
-
-    /// The copy of `text` kept before, if any; else `text` is kept for the next time.
-    private mutating func earlierCopy(of text: String) -> String? {
-        // Up to 15 bytes, a string holds its text inline: no copy to share.
-        guard text.utf8.count > 15 else { return nil }
-        if let shared = texts[text] { return shared }
-        texts[text] = text
-        return nil
     }
 
     /// Adds the totals of other subjects.
@@ -458,6 +445,15 @@ private struct EvaluationTotals: Sendable {
         findings.append(contentsOf: other.findings)
         addTallies(other.tallies)
         anonymized += other.anonymized
+    }
+
+    /// The copy of `text` kept before, if any; else `text` is kept for the next time.
+    private mutating func earlierCopy(of text: String) -> String? {
+        // Up to 15 bytes, a string holds its text inline: no copy to share.
+        guard text.utf8.count > 15 else { return nil }
+        if let shared = texts[text] { return shared }
+        texts[text] = text
+        return nil
     }
 
     private mutating func addTallies(_ other: [SubjectRuleEvaluator.Tally]) {

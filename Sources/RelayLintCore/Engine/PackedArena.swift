@@ -6,9 +6,9 @@
 /// grew by doubling, about 40% more than their bytes; and freed among the parse's garbage,
 /// they left memory the allocator could not give back. Here a record costs its bytes.
 ///
-/// With a `SpillFile`, each chunk but the last is written to it as soon as it is full and let
-/// go, and `load()` reads them all back when their records are needed: a large run then holds
-/// only a chunk per arena while it reads.
+/// With a `SpillFile`, each chunk is written to it as soon as it is full and let go (the last
+/// when reading is over, `finishAppending()`), and `load()` reads them all back when their
+/// records are needed: a large run then holds only a chunk per arena while it reads.
 struct PackedArena: Sendable {
     /// The largest chunk in memory; the first is 64 KiB and each next one twice the last, so that
     /// a small input (a rule example) does not take megabytes.
@@ -36,7 +36,23 @@ struct PackedArena: Sendable {
     mutating func append(_ bytes: UnsafeBufferPointer<UInt8>, prefix: (inout PackedWriter) -> Void = { _ in }) -> Int {
         var head = PackedWriter()
         prefix(&head)
-        let size = head.bytes.count + bytes.count
+        let last = makeRoom(for: head.bytes.count + bytes.count)
+        let position = last << 32 | chunks[last].count
+        chunks[last].append(contentsOf: head.bytes)
+        chunks[last].append(contentsOf: bytes)
+        return position
+    }
+
+    /// Stores `bytes` as they are (a fixed-size record's memory); returns the record's position.
+    mutating func append(raw bytes: UnsafeRawBufferPointer) -> Int {
+        let last = makeRoom(for: bytes.count)
+        let position = last << 32 | chunks[last].count
+        chunks[last].append(contentsOf: bytes)
+        return position
+    }
+
+    /// The chunk the next `size` bytes go to: the last, or a new one when they do not fit.
+    private mutating func makeRoom(for size: Int) -> Int {
         if chunks.isEmpty || chunks[chunks.count - 1].count + size > chunks[chunks.count - 1].capacity {
             let grown = min(largestChunk, chunks.last.map { $0.capacity * 2 } ?? 1 << 16)
             if !chunks.isEmpty { spillLastChunk() }
@@ -45,11 +61,7 @@ struct PackedArena: Sendable {
             chunks.append(chunk)
             spilled.append(nil)
         }
-        let last = chunks.count - 1
-        let position = last << 32 | chunks[last].count
-        chunks[last].append(contentsOf: head.bytes)
-        chunks[last].append(contentsOf: bytes)
-        return position
+        return chunks.count - 1
     }
 
     /// Writes the full last chunk to the spill file and lets it go; when the write fails (a full

@@ -40,10 +40,11 @@ struct PartitionedArena: Sendable {
         for index in partitions.indices { partitions[index].finishAppending() }
     }
 
-    /// The partition of a subject whose `SubjectTable.hash(of:)` is `subjectHash`. The hash is
-    /// mixed first: `--shard` slices by the hash modulo the shard count, and a partition must not
-    /// follow the shards (one shard's subjects would fill only some partitions).
-    func partition(ofSubjectHash subjectHash: UInt64) -> Int {
-        Int(((subjectHash &* 0x9E37_79B9_7F4A_7C15) >> 32) % UInt64(partitions.count))
+    /// The partition of a record by a 64-bit hash: a subject's `SubjectTable.hash(of:)` (or, in
+    /// the duplicate check, an id's hash). The hash is mixed first: `--shard` slices by the
+    /// subject hash modulo the shard count, and a partition must not follow the shards (one
+    /// shard's subjects would fill only some partitions).
+    func partition(ofHash hash: UInt64) -> Int {
+        Int(((hash &* 0x9E37_79B9_7F4A_7C15) >> 32) % UInt64(partitions.count))
     }
 }

@@ -50,7 +50,7 @@ struct StoredEvents: Sendable {
     /// per event), `names` the name table's snapshot, `discriminators` those of reused ids by
     /// sequence number; events whose sequence number is in `duplicates` are left out.
     func events(
-        subject: String, names: [String], discriminators: [UInt64: String], duplicates: Set<UInt64> = [], arena: PackedArena
+        subject: String, names: [String], discriminators: [UInt64: String], duplicates: Set<UInt64>, arena: PackedArena
     ) -> [Event] {
         var events: [Event] = []
         var position = last

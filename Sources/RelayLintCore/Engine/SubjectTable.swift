@@ -21,7 +21,7 @@ struct SubjectTable: Sendable {
     /// Open addressing by hash: an entry's index, or -1 for a free slot. A power of two in size.
     private var slots: [Int32] = []
 
-    var count: Int { entries.count }
+    var count: Int { hashes.count }
 
     /// The hash the table (and `--shard`) keys a subject id by.
     static func hash(of id: String) -> UInt64 { FNV1a.hash(id) }

@@ -24,6 +24,8 @@ public struct Finding: Sendable, Equatable, Codable {
         get { acceptedBy?.suppression }
         set { acceptedBy = newValue.map(AcceptedBy.init) }
     }
+    /// Whether a suppression accepts this finding, without copying the suppression out.
+    public var isSuppressed: Bool { acceptedBy != nil }
     /// Boxed: inline, a `Suppression?` took 129 of a finding's 320 bytes, in every finding of a
     /// run (300k at 10M events), where almost none is suppressed.
     private var acceptedBy: AcceptedBy?

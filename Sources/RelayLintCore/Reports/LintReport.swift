@@ -82,7 +82,7 @@ public struct LintReport: Sendable, Equatable {
     }
 
     /// Findings no suppression accepts: the ones that count.
-    public var activeFindings: [Finding] { findings.filter { $0.suppression == nil } }
+    public var activeFindings: [Finding] { findings.filter { !$0.isSuppressed } }
 
     /// Suppressions past their expiry date.
     public var expiredSuppressions: [SuppressionOutcome] { suppressions.filter { $0.status == .expired } }
@@ -94,6 +94,6 @@ public struct LintReport: Sendable, Equatable {
     public func fails(at threshold: Severity?) -> Bool {
         guard let threshold else { return false }
         // Not through `activeFindings`, which copies every finding (60 MB at 300k).
-        return findings.contains { $0.suppression == nil && $0.severity >= threshold }
+        return findings.contains { !$0.isSuppressed && $0.severity >= threshold }
     }
 }
