@@ -42,7 +42,7 @@ enum AuditReportFixtures {
     /// A report whose subject ids, event ids, app, log path, rule texts, message, skipped record
     /// and suppressions (one active, one expired, one stale) all carry `payload`.
     static func hostileReport(showPII: Bool = false) throws -> LintReport {
-        let base = FileManager.default.temporaryDirectory.appendingPathComponent("relaylint-hostile-\(UUID().uuidString)")
+        let base = try Fixtures.temporaryDirectory().appendingPathComponent("relaylint-hostile-\(UUID().uuidString)")
         // The folder and file names together spell `<script>alert(1)</script>` around a `/`.
         let folder = base.appendingPathComponent("<script>alert(1)<")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)

@@ -12,12 +12,19 @@ public enum Fixtures {
     /// The built-in rule pack as checked in.
     public static var rules: String { path("Rules") }
 
-    /// A new, empty temporary folder.
+    /// A new, empty temporary folder, inside one folder per test process that is removed when the
+    /// process exits (left behind, a run's hundreds of folders piled up in the system's).
     public static func temporaryDirectory() throws -> URL {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("relaylint-tests-\(UUID().uuidString)")
+        let directory = temporaryRoot.appendingPathComponent("relaylint-tests-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         return directory
     }
+
+    private static let temporaryRoot: URL = {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("relaylint-tests-\(UUID().uuidString)")
+        atexit { try? FileManager.default.removeItem(at: Fixtures.temporaryRoot) }
+        return root
+    }()
 
     /// Writes `contents` to a new temporary file with the given name and returns its path.
     public static func temporaryFile(named name: String, contents: String) throws -> String {
