@@ -70,6 +70,39 @@ import Testing
         #expect(try Linter.run(request) == inMemory)
     }
 
+    /// A pipe may hold any number of events: a run with one spills, whatever the other inputs'
+    /// size, and reports what the same run from a file reports.
+    @Test(.timeLimit(.minutes(1))) func aRunReadingAPipeSpills() throws {
+        let log = try String(contentsOfFile: Fixtures.path("Examples/events.jsonl"), encoding: .utf8)
+        let small = try Fixtures.temporaryFile(named: "small.jsonl", contents: log)
+        var request = LintRequest(eventPaths: [small], rules: LinterTests.builtIn, parallelism: 2)
+        #expect(Linter.spillLayout(for: request) == nil)
+        let fifo = try Fixtures.temporaryDirectory().appendingPathComponent("events.jsonl").path
+        #expect(mkfifo(fifo, 0o600) == 0)
+        request.eventPaths = [fifo]
+        #expect(Linter.spillLayout(for: request) != nil)
+        request.spillThreshold = .max
+        #expect(Linter.spillLayout(for: request) == nil)
+        request.spillThreshold = 128 << 20
+
+        let writer = Thread {
+            guard let handle = FileHandle(forWritingAtPath: fifo) else { return }
+            handle.write(Data(log.utf8))
+            try? handle.close()
+        }
+        writer.start()
+        let piped = try Linter.run(request)
+        request.eventPaths = [small]
+        let fromFile = try Linter.run(request)
+        // The same report but for the log's path.
+        func identities(_ report: LintReport) -> [String] {
+            report.findings.map { "\($0.rule) \($0.subject) \($0.event ?? "") \($0.fingerprint) \($0.location?.line ?? 0)" }
+        }
+        #expect(identities(piped) == identities(fromFile))
+        #expect(piped.summary == fromFile.summary && piped.notes.map(\.message) == fromFile.notes.map(\.message))
+        #expect(piped.findings.count > 5)
+    }
+
     @Test func aSpillingBuilderKeepsOnlyEachPartitionsLastChunkInMemoryAndNoneOnceReadingIsOver() throws {
         var builder = DatasetBuilder(relayDomains: RelayDomains(), skipInvalid: true, retainedTypes: nil)
         let file = try #require(SpillFile(directory: NSTemporaryDirectory()))

@@ -30,8 +30,9 @@ public struct LintRequest: Sendable {
     public var shard: Shard?
     /// Inputs (logs and exports together) larger than this many bytes are read into a temporary
     /// file, in partitions by subject, and evaluated a partition at a time, so that memory holds
-    /// one partition's events instead of all of them. 0 spills any input whose size is known
-    /// (a pipe's is not), `Int.max` none. The report does not depend on it.
+    /// one partition's events instead of all of them; so are inputs with a pipe among them, whose
+    /// size is not known before it is read. 0 spills any input, `Int.max` none. The report does
+    /// not depend on it.
     var spillThreshold = 128 << 20
     /// Where the temporary file goes; the system's (`TMPDIR`) when nil. When no file can be made
     /// there, the run keeps everything in memory.
@@ -72,11 +73,10 @@ public enum Linter {
         builder.progress = request.progress
         if request.progress != nil { builder.totalEventBytes = request.eventPaths.reduce(0) { $0 + fileSize($1) } }
         builder.outsideShardTypes = outsideShardTypes(appRules: appRules)
-        let inputBytes = (request.eventPaths + request.accountPaths).reduce(0) { $0 + fileSize($1) }
-        if inputBytes > request.spillThreshold,
+        if let layout = spillLayout(for: request),
             let file = SpillFile(directory: request.temporaryDirectory ?? FileManager.default.temporaryDirectory.path)
         {
-            builder.spill(to: file, layout: request.spillLayout ?? PartitionedArena.Layout(forInputBytes: inputBytes))
+            builder.spill(to: file, layout: layout)
         }
         var problems: [Diagnostic] = []
         if let manifestPath = request.manifestPath {
@@ -108,6 +108,27 @@ public enum Linter {
     /// A file's size in bytes; 0 when it cannot be read (reading it reports why).
     private static func fileSize(_ path: String) -> Int {
         (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
+    }
+
+    /// How the run lays out its temporary file, or nil when it keeps everything in memory: it
+    /// spills when the inputs add up to more than `spillThreshold`, or when one of them is a pipe
+    /// (`--events <(gunzip -c events.jsonl.gz)` may hold any number of events: kept in memory,
+    /// 10M took 1.7 GiB).
+    static func spillLayout(for request: LintRequest) -> PartitionedArena.Layout? {
+        let sizes = (request.eventPaths + request.accountPaths).map(knownSize)
+        let known = sizes.reduce(0) { $0 + ($1 ?? 0) }
+        let unknown = sizes.contains(nil)
+        guard known > request.spillThreshold || (unknown && request.spillThreshold < .max) else { return nil }
+        // Laid out as if a pipe held a gibibyte, so that a large one does not crowd a few partitions.
+        return request.spillLayout ?? PartitionedArena.Layout(forInputBytes: known + (unknown ? 1 << 30 : 0))
+    }
+
+    /// A regular file's size; nil for an input whose size is not known before it is read (a pipe,
+    /// a device); 0 when it cannot be read (reading it reports why).
+    private static func knownSize(_ path: String) -> Int? {
+        guard let attributes = try? FileManager.default.attributesOfItem(atPath: path) else { return 0 }
+        guard attributes[.type] as? FileAttributeType == .typeRegular else { return nil }
+        return attributes[.size] as? Int ?? 0
     }
 
     /// - Parameter dataset: taken over, so that no caller's copy keeps what the pass lets go of
