@@ -113,7 +113,7 @@ public enum Linter {
     /// How the run lays out its temporary file, or nil when it keeps everything in memory: it
     /// spills when the inputs add up to more than `spillThreshold`, or when one of them is a pipe
     /// (`--events <(gunzip -c events.jsonl.gz)` may hold any number of events: kept in memory,
-    /// 10M took 1.7 GiB).
+    /// 10M took 1.5 GiB).
     static func spillLayout(for request: LintRequest) -> PartitionedArena.Layout? {
         let sizes = (request.eventPaths + request.accountPaths).map(knownSize)
         let known = sizes.reduce(0) { $0 + ($1 ?? 0) }
