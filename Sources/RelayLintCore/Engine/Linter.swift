@@ -105,6 +105,31 @@ public enum Linter {
         return try evaluate(dataset, subjectRules: subjectRules, appRules: appRules, request: request)
     }
 
+    /// What the evaluation needs of each subject, by its place in id order (`order`): its packed
+    /// events and account (16 bytes), and its account's app as an index into `appNames` (-1 for
+    /// none).
+    private static func evaluationRecords(of table: SubjectTable, in order: [Int], dataset: borrowing Dataset) -> (
+        records: [(events: StoredEvents, account: Int)], accountApps: [Int32], appNames: [String]
+    ) {
+        var records: [(events: StoredEvents, account: Int)] = []
+        records.reserveCapacity(order.count)
+        var accountApps = [Int32](repeating: -1, count: order.count)
+        var appNames: [String] = []
+        var appIndex: [String: Int32] = [:]
+        for (rank, index) in order.enumerated() {
+            let subject = table[index]
+            records.append((subject.events, subject.accountPosition))
+            guard subject.hasAccount else { continue }
+            let app = dataset.app(ofAccountOf: subject)
+            if appIndex[app] == nil {
+                appIndex[app] = Int32(appNames.count)
+                appNames.append(app)
+            }
+            accountApps[rank] = appIndex[app]!
+        }
+        return (records, accountApps, appNames)
+    }
+
     /// A file's size in bytes; 0 when it cannot be read (reading it reports why).
     private static func fileSize(_ path: String) -> Int {
         (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
@@ -152,33 +177,10 @@ public enum Linter {
         table.dropLookupIndex()
         let order = table.indicesInIDOrder()
         let inShard = order.map { shard?.contains(subjectHash: table.hash(at: $0)) ?? true }
-        // What the evaluation needs of each subject, by its place in id order: its packed events
-        // and account (16 bytes) and its account's app (an index into `accountAppNames`, -1 for
-        // none). The table's entries (64 bytes each, 128 MB for 2M subjects) go before the
-        // findings come.
-        var stored: [(events: StoredEvents, account: Int)] = []
-        stored.reserveCapacity(order.count)
-        var appOfAccount = [Int32](repeating: -1, count: order.count)
-        var accountAppNames: [String] = []
-        var accountAppIndex: [String: Int32] = [:]
-        for (rank, index) in order.enumerated() {
-            let subject = table[index]
-            stored.append((subject.events, subject.accountPosition))
-            guard subject.hasAccount else { continue }
-            let app = dataset.app(ofAccountOf: subject)
-            if accountAppIndex[app] == nil {
-                accountAppIndex[app] = Int32(accountAppNames.count)
-                accountAppNames.append(app)
-            }
-            appOfAccount[rank] = accountAppIndex[app]!
-        }
+        // The table's entries (64 bytes each, 128 MB for 2M subjects) go before the findings come.
+        let (subjectRecords, accountApps, accountAppNames) = evaluationRecords(of: table, in: order, dataset: dataset)
         table.dropEntries()
         let subjects = table
-        let subjectRecords = stored
-        stored = []
-        let accountApps = appOfAccount
-        appOfAccount = []
-        let appNames = accountAppNames
         let names = dataset.names
         let discriminators = dataset.discriminators
         let duplicates = dataset.duplicates
@@ -219,7 +221,7 @@ public enum Linter {
                     let result = (inShard[rank] ? evaluator : appMatchersOnly).evaluate(
                         Timeline(
                             subject: id, events: events, account: account,
-                            accountApp: accountApps[rank] < 0 ? nil : appNames[Int(accountApps[rank])],
+                            accountApp: accountApps[rank] < 0 ? nil : accountAppNames[Int(accountApps[rank])],
                             relayDomains: request.relayDomains))
                     totals.add(result, inShard: inShard[rank], rank: rank)
                 }

@@ -89,12 +89,7 @@ struct PackedArena: Sendable {
 
     /// Reads every spilled chunk back into memory, before the records are read in bulk.
     mutating func load() throws(SpillError) {
-        guard let spill else { return }
-        for index in spilled.indices {
-            guard let extent = spilled[index] else { continue }
-            chunks[index] = try spill.read(at: extent.offset, count: extent.count)
-            spilled[index] = nil
-        }
+        for index in spilled.indices { try load(chunk: index) }
     }
 
     /// The bytes stored, in memory or not.

@@ -21,7 +21,8 @@ struct SeenIDFilter {
             words = Array(repeating: 0, count: max(1, capacity / 32) * 8)
         }
 
-        /// The block's first word and the id's bits in it: 7 positions of 9 bits.
+        /// The block's first word and the id's mixed low half, whose 7 positions of 9 bits are
+        /// its bits in the block.
         func place(of key: IDKey) -> (block: Int, bits: UInt64) {
             let blocks = UInt64(words.count / 8)
             let block = Int(UInt64(bitPattern: Int64(key.high)).multipliedFullWidth(by: blocks).high) * 8
@@ -30,20 +31,25 @@ struct SeenIDFilter {
             return (block, mixed)
         }
 
+        /// The word of `words` and the mask in it of one of an id's 7 bits.
+        static func bit(_ position: Int, at place: (block: Int, bits: UInt64)) -> (word: Int, mask: UInt64) {
+            let bit = Int(truncatingIfNeeded: place.bits >> (9 * UInt64(position))) & 511
+            return (place.block + bit >> 6, 1 << UInt64(bit & 63))
+        }
+
         func contains(_ key: IDKey) -> Bool {
-            let (block, bits) = place(of: key)
-            for position in 0..<7 {
-                let bit = Int(truncatingIfNeeded: bits >> (9 * UInt64(position))) & 511
-                if words[block + bit >> 6] & (1 << UInt64(bit & 63)) == 0 { return false }
+            let place = place(of: key)
+            return (0..<7).allSatisfy { position in
+                let (word, mask) = Self.bit(position, at: place)
+                return words[word] & mask != 0
             }
-            return true
         }
 
         mutating func insert(_ key: IDKey) {
-            let (block, bits) = place(of: key)
+            let place = place(of: key)
             for position in 0..<7 {
-                let bit = Int(truncatingIfNeeded: bits >> (9 * UInt64(position))) & 511
-                words[block + bit >> 6] |= 1 << UInt64(bit & 63)
+                let (word, mask) = Self.bit(position, at: place)
+                words[word] |= mask
             }
             count += 1
         }
