@@ -108,11 +108,14 @@ import Testing
         // Keys that differ only in the high half's last bits fall in one block with the same
         // bits: the filter cannot tell them apart, the check can.
         for index in 0..<100 {
+            let id = [UInt8]("e\(index)".utf8)
             _ = [UInt8]("{}".utf8).withUnsafeBufferPointer { line in
-                check.record(
-                    key: IDKey(high: index, low: 7), digest: ContentDigest(.string("\(index)")), id: "e\(index)",
-                    sequence: UInt64(index), time: Timestamp(nanoseconds: 0),
-                    lookAlikes: 0, line: line)
+                id.withUnsafeBufferPointer { id in
+                    check.record(
+                        key: IDKey(high: index, low: 7), digest: ContentDigest(.string("\(index)")), id: id,
+                        sequence: UInt64(index), time: Timestamp(nanoseconds: 0),
+                        lookAlikes: 0, line: line)
+                }
             }
         }
         #expect(check.suspects.map(\.sequence) == Array(1..<100))

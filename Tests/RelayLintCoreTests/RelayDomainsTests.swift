@@ -36,14 +36,37 @@ import Testing
     ])
     func theLookAlikePrefilterKeepsEveryAddressWhoseKeyLooksAlike(address: String) {
         let key = Identity.emailKey(address)
-        if domains.isLookAlike(key) { #expect(RelayDomains.mayLookAlike(address)) }
+        if domains.isLookAlike(key) { #expect(domains.mayLookAlike(address)) }
         #expect(domains.isLookAlike(address) == domains.isLookAlike(key))
+    }
+
+    /// The byte test decides ASCII addresses without the `Character` test: it must answer as
+    /// that test does, for the default domains, a custom list and none.
+    @Test(arguments: [RelayDomains(), RelayDomains(["Relay.Example.org", "mail.icloud.com"]), RelayDomains([])])
+    func theByteLookAlikeTestAgreesWithTheCharacterTest(domains: RelayDomains) {
+        let addresses = [
+            "x@icloud.com", "x@ICloud.com", "x@private.icloud.com", "x@private.icloud.co", "x@privateicloud.com",
+            "x@privaterelay.appleid.com", "x@PrivateRelay.AppleID.com", "x@privaterelay.apple.id.com", "x@privaterelay.example",
+            "x@appleid.com", "x@APPLEID.COM", "x@sub.appleid.com", "x@notappleid.com", "x@appleid.com.evil", "x@apple.com",
+            "x@relay.example.org", "x@relay-example.org", "x@r.e.l.a.y.example.org.uk", "x@mail-icloud.com", "x@relay.example.or",
+            "x@example.com", "x@", "@icloud.com", "icloud.com", "x@a@privaterelay.apple.id.com", "x@privaterelay.", "x@relay",
+            "x@Apple_ID.com", "x@apple-id.com", "x@privaterelay.appleid.com.",
+        ]
+        for address in addresses {
+            #expect(domains.isLookAlike(address) == domains.unicodeLookAlikeTest(address), "\(address)")
+            let bytes = Array(address.utf8)
+            #expect(bytes.withUnsafeBufferPointer { domains.isLookAlike(bytes: $0) } == domains.isLookAlike(address), "\(address)")
+        }
     }
 
     @Test func theListIsConfigurable() {
         let custom = RelayDomains(["Relay.Example.org "])
         #expect(custom.isRelayAddress("a@relay.example.org"))
         #expect(!custom.isRelayAddress("a@privaterelay.appleid.com"))
+        // Look-alikes of a configured domain, whatever words it holds.
+        let hidden = RelayDomains(["hide.example.net"])
+        #expect(hidden.isLookAlike("a@hide-example.net") && hidden.mayLookAlike("a@Hide-Example.net"))
+        #expect(!hidden.isLookAlike("a@hide.example.net") && !hidden.isLookAlike("a@example.net"))
     }
 }
 

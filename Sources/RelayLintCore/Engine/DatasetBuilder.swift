@@ -42,7 +42,13 @@ struct DatasetBuilder {
     /// The events' look-alikes that may be among the first `noteLimit` of those kept, in input
     /// order; `finish` notes them once it knows which events are duplicates.
     private var lookAlikeCandidates: [(sequence: UInt64, field: String, address: String, location: SourceLocation)] = []
-    private var retainedTypeCache: [(type: String, inShard: Bool, retained: Bool)] = []
+    /// Whether events of a type are kept, by the type's index in the name table (twice: outside
+    /// and inside the shard); nil where not asked yet.
+    private var retainedTypeCache: [Bool?] = []
+    /// The apps of the events read, by index in the name table, until `finish` names them.
+    private var appsSeen = AppsSeen()
+    /// `account.created`'s index in the name table.
+    private let accountCreated: Int
     /// The types, apps, field names and files of the stored events, shared with the parse workers.
     private let names = NameTable()
     static let noteLimit = 200
@@ -56,6 +62,7 @@ struct DatasetBuilder {
         self.relayDomains = relayDomains
         self.skipInvalid = skipInvalid
         self.retainedTypes = retainedTypes.map { $0.union(DatasetBuilder.identityTypes) }
+        accountCreated = names.index(of: "account.created")
     }
 
     /// Writes the packed events and accounts to `file`, in partitions by subject, as they are
@@ -83,18 +90,15 @@ struct DatasetBuilder {
         var summary = InputFileSummary(path: path, kind: .events, sha256: "", records: 0)
         duplicateCheck.reserveCapacity(FileBytes.estimatedLineCount(path: path))
         let preparation = PreparedEvent.Preparation(relayDomains: relayDomains, shard: shard)
-        let caches = NameCaches(names, count: max(1, parallelism))
         do {
             let bytesBefore = eventBytesRead
             let (sha256, records) = try reader.read(
+                names: names, preparation: preparation,
                 progress: { bytes in
                     eventBytesRead = bytesBefore + bytes
                     progress?(
                         LintProgress(
                             file: path, bytesRead: eventBytesRead, totalBytes: totalEventBytes, events: eventsRead))
-                },
-                prepare: { event, digest, worker, bytes in
-                    preparation.prepare(event, digest: digest, names: &caches.caches[worker], into: &bytes)
                 }
             ) { record, line, prepared in
                 switch record {
@@ -103,8 +107,7 @@ struct DatasetBuilder {
                     invalid.append(diagnostic)
                 case .event(let event):
                     let time = event.time
-                    let packed = UnsafeBufferPointer(rebasing: prepared[event.packed])
-                    if ingest(event, packed: packed, line: line) {
+                    if ingest(event, in: prepared, line: line) {
                         summary.firstTime = min(summary.firstTime ?? time, time)
                         summary.lastTime = max(summary.lastTime ?? time, time)
                     }
@@ -128,19 +131,22 @@ struct DatasetBuilder {
         let prepared = PreparedEvent.Preparation(relayDomains: relayDomains, shard: shard)
             .prepare(event, digest: digest, names: &cache, into: &bytes)
         let line = Array(content.canonicalText.utf8)
-        bytes.withUnsafeBufferPointer { packed in line.withUnsafeBufferPointer { _ = ingest(prepared, packed: packed, line: $0) } }
+        bytes.withUnsafeBufferPointer { buffer in line.withUnsafeBufferPointer { _ = ingest(prepared, in: buffer, line: $0) } }
     }
 
-    /// Adds one event a parse worker prepared: `packed` is the event in `StoredEvents`' form,
-    /// `line` its text, kept only when its id may have been used before. Returns whether the
+    /// Adds one event a parse worker prepared: `buffer` holds its packed form, id and subject;
+    /// `line` is its text, kept only when its id may have been used before. Returns whether the
     /// event is counted now; an event whose id may have been used before is counted by `finish`,
     /// once the duplicate check has told whether it repeats an earlier event.
-    mutating func ingest(_ event: consuming PreparedEvent, packed: UnsafeBufferPointer<UInt8>, line: UnsafeBufferPointer<UInt8>) -> Bool {
+    mutating func ingest(_ event: consuming PreparedEvent, in buffer: UnsafeBufferPointer<UInt8>, line: UnsafeBufferPointer<UInt8>) -> Bool
+    {
         eventsRead += 1
         let suspect = duplicateCheck.record(
-            key: event.idKey, digest: event.digest, id: event.id, sequence: event.sequence, time: event.time,
-            lookAlikes: event.lookAlikes.count, line: line)
-        if suspect, event.location != location(of: event.sequence) { exampleLocations[event.sequence] = event.location }
+            key: event.idKey, digest: event.digest, id: UnsafeBufferPointer(rebasing: buffer[event.id]), sequence: event.sequence,
+            time: event.time, lookAlikes: event.lookAlikes.count, line: line)
+        if suspect, let location = event.location, location != self.location(of: event.sequence) {
+            exampleLocations[event.sequence] = location
+        }
         if !suspect {
             dataset.eventCount += 1
             dataset.eventsPerDay[event.time.utcDayNumber, default: 0] += 1
@@ -148,32 +154,34 @@ struct DatasetBuilder {
         // A duplicate has its first use's time, app and type: these do not wait for the answer.
         dataset.earliest = min(dataset.earliest ?? event.time, event.time)
         dataset.latest = max(dataset.latest ?? event.time, event.time)
-        let app = event.app ?? dataset.defaultApp
-        dataset.appsSeen.insert(app)
-        if event.type == "account.created" { dataset.appsCreatingAccounts.insert(app) }
+        appsSeen.insert(app: event.app, creating: event.type == accountCreated)
         for (field, text) in event.lookAlikes {
             // Past the first `noteLimit` look-alikes of events known to be kept, none is noted.
             if lookAlikeCount < DatasetBuilder.noteLimit {
-                lookAlikeCandidates.append((event.sequence, field, text, event.location))
+                lookAlikeCandidates.append((event.sequence, field, text, event.location ?? location(of: event.sequence)))
             }
             if !suspect { lookAlikeCount += 1 }
         }
         let retained = isRetained(event.type, inShard: event.inShard)
-        let subject = dataset.subjects.insert(event.subject, hash: event.subjectHash)
+        let subject = dataset.subjects.insert(UnsafeBufferPointer(rebasing: buffer[event.subject]), hash: event.subjectHash)
         let partition = dataset.storage.partition(ofHash: event.subjectHash)
         // A duplicate is stored too (its first use's subject, never before it in input order);
         // the evaluation leaves it out.
         Self.record(
-            event, retained: retained, packed: packed, in: &dataset.subjects[subject], storage: &dataset.storage.partitions[partition])
+            event, retained: retained, packed: UnsafeBufferPointer(rebasing: buffer[event.packed]),
+            isCreation: event.type == accountCreated,
+            in: &dataset.subjects[subject], storage: &dataset.storage.partitions[partition])
         return !suspect
     }
 
-    /// Whether events of a type are kept, asked once per event: the few types of a log are
-    /// remembered in a short list, cheaper to scan than hashing the type each time.
-    private mutating func isRetained(_ type: String, inShard: Bool) -> Bool {
-        if let known = retainedTypeCache.first(where: { $0.type == type && $0.inShard == inShard }) { return known.retained }
-        let retained = (inShard ? retainedTypes : outsideShardTypes)?.contains(type) ?? true
-        if retainedTypeCache.count < 64 { retainedTypeCache.append((type, inShard, retained)) }
+    /// Whether events of a type (its index in the name table) are kept, asked once per event:
+    /// the answer is remembered by index.
+    private mutating func isRetained(_ type: Int, inShard: Bool) -> Bool {
+        let slot = type * 2 + (inShard ? 1 : 0)
+        if slot < retainedTypeCache.count, let known = retainedTypeCache[slot] { return known }
+        let retained = (inShard ? retainedTypes : outsideShardTypes)?.contains(names.name(at: type)) ?? true
+        if slot >= retainedTypeCache.count { retainedTypeCache += Array(repeating: nil, count: slot + 1 - retainedTypeCache.count) }
+        retainedTypeCache[slot] = retained
         return retained
     }
 
@@ -184,14 +192,14 @@ struct DatasetBuilder {
     }
 
     private static func record(
-        _ event: borrowing PreparedEvent, retained: Bool, packed: UnsafeBufferPointer<UInt8>, in subject: inout Dataset.Subject,
-        storage: inout PackedArena
+        _ event: borrowing PreparedEvent, retained: Bool, packed: UnsafeBufferPointer<UInt8>, isCreation: Bool,
+        in subject: inout Dataset.Subject, storage: inout PackedArena
     ) {
-        let position = Dataset.EventPosition(time: event.time, sequence: event.sequence, app: event.appName)
+        let position = Dataset.EventPosition(time: event.time, sequence: event.sequence, app: Int32(event.app ?? -1))
         if subject.firstEvent.map(position.precedes) ?? true {
             subject.firstEvent = position
         }
-        if event.type == "account.created", subject.firstCreation.map(position.precedes) ?? true {
+        if isCreation, subject.firstCreation.map(position.precedes) ?? true {
             subject.firstCreation = position
         }
         guard retained else { return }
@@ -260,7 +268,7 @@ struct DatasetBuilder {
             return false
         }
         // Keys (trimmed, lowercased) only for the rare address the byte prefilter lets through.
-        let candidates = ([account.email] + account.providers.map(\.email)).compactMap { $0 }.filter(RelayDomains.mayLookAlike)
+        let candidates = ([account.email] + account.providers.map(\.email)).compactMap { $0 }.filter(relayDomains.mayLookAlike)
         for address in Set(candidates.map(Identity.emailKey)).sorted() where relayDomains.isLookAlike(address) {
             addLookAlikeNote(address, field: "email", at: account.location)
         }
@@ -285,6 +293,7 @@ struct DatasetBuilder {
         var dataset = Dataset()
         swap(&dataset, &self.dataset)
         dataset.names = names.snapshot
+        appsSeen.add(to: &dataset, names: dataset.names)
         if !invalid.isEmpty {
             guard skipInvalid else { throw InputError.invalidRecords(invalid) }
             dataset.skipped = invalid
@@ -372,17 +381,28 @@ struct DatasetBuilder {
     }
 }
 
-/// One name-table cache per parse worker; a worker only ever uses its own.
-private final class NameCaches: @unchecked Sendable {
-    let caches: UnsafeMutableBufferPointer<NameTable.Cache>
+/// The apps of the events read, by their index in the name table: a `Set<String>` insert for
+/// every event took its hashing; a flag per app costs a load.
+private struct AppsSeen {
+    /// Per name index: 1 for an app seen, 2 for one seen creating an account (1 | 2 for both).
+    private var flags: [UInt8] = []
+    /// The same for the default app (events without `app`).
+    private var defaultApp: UInt8 = 0
 
-    init(_ names: NameTable, count: Int) {
-        caches = .allocate(capacity: count)
-        caches.initialize(repeating: NameTable.Cache(names))
+    mutating func insert(app: Int?, creating: Bool) {
+        let flag: UInt8 = creating ? 3 : 1
+        guard let app else { return defaultApp |= flag }
+        if app >= flags.count { flags += Array(repeating: 0, count: app + 1 - flags.count) }
+        flags[app] |= flag
     }
 
-    deinit {
-        _ = caches.deinitialize()
-        caches.deallocate()
+    /// Names the apps in the dataset's sets, once reading is over (the default app is known).
+    func add(to dataset: inout Dataset, names: [String]) {
+        func add(_ name: String, _ flag: UInt8) {
+            if flag & 1 != 0 { dataset.appsSeen.insert(name) }
+            if flag & 2 != 0 { dataset.appsCreatingAccounts.insert(name) }
+        }
+        add(dataset.defaultApp, defaultApp)
+        for (index, flag) in flags.enumerated() where flag != 0 { add(names[index], flag) }
     }
 }

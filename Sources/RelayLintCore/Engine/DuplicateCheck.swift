@@ -75,7 +75,7 @@ struct DuplicateCheck {
     /// Records one event, in input order; returns whether it is a suspect, whose fate `resolve`
     /// tells.
     mutating func record(
-        key: IDKey, digest: ContentDigest, id: String, sequence: UInt64, time: Timestamp, lookAlikes: Int,
+        key: IDKey, digest: ContentDigest, id: UnsafeBufferPointer<UInt8>, sequence: UInt64, time: Timestamp, lookAlikes: Int,
         line: UnsafeBufferPointer<UInt8>
     ) -> Bool {
         let record = Record(high: key.high, low: key.low, digest: digest.value, sequence: sequence)
@@ -83,7 +83,7 @@ struct DuplicateCheck {
         withUnsafeBytes(of: record) { _ = records.partitions[partition].append(raw: $0) }
         guard filter.insert(key) else { return false }
         let position = lines.append(line) { head in
-            head.string(id)
+            head.string(bytes: id)
             head.count(line.count)
         }
         suspects.append(Suspect(sequence: sequence, time: time, line: position, lookAlikes: Int32(clamping: lookAlikes)))

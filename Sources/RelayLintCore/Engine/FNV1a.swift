@@ -2,8 +2,13 @@
 /// on every machine and in every run (`--shard` slices by it), and cheap next to `Hasher`.
 enum FNV1a {
     static func hash(_ text: String) -> UInt64 {
+        var text = text
+        return text.withUTF8(hash(bytes:))
+    }
+
+    static func hash(bytes: UnsafeBufferPointer<UInt8>) -> UInt64 {
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in text.utf8 {
+        for byte in bytes {
             hash ^= UInt64(byte)
             hash &*= 0x0000_0100_0000_01B3
         }

@@ -31,6 +31,9 @@ final class NameTable: @unchecked Sendable {
         return lhs.withUTF8 { left in rhs.withUTF8 { left.hasSameBytes(as: $0) } }
     }
 
+    /// The name at an index.
+    func name(at index: Int) -> String { lock.withLock { names[index] } }
+
     /// Every name, by index: what the unpacking reads once reading is over.
     var snapshot: [String] { lock.withLock { names } }
 

@@ -31,8 +31,20 @@ struct PackedWriter {
     }
 
     mutating func string(_ text: String) {
-        count(text.utf8.count)
-        bytes.append(contentsOf: text.utf8)
+        var text = text
+        text.withUTF8 { string(bytes: $0) }
+    }
+
+    /// A string given as its UTF-8 bytes: the same bytes `string(_:)` writes for it.
+    mutating func string(bytes text: UnsafeBufferPointer<UInt8>) {
+        count(text.count)
+        bytes.append(contentsOf: text)
+    }
+
+    /// A string value given as its UTF-8 bytes: the same bytes `value(.string(…))` writes for it.
+    mutating func stringValue(bytes text: UnsafeBufferPointer<UInt8>) {
+        bytes.append(ValueTag.string.rawValue)
+        string(bytes: text)
     }
 
     /// nil as 0, a string as its length plus one and its UTF-8.
@@ -46,9 +58,7 @@ struct PackedWriter {
         switch value {
         case .null: bytes.append(ValueTag.null.rawValue)
         case .bool(let flag): bytes.append((flag ? ValueTag.true : ValueTag.false).rawValue)
-        case .string(let text):
-            bytes.append(ValueTag.string.rawValue)
-            string(text)
+        case .string(var text): text.withUTF8 { stringValue(bytes: $0) }
         case .number(let number):
             bytes.append(ValueTag.number.rawValue)
             string(number.text)

@@ -1,17 +1,18 @@
 /// An event as a parse worker hands it to the ingest: already packed (`StoredEvents.pack`),
 /// with what the single-threaded ingest needs worked out beforehand — the id's hash, the
-/// look-alike test, the shard — so that the ingest only files it, and the `Event` is freed on
-/// the worker that made it.
+/// look-alike test, the shard — so that the ingest only files it. It holds no `String` of the
+/// event's: the ingest reads the id and the subject as bytes from the worker's buffer, and the
+/// names (type, app) as indices into the name table.
 struct PreparedEvent: Sendable {
-    let id: String
-    let subject: String
-    let type: String
-    let app: String?
-    /// The app's index in the name table; -1 for none.
-    let appName: Int32
+    /// The type's index in the name table.
+    let type: Int
+    /// The app's index in the name table; nil for none.
+    let app: Int?
     let time: Timestamp
     let sequence: UInt64
-    let location: SourceLocation
+    /// Where the event was read; nil for the line its sequence number names (every event of a
+    /// log), set for an event read elsewhere (a rule example).
+    let location: SourceLocation?
     let idKey: IDKey
     /// `SubjectTable.hash(of: subject)`, worked out on the worker.
     let subjectHash: UInt64
@@ -20,30 +21,49 @@ struct PreparedEvent: Sendable {
     let inShard: Bool
     /// String fields whose domain looks like a relay domain but is not one, in field order.
     let lookAlikes: [(field: String, text: String)]
-    /// Where the packed event lies in its worker's buffer.
+    /// Where the packed event, its id and its subject lie in the worker's buffer.
     let packed: Range<Int>
+    let id: Range<Int>
+    let subject: Range<Int>
 
-    /// What a worker runs on each event it parsed.
+    /// What a worker runs on each event: the same for the fast scanner's events and the strict
+    /// parser's.
     struct Preparation: Sendable {
         let relayDomains: RelayDomains
         let shard: Shard?
 
+        /// Prepares an event the strict parser (or a rule example) made.
         func prepare(
-            _ event: consuming Event, digest: ContentDigest, names cache: inout NameTable.Cache, into bytes: inout [UInt8]
+            _ event: consuming Event, digest: ContentDigest, names: inout NameTable.Cache, into bytes: inout [UInt8]
         ) -> PreparedEvent {
             let start = bytes.count
-            StoredEvents.pack(event, names: &cache, into: &bytes)
+            let id = StoredEvents.pack(event, names: &names, into: &bytes)
+            let packed = start..<bytes.count
+            bytes.append(contentsOf: event.subject.utf8)
             var lookAlikes: [(field: String, text: String)] = []
             for (field, value) in event.fields {
                 if case .string(let text) = value, relayDomains.isLookAlike(text) { lookAlikes.append((field, text)) }
             }
-            let subjectHash = SubjectTable.hash(of: event.subject)
+            return bytes.withUnsafeBufferPointer { buffer in
+                prepared(
+                    type: names.index(of: event.type), app: event.app.map { names.index(of: $0) }, time: event.time,
+                    sequence: event.sequence, location: event.location, digest: digest, lookAlikes: lookAlikes, packed: packed,
+                    id: id, subject: packed.upperBound..<buffer.count, in: buffer)
+            }
+        }
+
+        /// The prepared event whose packed form, id and subject lie in `buffer` at these ranges.
+        func prepared(
+            type: Int, app: Int?, time: Timestamp, sequence: UInt64, location: SourceLocation?, digest: ContentDigest,
+            lookAlikes: [(field: String, text: String)], packed: Range<Int>, id: Range<Int>, subject: Range<Int>,
+            in buffer: UnsafeBufferPointer<UInt8>
+        ) -> PreparedEvent {
+            let subjectHash = FNV1a.hash(bytes: UnsafeBufferPointer(rebasing: buffer[subject]))
             return PreparedEvent(
-                id: event.id, subject: event.subject, type: event.type, app: event.app,
-                appName: event.app.map { Int32(cache.index(of: $0)) } ?? -1, time: event.time, sequence: event.sequence,
-                location: event.location, idKey: IDKey(event.id), subjectHash: subjectHash, digest: digest,
-                inShard: shard.map { $0.contains(subjectHash: subjectHash) } ?? true, lookAlikes: lookAlikes,
-                packed: start..<bytes.count)
+                type: type, app: app, time: time, sequence: sequence, location: location,
+                idKey: IDKey(bytes: UnsafeBufferPointer(rebasing: buffer[id])), subjectHash: subjectHash, digest: digest,
+                inShard: shard.map { $0.contains(subjectHash: subjectHash) } ?? true, lookAlikes: lookAlikes, packed: packed,
+                id: id, subject: subject)
         }
     }
 }

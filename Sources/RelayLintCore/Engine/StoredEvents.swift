@@ -17,27 +17,55 @@ struct StoredEvents: Sendable {
 
     /// Appends an event's packed form to `bytes`. Its discriminator is not packed: it is known
     /// only at ingest, for the rare reused id, and the dataset keeps it by sequence number.
-    static func pack(_ event: borrowing Event, names: inout NameTable.Cache, into bytes: inout [UInt8]) {
+    /// - Returns: where the id's bytes lie in `bytes`.
+    @discardableResult
+    static func pack(_ event: borrowing Event, names: inout NameTable.Cache, into bytes: inout [UInt8]) -> Range<Int> {
         var writer = PackedWriter(bytes: consume bytes)
-        // Seconds and the nanoseconds beyond them (6 bytes for a log's times, against 8).
-        let (seconds, nanoseconds) = event.time.nanoseconds.quotientAndRemainder(dividingBy: Timestamp.nanosecondsPerSecond)
-        writer.signed(seconds)
-        writer.signed(nanoseconds)
-        writer.count(Int(event.sequence))
-        writer.count(names.index(of: event.type))
-        writer.count(event.app.map { names.index(of: $0) + 1 } ?? 0)
-        writer.string(event.id)
-        writer.count(names.index(of: event.location.file))
-        // 0 for the line the sequence number holds, as it does for every line of a log.
-        let sequenceLine = EventLogReader.fileAndLine(of: event.sequence).line
-        writer.count(event.location.line == sequenceLine ? 0 : event.location.line + 1)
-        writer.count(event.location.column.map { $0 + 1 } ?? 0)
-        writer.count(event.fields.count)
+        let head = Head(
+            time: event.time, sequence: event.sequence, type: names.index(of: event.type),
+            app: event.app.map { names.index(of: $0) }, file: names.index(of: event.location.file), line: event.location.line,
+            column: event.location.column)
+        var id = event.id
+        let idBytes = id.withUTF8 { head.write(id: $0, fieldCount: event.fields.count, into: &writer) }
         for (key, value) in event.fields {
             writer.count(names.index(of: key))
             writer.value(value)
         }
         bytes = writer.bytes
+        return idBytes
+    }
+
+    /// What a packed event begins with; its fields follow, each its key's index in the name
+    /// table and its value (`PackedWriter.value`), sorted by key.
+    struct Head {
+        var time: Timestamp
+        var sequence: UInt64
+        /// Indices in the name table.
+        var type: Int
+        var app: Int?
+        var file: Int
+        var line: Int
+        var column: Int?
+
+        /// Writes the head and the id; returns where the id's bytes lie in `writer.bytes`.
+        func write(id: UnsafeBufferPointer<UInt8>, fieldCount: Int, into writer: inout PackedWriter) -> Range<Int> {
+            // Seconds and the nanoseconds beyond them (6 bytes for a log's times, against 8).
+            let (seconds, nanoseconds) = time.nanoseconds.quotientAndRemainder(dividingBy: Timestamp.nanosecondsPerSecond)
+            writer.signed(seconds)
+            writer.signed(nanoseconds)
+            writer.count(Int(sequence))
+            writer.count(type)
+            writer.count(app.map { $0 + 1 } ?? 0)
+            writer.string(bytes: id)
+            let idBytes = writer.bytes.count - id.count..<writer.bytes.count
+            writer.count(file)
+            // 0 for the line the sequence number holds, as it does for every line of a log.
+            let sequenceLine = EventLogReader.fileAndLine(of: sequence).line
+            writer.count(line == sequenceLine ? 0 : line + 1)
+            writer.count(column.map { $0 + 1 } ?? 0)
+            writer.count(fieldCount)
+            return idBytes
+        }
     }
 
     /// Appends one event packed by `pack`.

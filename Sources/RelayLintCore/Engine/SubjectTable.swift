@@ -43,27 +43,36 @@ struct SubjectTable: Sendable {
 
     /// The index of the subject with this id, or nil; `hash` is `SubjectTable.hash(of: id)`.
     func index(of id: String, hash: UInt64) -> Int? {
-        guard !slots.isEmpty else { return nil }
         var id = id
-        return id.withUTF8 { bytes in
-            var slot = Self.start(hash, slots.count)
-            while true {
-                let entry = Int(slots[slot])
-                if entry < 0 { return nil }
-                if hashes[entry] == hash, hasID(bytes, at: entry) { return entry }
-                slot = (slot + 1) & (slots.count - 1)
-            }
+        return id.withUTF8 { index(of: $0, hash: hash) }
+    }
+
+    /// The same for an id given as its UTF-8 bytes.
+    func index(of id: UnsafeBufferPointer<UInt8>, hash: UInt64) -> Int? {
+        guard !slots.isEmpty else { return nil }
+        var slot = Self.start(hash, slots.count)
+        while true {
+            let entry = Int(slots[slot])
+            if entry < 0 { return nil }
+            if hashes[entry] == hash, hasID(id, at: entry) { return entry }
+            slot = (slot + 1) & (slots.count - 1)
         }
     }
 
     /// The index of the subject with this id, added (with no events and no account) when new.
     mutating func insert(_ id: String, hash: UInt64) -> Int {
+        var id = id
+        return id.withUTF8 { insert($0, hash: hash) }
+    }
+
+    /// The same for an id given as its UTF-8 bytes (the log reader's).
+    mutating func insert(_ id: UnsafeBufferPointer<UInt8>, hash: UInt64) -> Int {
         if let existing = index(of: id, hash: hash) { return existing }
         if (entries.count + 1) * 2 > slots.count { grow() }
         let entry = entries.count
         entries.append(Dataset.Subject())
         hashes.append(hash)
-        idBytes.append(contentsOf: id.utf8)
+        idBytes.append(contentsOf: id)
         idEnds.append(idBytes.count)
         place(entry)
         return entry

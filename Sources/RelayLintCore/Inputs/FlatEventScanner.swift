@@ -1,85 +1,96 @@
 /// The log reader's fast path: reads the common shape of an event line — one flat JSON object
-/// whose values are unescaped strings, numbers, booleans or null — straight into an `Event`,
-/// without building a `JSONValue` tree for the whole line.
+/// whose values are unescaped strings, numbers, booleans or null — straight into the event's
+/// packed form (`StoredEvents`), without making an `Event`, a `JSONValue` or a `String` of it:
+/// names (keys, the type, the app) become indices into the name table through a small cache of
+/// their bytes, and the id, the subject and the string values are copied as bytes.
 ///
 /// It is deliberately partial. Whatever it does not recognise as that shape and as a valid event
-/// (escapes, nested values, a repeated key, a missing or mistyped reserved field, an unusual
-/// time, invalid UTF-8, any syntax error) makes it return nil, and the caller parses the line
-/// with the strict `JSONParser` and `Event.make`, which decide and explain. So the fast path never
-/// has to reproduce an error message, and where it answers it answers as the strict path would
-/// (the tests compare both on every line they have).
+/// (escapes, nested values, a repeated key, a key that is not ASCII, a missing or mistyped
+/// reserved field, an unusual time, invalid UTF-8, any syntax error) makes it return nil, and the
+/// caller parses the line with the strict `JSONParser` and `Event.make`, which decide and
+/// explain. So the fast path never has to reproduce an error message, and where it answers it
+/// answers as the strict path would: the same packed bytes, digest and prepared event (the tests
+/// compare both on every line they have).
 struct FlatEventScanner {
-    /// Strings met again and again (keys, event types, app ids), kept once: a key of 16 bytes
-    /// or more would otherwise cost an allocation on every line.
-    private var interned: [(bytes: [UInt8], text: String)] = []
-    private static let internLimit = 128
+    /// Names met again and again (keys, event types, apps) by their bytes, with their index in
+    /// the name table: most lines then cost no lookup in the shared table and no `String`.
+    private var known: [(bytes: [UInt8], name: Int)] = []
+    private static let knownLimit = 128
+    /// The current line's non-reserved fields; kept from line to line for its capacity.
+    private var fields: [Field] = []
 
-    /// The event and its content digest, or nil to defer to the strict path.
+    /// A non-reserved field: where its key and value lie in the line.
+    private struct Field {
+        var key: Range<Int>
+        var name: Int
+        /// A string value's bytes (between the quotes) when `scalar` is nil.
+        var string: Range<Int>
+        var scalar: JSONValue?
+    }
+
+    /// The prepared event, its packed form, id and subject appended to `bytes`; nil to defer to
+    /// the strict path. `file` is the log's index in the name table.
     mutating func scan(
-        _ line: UnsafeBufferPointer<UInt8>, location: SourceLocation, sequence: UInt64
-    ) -> (event: Event, digest: ContentDigest)? {
+        _ line: UnsafeBufferPointer<UInt8>, sequence: UInt64, file: Int, names: inout NameTable.Cache,
+        preparation: PreparedEvent.Preparation, into bytes: inout [UInt8]
+    ) -> PreparedEvent? {
         var cursor = Cursor(bytes: line)
         cursor.skipWhitespace()
         guard cursor.take(UInt8(ascii: "{")) else { return nil }
-        var id: String?
-        var subject: String?
-        var type: String?
-        var app: String?
-        var appIsNull = false
+        var id: Range<Int>?
+        var subject: Range<Int>?
+        var type: Range<Int>?
+        var app: Range<Int>?
+        var sawApp = false
         var time: Timestamp?
-        var timeValue: JSONValue?
-        var fields: [EventFields.Element] = []
-        fields.reserveCapacity(6)
-        var seenKeys: [UnsafeBufferPointer<UInt8>] = []
-        var digest = ContentDigest.Accumulator()
+        var timeText: Range<Int>?
+        var timeNumber: JSONValue?
+        fields.removeAll(keepingCapacity: true)
         cursor.skipWhitespace()
         if cursor.take(UInt8(ascii: "}")) { return nil }
         while true {
             cursor.skipWhitespace()
             // Keys are ASCII in practice; other keys could be canonically equal with different
             // bytes, which only the strict parser's dictionary handles as the same key.
-            guard let keyBytes = cursor.plainString(), !keyBytes.contains(where: { $0 >= 0x80 }) else { return nil }
-            // A repeated key: the strict parser keeps the last value; let it decide.
-            for seen in seenKeys where seen.elementsEqual(keyBytes) { return nil }
-            seenKeys.append(keyBytes)
+            guard let key = cursor.plainString(), !line[key].contains(where: { $0 >= 0x80 }) else { return nil }
             cursor.skipWhitespace()
             guard cursor.take(UInt8(ascii: ":")) else { return nil }
             cursor.skipWhitespace()
             guard let byte = cursor.current else { return nil }
-            let reserved = Self.reservedField(keyBytes)
+            let reserved = Self.reservedField(UnsafeBufferPointer(rebasing: line[key]))
+            // A repeated key: the strict parser keeps the last value; let it decide.
+            switch reserved {
+            case .id?: guard id == nil else { return nil }
+            case .subject?: guard subject == nil else { return nil }
+            case .type?: guard type == nil else { return nil }
+            case .time?: guard time == nil else { return nil }
+            case .app?: guard !sawApp else { return nil }
+            case nil:
+                for field in fields where line[field.key].elementsEqual(line[key]) { return nil }
+            }
             if byte == UInt8(ascii: "\"") {
-                guard let valueBytes = cursor.plainString() else { return nil }
+                guard let value = cursor.plainString(), Self.isValidUTF8(UnsafeBufferPointer(rebasing: line[value])) else { return nil }
                 switch reserved {
                 case .time?:
-                    guard let parsed = Timestamp(rfc3339Bytes: valueBytes) else { return nil }
-                    time = parsed
-                    timeValue = .string(String(decoding: valueBytes, as: UTF8.self))
-                case .type?, .app?:
-                    guard let text = intern(valueBytes) else { return nil }
-                    if reserved == .type { type = text } else { app = text }
-                case .id?, .subject?:
-                    guard let text = Self.text(valueBytes) else { return nil }
-                    if reserved == .id { id = text } else { subject = text }
-                case nil:
-                    guard let key = intern(keyBytes), let text = Self.text(valueBytes) else { return nil }
-                    fields.append((key, .string(text)))
-                    digest.add(key, .string(text))
+                    guard let parsed = Timestamp(rfc3339Bytes: UnsafeBufferPointer(rebasing: line[value])) else { return nil }
+                    (time, timeText) = (parsed, value)
+                case .type?: type = value
+                case .app?: (app, sawApp) = (value, true)
+                case .id?: id = value
+                case .subject?: subject = value
+                case nil: fields.append(Field(key: key, name: name(of: key, in: line, names: &names), string: value, scalar: nil))
                 }
             } else {
                 guard let value = cursor.scalarValue() else { return nil }
                 switch reserved {
                 case .time?:
                     guard case .number(let number) = value, let parsed = Timestamp(epochMilliseconds: number) else { return nil }
-                    time = parsed
-                    timeValue = value
+                    (time, timeNumber) = (parsed, value)
                 case .app?:
                     guard value == .null else { return nil }
-                    appIsNull = true
+                    sawApp = true
                 case .id?, .subject?, .type?: return nil
-                case nil:
-                    guard let key = intern(keyBytes) else { return nil }
-                    fields.append((key, value))
-                    digest.add(key, value)
+                case nil: fields.append(Field(key: key, name: name(of: key, in: line, names: &names), string: 0..<0, scalar: value))
                 }
             }
             cursor.skipWhitespace()
@@ -88,16 +99,49 @@ struct FlatEventScanner {
             break
         }
         cursor.skipWhitespace()
-        guard cursor.isAtEnd, let id, let subject, let type, let time, let timeValue else { return nil }
-        digest.add("id", .string(id))
-        digest.add("subject", .string(subject))
-        digest.add("type", .string(type))
-        digest.add("time", timeValue)
-        if let app { digest.add("app", .string(app)) } else if appIsNull { digest.add("app", .null) }
-        let event = Event(
-            id: id, time: time, subject: subject, type: type, app: app, fields: EventFields(uniqueMembers: fields), location: location,
-            sequence: sequence)
-        return (event, digest.digest)
+        guard cursor.isAtEnd, let id, let subject, let type, let time else { return nil }
+        func text(_ range: Range<Int>) -> UnsafeBufferPointer<UInt8> { UnsafeBufferPointer(rebasing: line[range]) }
+
+        var digest = ContentDigest.Accumulator()
+        digest.add(key: Self.key("id"), string: text(id))
+        digest.add(key: Self.key("subject"), string: text(subject))
+        digest.add(key: Self.key("type"), string: text(type))
+        if let timeText { digest.add(key: Self.key("time"), string: text(timeText)) }
+        if let timeNumber { digest.add(key: Self.key("time"), value: timeNumber) }
+        if let app { digest.add(key: Self.key("app"), string: text(app)) } else if sawApp { digest.add(key: Self.key("app"), value: .null) }
+        var lookAlikes: [(field: String, text: String)] = []
+        for field in fields {
+            if let scalar = field.scalar {
+                digest.add(key: text(field.key), value: scalar)
+            } else {
+                digest.add(key: text(field.key), string: text(field.string))
+            }
+        }
+        // Sorted by key, as `EventFields` holds them: byte order is `String` order for ASCII keys.
+        fields.sort { line[$0.key].lexicographicallyPrecedes(line[$1.key]) }
+        for field in fields where field.scalar == nil && preparation.relayDomains.isLookAlike(bytes: text(field.string)) {
+            lookAlikes.append((String(decoding: text(field.key), as: UTF8.self), String(decoding: text(field.string), as: UTF8.self)))
+        }
+
+        let typeName = name(of: type, in: line, names: &names)
+        let appName = app.map { name(of: $0, in: line, names: &names) }
+        let start = bytes.count
+        var writer = PackedWriter(bytes: consume bytes)
+        let line = EventLogReader.fileAndLine(of: sequence).line
+        let head = StoredEvents.Head(time: time, sequence: sequence, type: typeName, app: appName, file: file, line: line, column: nil)
+        let idBytes = head.write(id: text(id), fieldCount: fields.count, into: &writer)
+        for field in fields {
+            writer.count(field.name)
+            if let scalar = field.scalar { writer.value(scalar) } else { writer.stringValue(bytes: text(field.string)) }
+        }
+        let packed = start..<writer.bytes.count
+        writer.bytes.append(contentsOf: text(subject))
+        bytes = writer.bytes
+        return bytes.withUnsafeBufferPointer { buffer in
+            preparation.prepared(
+                type: typeName, app: appName, time: time, sequence: sequence, location: nil, digest: digest.digest,
+                lookAlikes: lookAlikes, packed: packed, id: idBytes, subject: packed.upperBound..<buffer.count, in: buffer)
+        }
     }
 
     private enum ReservedField { case id, time, subject, type, app }
@@ -113,17 +157,26 @@ struct FlatEventScanner {
         }
     }
 
-    /// The string of validated UTF-8 bytes without escapes, or nil when the bytes are not UTF-8.
-    private static func text(_ bytes: UnsafeBufferPointer<UInt8>) -> String? {
-        for byte in bytes where byte >= 0x80 { return String(validating: bytes, as: UTF8.self) }
-        return String(decoding: bytes, as: UTF8.self)
+    /// A reserved key's bytes, for the digest.
+    private static func key(_ name: StaticString) -> UnsafeBufferPointer<UInt8> {
+        UnsafeBufferPointer(start: name.utf8Start, count: name.utf8CodeUnitCount)
     }
 
-    private mutating func intern(_ bytes: UnsafeBufferPointer<UInt8>) -> String? {
-        for entry in interned where entry.bytes.count == bytes.count && entry.bytes.elementsEqual(bytes) { return entry.text }
-        guard let text = Self.text(bytes) else { return nil }
-        if interned.count < Self.internLimit { interned.append((Array(bytes), text)) }
-        return text
+    /// Whether the bytes are UTF-8; a `String` is made only for the rare value that is not ASCII.
+    private static func isValidUTF8(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        for byte in bytes where byte >= 0x80 { return String(validating: bytes, as: UTF8.self) != nil }
+        return true
+    }
+
+    /// The name-table index of the (valid UTF-8) bytes at `range`.
+    private mutating func name(of range: Range<Int>, in line: UnsafeBufferPointer<UInt8>, names: inout NameTable.Cache) -> Int {
+        let bytes = UnsafeBufferPointer(rebasing: line[range])
+        for entry in known where entry.bytes.count == bytes.count && entry.bytes.withUnsafeBufferPointer({ $0.hasSameBytes(as: bytes) }) {
+            return entry.name
+        }
+        let name = names.index(of: String(decoding: bytes, as: UTF8.self))
+        if known.count < Self.knownLimit { known.append((Array(bytes), name)) }
+        return name
     }
 }
 
@@ -151,14 +204,14 @@ private struct Cursor {
     }
 
     /// A string without escapes or control characters: the bytes between the quotes.
-    mutating func plainString() -> UnsafeBufferPointer<UInt8>? {
+    mutating func plainString() -> Range<Int>? {
         guard take(UInt8(ascii: "\"")) else { return nil }
         let start = offset
         while offset < bytes.count {
             let byte = bytes[offset]
             if byte == UInt8(ascii: "\"") {
                 offset += 1
-                return UnsafeBufferPointer(rebasing: bytes[start..<offset - 1])
+                return start..<offset - 1
             }
             if byte == UInt8(ascii: "\\") || byte < 0x20 { return nil }
             offset += 1

@@ -10,10 +10,13 @@ public struct RelayDomains: Sendable, Hashable {
     public private(set) var domains: [String]
     /// The domains' bytes, for the ASCII fast path.
     private let domainBytes: [[UInt8]]
+    /// The domains' letters and digits, as the look-alike test compares them, in bytes.
+    private let squashedDomainBytes: [[UInt8]]
 
     public init(_ domains: [String] = RelayDomains.defaultDomains) {
         self.domains = domains.map { RelayDomains.normalize($0) }
         self.domainBytes = self.domains.map { Array($0.utf8) }
+        self.squashedDomainBytes = self.domains.map { Array($0.filter { $0.isLetter || $0.isNumber }.utf8) }
     }
 
     /// The address's domain, trimmed and lowercased, or nil when it has no `@`.
@@ -33,17 +36,56 @@ public struct RelayDomains: Sendable, Hashable {
     /// True for domains that look like a relay domain without being one
     /// (`privaterelay.apple.id.com`, `appleid.com`): worth a data-quality note.
     public func isLookAlike(_ address: String) -> Bool {
-        // Most addresses are ordinary: byte tests rule them out before the costlier checks.
-        let ordinary = Self.withUTF8(address) { bytes in
-            !Self.mayLookAlike(bytes) || asciiRelayTest(bytes) == true
-        }
-        guard !ordinary else { return false }
+        // Most addresses are ASCII: byte tests decide them (a log has millions).
+        Self.withUTF8(address, asciiLookAlikeTest) ?? unicodeLookAlikeTest(address)
+    }
+
+    /// The look-alike test for any address, on its `Character`s (the byte test must agree with
+    /// it wherever it answers).
+    func unicodeLookAlikeTest(_ address: String) -> Bool {
         guard let domain = RelayDomains.domain(of: address), !domains.contains(domain) else { return false }
         let squashed = domain.filter { $0.isLetter || $0.isNumber }
         if domain == "appleid.com" || domain.hasSuffix(".appleid.com") { return true }
         return domains.contains { relay in
             let relaySquashed = relay.filter { $0.isLetter || $0.isNumber }
             return squashed == relaySquashed || squashed.contains(relaySquashed) || domain.hasPrefix("privaterelay.")
+        }
+    }
+
+    /// The same test on an address's UTF-8 bytes, for the log reader's fast path: a `String` is
+    /// made only for the rare address the byte tests do not rule out.
+    func isLookAlike(bytes address: UnsafeBufferPointer<UInt8>) -> Bool {
+        asciiLookAlikeTest(address) ?? unicodeLookAlikeTest(String(decoding: address, as: UTF8.self))
+    }
+
+    /// The look-alike test on bytes for the usual address (see `asciiRelayTest`); nil for any
+    /// other, which the Unicode-aware path decides. Letters and digits are ASCII's here, as
+    /// `Character.isLetter` and `isNumber` are for ASCII. (A prefilter for the words of the
+    /// default domains — `apple`, `relay`, `icloud` — missed the look-alikes of other domains.)
+    private func asciiLookAlikeTest(_ address: UnsafeBufferPointer<UInt8>) -> Bool? {
+        guard let isRelay = asciiRelayTest(address) else { return nil }
+        guard !isRelay, let at = address.lastIndex(of: UInt8(ascii: "@")) else { return false }
+        let domain = UnsafeBufferPointer(rebasing: address[(at + 1)...])
+        return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: domain.count * 2) { buffer in
+            var (lowered, squashed) = (0, domain.count)
+            for byte in domain {
+                let lower = byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") ? byte | 0x20 : byte
+                buffer[lowered] = lower
+                lowered += 1
+                if (lower >= UInt8(ascii: "a") && lower <= UInt8(ascii: "z")) || (lower >= UInt8(ascii: "0") && lower <= UInt8(ascii: "9"))
+                {
+                    buffer[squashed] = lower
+                    squashed += 1
+                }
+            }
+            let lower = UnsafeBufferPointer(rebasing: buffer[0..<lowered])
+            if lower.elementsEqual("appleid.com".utf8) || lower.reversed().starts(with: ".appleid.com".utf8.reversed()) { return true }
+            if lower.starts(with: "privaterelay.".utf8) { return !domains.isEmpty }
+            let letters = UnsafeBufferPointer(rebasing: buffer[domain.count..<squashed])
+            return squashedDomainBytes.contains { relay in
+                relay.count <= letters.count
+                    && (0...letters.count - relay.count).contains { letters[$0..<$0 + relay.count].elementsEqual(relay) }
+            }
         }
     }
 
@@ -75,24 +117,10 @@ public struct RelayDomains: Sendable, Hashable {
         }
     }
 
-    /// A byte-level prefilter, run on every address of a log: false when the text after the last
-    /// `@` is ASCII and contains none of `apple`, `relay`, `icloud` in any case, so that neither
-    /// the address nor its lowercased, trimmed form can look like a relay address.
-    static func mayLookAlike(_ address: String) -> Bool { withUTF8(address, mayLookAlike) }
-
-    private static func mayLookAlike(_ address: UnsafeBufferPointer<UInt8>) -> Bool {
-        guard let at = address.lastIndex(of: UInt8(ascii: "@")) else { return false }
-        var window: UInt64 = 0
-        for byte in address[(at + 1)...] {
-            if byte >= 0x80 { return true }
-            // The last six bytes, lowercased, in the low bits.
-            window = window << 8 | UInt64(byte | 0x20)
-            let last5 = window & 0xFF_FFFF_FFFF
-            let last6 = window & 0xFFFF_FFFF_FFFF
-            if last5 == 0x61_70_70_6C_65 || last5 == 0x72_65_6C_61_79 || last6 == 0x69_63_6C_6F_75_64 { return true }
-        }
-        return false
-    }
+    /// A prefilter for exported accounts, which test the address's key (trimmed, lowercased):
+    /// false only where the byte test rules the address out, so that only the rare address it
+    /// cannot decide, or a look-alike, costs a key.
+    func mayLookAlike(_ address: String) -> Bool { Self.withUTF8(address) { asciiLookAlikeTest($0) ?? true } }
 
     static func normalize(_ domain: String) -> String { trimWhitespace(domain).lowercased() }
 
