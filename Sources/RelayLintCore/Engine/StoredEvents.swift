@@ -80,11 +80,20 @@ struct StoredEvents: Sendable {
     func events(
         subject: String, names: [String], discriminators: [UInt64: String], duplicates: Set<UInt64>, arena: PackedArena
     ) -> [Event] {
-        var events: [Event] = []
+        // The links run backwards: the positions first, then the events in the order appended,
+        // each moved into the array (reversing an array of events copied every one).
+        var positions: [Int] = []
         var position = last
         while position >= 0 {
+            positions.append(position)
             var reader = arena.reader(at: position)
             position = reader.count() - 1
+        }
+        var events: [Event] = []
+        events.reserveCapacity(positions.count)
+        for position in positions.reversed() {
+            var reader = arena.reader(at: position)
+            _ = reader.count()
             let seconds = reader.signed()
             let time = Timestamp(nanoseconds: seconds * Timestamp.nanosecondsPerSecond + reader.signed())
             let sequence = UInt64(reader.count())
@@ -103,15 +112,14 @@ struct StoredEvents: Sendable {
                 let key = names[reader.count()]
                 fields.append((key, reader.value()))
             }
-            var event = Event(
-                id: id, time: time, subject: subject, type: type, app: appPlusOne == 0 ? nil : names[appPlusOne - 1],
-                fields: EventFields(sortedUniqueMembers: fields),
-                location: SourceLocation(file: file, line: line, column: columnPlusOne == 0 ? nil : columnPlusOne - 1),
-                sequence: sequence)
-            if !discriminators.isEmpty { event.discriminator = discriminators[sequence] }
-            events.append(event)
+            events.append(
+                Event(
+                    id: id, time: time, subject: subject, type: type, app: appPlusOne == 0 ? nil : names[appPlusOne - 1],
+                    fields: EventFields(sortedUniqueMembers: fields),
+                    location: SourceLocation(file: file, line: line, column: columnPlusOne == 0 ? nil : columnPlusOne - 1),
+                    sequence: sequence))
+            if !discriminators.isEmpty { events[events.count - 1].discriminator = discriminators[sequence] }
         }
-        events.reverse()
         return events
     }
 }
