@@ -23,4 +23,17 @@ import Testing
         }
         #expect(Set(positions.map { $0.0 >> 32 }).count >= 7)
     }
+
+    /// The count-prefixed append stores what a writer's prefix stores, for counts of every length.
+    @Test(arguments: [0, 1, 127, 128, 300, 16_383, 16_384, 1 << 35, Int.max])
+    func aCountPrefixIsWrittenAsTheWriterWritesIt(count: Int) {
+        var withWriter = PackedArena()
+        var direct = PackedArena()
+        let payload: [UInt8] = [7, 8, 9]
+        let first = payload.withUnsafeBufferPointer { withWriter.append($0) { $0.count(count) } }
+        let second = payload.withUnsafeBufferPointer { direct.append($0, count: count) }
+        var (a, b) = (withWriter.reader(at: first), direct.reader(at: second))
+        #expect(a.bytes == b.bytes && a.offset == b.offset)
+        #expect(b.count() == count && a.count() == count && b.offset == PackedWriter.byteCount(ofCount: count))
+    }
 }

@@ -43,6 +43,18 @@ struct PackedArena: Sendable {
         return position
     }
 
+    /// Stores a count (as `PackedWriter.count` writes it) followed by `bytes`: what `append(_:prefix:)`
+    /// stores for a one-count prefix, without a buffer of its own for the prefix (an allocation
+    /// per event, on the thread that files them).
+    mutating func append(_ bytes: UnsafeBufferPointer<UInt8>, count: Int) -> Int {
+        precondition(count >= 0, "PackedArena: a count is never negative")
+        let last = makeRoom(for: PackedWriter.byteCount(ofCount: count) + bytes.count)
+        let position = last << 32 | chunks[last].count
+        PackedWriter.append(unsigned: UInt64(count), to: &chunks[last])
+        chunks[last].append(contentsOf: bytes)
+        return position
+    }
+
     /// Stores `bytes` as they are (a fixed-size record's memory); returns the record's position.
     mutating func append(raw bytes: UnsafeRawBufferPointer) -> Int {
         let last = makeRoom(for: bytes.count)

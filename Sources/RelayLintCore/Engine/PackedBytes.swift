@@ -11,7 +11,10 @@ struct PackedWriter {
         unsigned(UInt64(value))
     }
 
-    private mutating func unsigned(_ value: UInt64) {
+    private mutating func unsigned(_ value: UInt64) { Self.append(unsigned: value, to: &bytes) }
+
+    /// LEB128: seven bits a byte, low bits first, the top bit set on all bytes but the last.
+    static func append(unsigned value: UInt64, to bytes: inout [UInt8]) {
         var rest = value
         while rest >= 0x80 {
             bytes.append(UInt8(truncatingIfNeeded: rest) | 0x80)
@@ -19,6 +22,9 @@ struct PackedWriter {
         }
         bytes.append(UInt8(rest))
     }
+
+    /// How many bytes `count(value)` writes.
+    static func byteCount(ofCount value: Int) -> Int { max(1, (Int.bitWidth - value.leadingZeroBitCount + 6) / 7) }
 
     /// Eight bytes as they are: for values that use all 64 bits (timestamps in nanoseconds).
     mutating func fixed(_ value: UInt64) {
