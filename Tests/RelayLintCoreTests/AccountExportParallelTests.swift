@@ -14,6 +14,14 @@ import Testing
             switch index % 50 {
             case 7: users.append(#"{"email": "no-id-\#(index)@example.com"}"#)
             case 13: users.append(#"{"localId": "u\#(index)", "createdAt": "yesterday"}"#)
+            case 21, 22:
+                // Pretty-printed, as the CLI writes exports: indentation in runs of eight spaces
+                // and more, long strings with escapes, and line breaks, which number the users.
+                users.append(
+                    "{\n" + String(repeating: " ", count: 16)
+                        + #""localId": "u\#(index)-a-rather-long-id-with-\"quotes\"-and-\\backslashes\\","#
+                        + "\n" + String(repeating: " ", count: 9) + #""displayName": "line\nbreak \u00e9 and more text than a word","#
+                        + "\n\n" + String(repeating: " ", count: 8) + #""email": "p\#(index)@example.com"\#n}"#)
             default:
                 users.append(
                     #"""
@@ -58,6 +66,8 @@ import Testing
         let (accounts, invalid) = try read(Self.export, parallelism: 4).get()
         #expect(accounts.count == 288)
         #expect(invalid.count == 12)
+        // Users after pretty-printed ones are numbered by every line break before them.
+        #expect(accounts.first { $0.localId == "u23" }?.location.line == 73)
         #expect(accounts[0].email == #"a"],{[\0@privaterelay.appleid.com"#)
         expectSameOutcome(Self.export)
     }
@@ -73,6 +83,7 @@ import Testing
         #"{"users": []}"#,
         #"{"users": [ ]}"#,
         #"{"users": [{"localId": "a"}]} trailing"#,
+        "{\"users\": [{\"localId\": \"a\"}, {\"localId\": \"a raw\nline break\"}]}",
     ])
     func aBrokenExportFailsAlikeOnOneOrManyThreads(_ text: String) {
         let padded = text.replacingOccurrences(

@@ -162,12 +162,21 @@ struct FirebaseJSONExportReader {
         var elementStart = arrayStart + 1
         var index = arrayStart + 1
         var end: Int?
+        // Lines are counted by the scan itself: a second pass to number the users took a third
+        // as long as the scan.
+        var line = lines.line(at: index)
+        var elementStartLine = line
         func closeElement(at boundary: Int) -> Bool {
             var first = elementStart
-            while first < boundary, [0x20, 0x09, 0x0A, 0x0D].contains(bytes[first]) { first += 1 }
+            var firstLine = elementStartLine
+            while first < boundary, [0x20, 0x09, 0x0A, 0x0D].contains(bytes[first]) {
+                if bytes[first] == 0x0A { firstLine += 1 }
+                first += 1
+            }
             guard first < boundary else { return false }
-            elements.append((first..<boundary, lines.line(at: first)))
+            elements.append((first..<boundary, firstLine))
             elementStart = boundary + 1
+            elementStartLine = line
             return true
         }
         var scannedTo = arrayStart
@@ -176,10 +185,25 @@ struct FirebaseJSONExportReader {
                 doneWith?(scannedTo..<index)
                 scannedTo = index
             }
+            if inString {
+                // The bytes of a string, eight at a time up to its end, an escape or a line break.
+                index = Self.endOfPlainRun(in: bytes, from: index)
+                guard index < bytes.count else { break }
+            } else if depth > 0 {
+                // Indentation, eight spaces at a time.
+                while index + 8 <= bytes.count,
+                    UnsafeRawPointer(bytes.baseAddress! + index).loadUnaligned(as: UInt64.self) == Self.eightSpaces
+                {
+                    index += 8
+                }
+                guard index < bytes.count else { break }
+            }
             let byte = bytes[index]
+            if byte == 0x0A { line += 1 }
             if inString {
                 if byte == UInt8(ascii: "\\") {
                     index += 1
+                    if index < bytes.count, bytes[index] == 0x0A { line += 1 }
                 } else if byte == UInt8(ascii: "\"") {
                     inString = false
                 }
@@ -327,6 +351,27 @@ struct FirebaseJSONExportReader {
         } catch {
             return .failure(error)
         }
+    }
+}
+
+extension FirebaseJSONExportReader {
+    static let eightSpaces = UInt64(0x2020_2020_2020_2020)
+
+    /// The first index at or after `start` holding a quote, a backslash or a line feed (the end
+    /// of `bytes` if none): whole words of other bytes are skipped at once, by the classic test
+    /// for a zero byte in `word ^ pattern`.
+    static func endOfPlainRun(in bytes: UnsafeBufferPointer<UInt8>, from start: Int) -> Int {
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let highs: UInt64 = 0x8080_8080_8080_8080
+        func hasZeroByte(_ word: UInt64) -> Bool { (word &- ones) & ~word & highs != 0 }
+        var index = start
+        while index + 8 <= bytes.count {
+            let word = UnsafeRawPointer(bytes.baseAddress! + index).loadUnaligned(as: UInt64.self)
+            if hasZeroByte(word ^ (ones &* 0x22)) || hasZeroByte(word ^ (ones &* 0x5C)) || hasZeroByte(word ^ (ones &* 0x0A)) { break }
+            index += 8
+        }
+        while index < bytes.count, bytes[index] != 0x22, bytes[index] != 0x5C, bytes[index] != 0x0A { index += 1 }
+        return index
     }
 }
 
