@@ -187,7 +187,7 @@ struct FirebaseJSONExportReader {
             }
             if inString {
                 // The bytes of a string, eight at a time up to its end, an escape or a line break.
-                index = Self.endOfPlainRun(in: bytes, from: index)
+                index = PlainTextScan.end(in: bytes, from: index)
                 guard index < bytes.count else { break }
             } else if depth > 0 {
                 // Indentation, eight spaces at a time.
@@ -356,23 +356,6 @@ struct FirebaseJSONExportReader {
 
 extension FirebaseJSONExportReader {
     static let eightSpaces = UInt64(0x2020_2020_2020_2020)
-
-    /// The first index at or after `start` holding a quote, a backslash or a line feed (the end
-    /// of `bytes` if none): whole words of other bytes are skipped at once, by the classic test
-    /// for a zero byte in `word ^ pattern`.
-    static func endOfPlainRun(in bytes: UnsafeBufferPointer<UInt8>, from start: Int) -> Int {
-        let ones: UInt64 = 0x0101_0101_0101_0101
-        let highs: UInt64 = 0x8080_8080_8080_8080
-        func hasZeroByte(_ word: UInt64) -> Bool { (word &- ones) & ~word & highs != 0 }
-        var index = start
-        while index + 8 <= bytes.count {
-            let word = UnsafeRawPointer(bytes.baseAddress! + index).loadUnaligned(as: UInt64.self)
-            if hasZeroByte(word ^ (ones &* 0x22)) || hasZeroByte(word ^ (ones &* 0x5C)) || hasZeroByte(word ^ (ones &* 0x0A)) { break }
-            index += 8
-        }
-        while index < bytes.count, bytes[index] != 0x22, bytes[index] != 0x5C, bytes[index] != 0x0A { index += 1 }
-        return index
-    }
 }
 
 /// Counts lines up to increasing offsets without rescanning from the start.

@@ -46,6 +46,7 @@ struct FlatEventScanner {
         var timeText: Range<Int>?
         var timeNumber: JSONValue?
         fields.removeAll(keepingCapacity: true)
+        func text(_ range: Range<Int>) -> UnsafeBufferPointer<UInt8> { UnsafeBufferPointer(rebasing: line[range]) }
         cursor.skipWhitespace()
         if cursor.take(UInt8(ascii: "}")) { return nil }
         while true {
@@ -66,7 +67,7 @@ struct FlatEventScanner {
             case .time?: guard time == nil else { return nil }
             case .app?: guard !sawApp else { return nil }
             case nil:
-                for field in fields where line[field.key].elementsEqual(line[key]) { return nil }
+                for field in fields where field.key.count == key.count && text(field.key).hasSameBytes(as: text(key)) { return nil }
             }
             if byte == UInt8(ascii: "\"") {
                 guard let value = cursor.plainString(), Self.isValidUTF8(UnsafeBufferPointer(rebasing: line[value])) else { return nil }
@@ -100,7 +101,6 @@ struct FlatEventScanner {
         }
         cursor.skipWhitespace()
         guard cursor.isAtEnd, let id, let subject, let type, let time else { return nil }
-        func text(_ range: Range<Int>) -> UnsafeBufferPointer<UInt8> { UnsafeBufferPointer(rebasing: line[range]) }
 
         var digest = ContentDigest.Accumulator()
         digest.add(key: Self.key("id"), string: text(id))
@@ -207,16 +207,10 @@ private struct Cursor {
     mutating func plainString() -> Range<Int>? {
         guard take(UInt8(ascii: "\"")) else { return nil }
         let start = offset
-        while offset < bytes.count {
-            let byte = bytes[offset]
-            if byte == UInt8(ascii: "\"") {
-                offset += 1
-                return start..<offset - 1
-            }
-            if byte == UInt8(ascii: "\\") || byte < 0x20 { return nil }
-            offset += 1
-        }
-        return nil
+        offset = PlainTextScan.end(in: bytes, from: offset)
+        guard offset < bytes.count, bytes[offset] == UInt8(ascii: "\"") else { return nil }
+        offset += 1
+        return start..<offset - 1
     }
 
     /// A number, `true`, `false` or `null`; nil for anything else (objects and arrays included).
