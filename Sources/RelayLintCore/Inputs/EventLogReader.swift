@@ -78,11 +78,11 @@ struct EventLogReader {
         // idle for a sixth of the reading).
         var parsing: (run: ParsedRun, group: DispatchGroup)?
         defer { parsing?.group.wait() }
-        let sha256 = try FileBytes.forEachRun(path: path) { buffer in
-            let lines = FileBytes.lineRanges(in: buffer, firstLine: nextLine)
+        let sha256 = try FileBytes.forEachRun(path: path) { bytes in
+            let lines = bytes.withUnsafeBufferPointer { FileBytes.lineRanges(in: $0, firstLine: nextLine) }
             nextLine += lines.count
             let parts = workers.count > 1 && lines.count >= 256 ? workers.count : 1
-            let run = ParsedRun(bytes: Array(buffer), lines: lines, parts: parts)
+            let run = ParsedRun(bytes: bytes, lines: lines, parts: parts)
             let parsed = parsing.map { pending in
                 pending.group.wait()
                 return pending.run
@@ -174,7 +174,7 @@ struct EventLogReader {
 
 /// One run of whole lines, parsed and prepared by worker threads into per-line records.
 private final class ParsedRun: @unchecked Sendable {
-    let bytes: [UInt8]
+    let bytes: ArraySlice<UInt8>
     let lines: [(bytes: Range<Int>, number: Int)]
     let parts: Int
     /// One slot per line; nil for blank lines. Workers write disjoint ranges, and the reader
@@ -183,7 +183,7 @@ private final class ParsedRun: @unchecked Sendable {
     /// The bytes each part's preparation appended.
     let prepared: UnsafeMutableBufferPointer<[UInt8]>
 
-    init(bytes: [UInt8], lines: [(bytes: Range<Int>, number: Int)], parts: Int) {
+    init(bytes: ArraySlice<UInt8>, lines: [(bytes: Range<Int>, number: Int)], parts: Int) {
         self.bytes = bytes
         self.lines = lines
         self.parts = parts

@@ -1,6 +1,12 @@
 import Crypto
 import Foundation
 
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
 /// Reads input files in large blocks, hashing them on the way, so a log never has to be held in
 /// memory as a whole and its SHA-256 costs no second pass.
 struct FileBytes {
@@ -11,39 +17,64 @@ struct FileBytes {
     /// Runs are about `blockSize` long, so that a caller can split one into lines and work on
     /// them in parallel; the file is never held as a whole.
     ///
-    /// The hash is worked out on a queue of its own while `body` runs: on the reading thread it
-    /// was a third of the time the log reader's workers waited for it.
-    static func forEachRun(path: String, _ body: (UnsafeBufferPointer<UInt8>) throws -> Void) throws -> String {
+    /// Each run is read straight into an array of its own that `body` may keep (its slice shares
+    /// it); only the partial line at its end is copied, to begin the next run. (Read as `Data`,
+    /// appended to a run and copied again by the log reader, a block cost two copies on the
+    /// reading thread, which the parse workers wait for.) The hash is worked out on a queue of
+    /// its own while `body` runs.
+    static func forEachRun(path: String, _ body: (ArraySlice<UInt8>) throws -> Void) throws -> String {
         guard let handle = FileHandle(forReadingAtPath: path) else {
             throw InputError.unreadable(path: path, reason: FileBytes.openFailureReason(path))
         }
         defer { try? handle.close() }
         let hasher = BackgroundSHA256()
         defer { hasher.wait() }
-        var run: [UInt8] = []
+        var carried: [UInt8] = []
         while true {
-            let block: Data
-            do {
-                block = try handle.read(upToCount: blockSize) ?? Data()
-            } catch {
-                throw InputError.unreadable(path: path, reason: error.localizedDescription)
+            let run = try readBlock(from: handle.fileDescriptor, after: carried, path: path)
+            guard run.count > carried.count else { break }
+            hasher.update(run, carried.count..<run.count)
+            guard let lastNewline = run.withUnsafeBufferPointer({ FileBytes.indexOfLastNewline(in: $0) }) else {
+                carried = run
+                continue
             }
-            if block.isEmpty { break }
-            hasher.update(block)
-            try block.withUnsafeBytes { raw in
-                let bytes = raw.bindMemory(to: UInt8.self)
-                guard let lastNewline = FileBytes.indexOfLastNewline(in: bytes) else {
-                    run.append(contentsOf: bytes)
+            carried = Array(run[(lastNewline + 1)...])
+            try body(run[...lastNewline])
+        }
+        if !carried.isEmpty { try body(carried[...]) }
+        return FileBytes.hex(hasher.finalize())
+    }
+
+    private static func systemRead(_ descriptor: Int32, _ buffer: UnsafeMutableRawPointer, _ count: Int) -> Int {
+        #if canImport(Glibc)
+            Glibc.read(descriptor, buffer, count)
+        #else
+            Darwin.read(descriptor, buffer, count)
+        #endif
+    }
+
+    /// `prefix` followed by up to `blockSize` bytes read from `descriptor` (fewer only at the
+    /// end of the input), in one new array; as many as `prefix` holds when that is more, so that
+    /// a line of many blocks is copied a logarithmic number of times, not once per block.
+    private static func readBlock(from descriptor: Int32, after prefix: [UInt8], path: String) throws -> [UInt8] {
+        var failure: Int32 = 0
+        let block = [UInt8](unsafeUninitializedCapacity: prefix.count + max(blockSize, prefix.count)) { buffer, count in
+            _ = buffer.initialize(from: prefix)
+            count = prefix.count
+            while count < buffer.count {
+                let got = systemRead(descriptor, buffer.baseAddress! + count, buffer.count - count)
+                if got > 0 {
+                    count += got
+                } else if got == 0 {
+                    return
+                } else if errno != EINTR {
+                    failure = errno
                     return
                 }
-                run.append(contentsOf: bytes[...lastNewline])
-                try run.withUnsafeBufferPointer { try body($0) }
-                run.removeAll(keepingCapacity: true)
-                run.append(contentsOf: bytes[(lastNewline + 1)...])
             }
         }
-        if !run.isEmpty { try run.withUnsafeBufferPointer { try body($0) } }
-        return FileBytes.hex(hasher.finalize())
+        guard failure == 0 else { throw InputError.unreadable(path: path, reason: String(cString: strerror(failure))) }
+        return block
     }
 
     /// A SHA-256 fed on a serial queue: blocks are hashed in the order given, and `finalize`
@@ -53,7 +84,10 @@ struct FileBytes {
         private var hasher = SHA256()
         private let queue = DispatchQueue(label: "relaylint.sha256")
 
-        func update(_ block: Data) { queue.async { self.hasher.update(data: block) } }
+        /// Hashes `range` of `bytes`, which the queue keeps until then.
+        func update(_ bytes: [UInt8], _ range: Range<Int>) {
+            queue.async { bytes[range].withUnsafeBytes { self.hasher.update(bufferPointer: $0) } }
+        }
 
         func finalize() -> SHA256.Digest { queue.sync { hasher.finalize() } }
 

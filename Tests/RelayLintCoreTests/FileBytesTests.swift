@@ -1,0 +1,37 @@
+import Crypto
+import Foundation
+@testable import RelayLintCore
+import RelayLintTestSupport
+import Testing
+
+/// The log is read in runs of whole lines; put back together, the runs are the file, and the
+/// hash is the file's.
+@Suite struct FileBytesTests {
+    /// Lines shorter and longer than a block (one of 2.5 blocks, so that it is carried over
+    /// several reads), a CRLF, and a last line without a line break.
+    @Test func runsAreWholeLinesThatMakeUpTheFile() throws {
+        var text = ""
+        for index in 0..<40_000 { text += "{\"line\": \(index), \"padding\": \"\(String(repeating: "x", count: index % 300))\"}\n" }
+        text += String(repeating: "y", count: FileBytes.blockSize * 5 / 2) + "\r\n"
+        for index in 0..<1_000 { text += "short \(index)\n" }
+        text += "last line without a break"
+        let path = try Fixtures.temporaryFile(named: "events.jsonl", contents: text)
+        var runs: [[UInt8]] = []
+        let sha256 = try FileBytes.forEachRun(path: path) { runs.append(Array($0)) }
+        let bytes = Array(text.utf8)
+        #expect(runs.count >= 4)
+        #expect(runs.dropLast().allSatisfy { $0.last == 0x0A })
+        #expect(runs.last.map { String(decoding: $0, as: UTF8.self).hasSuffix("last line without a break") } == true)
+        let same = Array(runs.joined()) == bytes
+        #expect(same)
+        #expect(sha256 == SHA256.hash(data: bytes).map { String(format: "%02x", $0) }.joined())
+    }
+
+    @Test func anEmptyFileHasNoRuns() throws {
+        let path = try Fixtures.temporaryFile(named: "empty.jsonl", contents: "")
+        var runs = 0
+        let sha256 = try FileBytes.forEachRun(path: path) { _ in runs += 1 }
+        #expect(runs == 0)
+        #expect(sha256 == "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855")
+    }
+}
