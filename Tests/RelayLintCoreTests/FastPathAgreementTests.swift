@@ -161,7 +161,17 @@ import Testing
     @Test func theFastPathAgreesOnEveryRuleExampleEvent() throws {
         let lines = try Self.ruleExampleLines()
         #expect(lines.count > 100)
-        for line in lines { expectAgreement(line) }
+        // Some examples hold nested values or escapes, which the fast path leaves to the strict
+        // one (it took 88 of 129 when this was written).
+        let accepted = lines.count { expectAgreement($0) }
+        #expect(accepted >= lines.count / 2, "the fast path took \(accepted) of \(lines.count) lines")
+    }
+
+    /// The agreement tests compare where the fast path answers: it must answer for the usual
+    /// shapes of a line, or they would compare nothing.
+    @Test(arguments: [0, 1, 2, 3, 4, 5, 14, 15, 28, 29, 30])
+    func theFastPathAnswersForAnOrdinaryLine(_ index: Int) {
+        #expect(Self.fast(Array(Self.edgeLines[index].utf8), number: 1, names: NameTable()) != nil, "\(Self.edgeLines[index])")
     }
 
     @Test(arguments: edgeLines)

@@ -34,4 +34,15 @@ import Testing
         #expect(runs == 0)
         #expect(sha256 == "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855")
     }
+
+    /// A directory opens but does not read: the error says so, as for any input.
+    @Test func aDirectoryIsAnUnreadableInputThatSaysWhy() throws {
+        let directory = try Fixtures.temporaryDirectory().path
+        #expect {
+            try FileBytes.forEachRun(path: directory) { _ in }
+        } throws: { error in
+            guard case InputError.unreadable(let path, let reason) = error else { return false }
+            return path == directory && reason == "is a directory"
+        }
+    }
 }

@@ -31,7 +31,7 @@ import Testing
         var direct = PackedArena()
         let payload: [UInt8] = [7, 8, 9]
         let first = payload.withUnsafeBufferPointer { withWriter.append($0) { $0.count(count) } }
-        let second = payload.withUnsafeBufferPointer { direct.append($0, count: count) }
+        let second = payload.withUnsafeBufferPointer { direct.append($0, prefixCount: count) }
         var (a, b) = (withWriter.reader(at: first), direct.reader(at: second))
         #expect(a.bytes == b.bytes && a.offset == b.offset)
         #expect(b.count() == count && a.count() == count && b.offset == PackedWriter.byteCount(ofCount: count))

@@ -380,29 +380,3 @@ struct DatasetBuilder {
         dataset.notes.append(Diagnostic(severity, message, at: location))
     }
 }
-
-/// The apps of the events read, by their index in the name table: a `Set<String>` insert for
-/// every event took its hashing; a flag per app costs a load.
-private struct AppsSeen {
-    /// Per name index: 1 for an app seen, 2 for one seen creating an account (1 | 2 for both).
-    private var flags: [UInt8] = []
-    /// The same for the default app (events without `app`).
-    private var defaultApp: UInt8 = 0
-
-    mutating func insert(app: Int?, creating: Bool) {
-        let flag: UInt8 = creating ? 3 : 1
-        guard let app else { return defaultApp |= flag }
-        if app >= flags.count { flags += Array(repeating: 0, count: app + 1 - flags.count) }
-        flags[app] |= flag
-    }
-
-    /// Names the apps in the dataset's sets, once reading is over (the default app is known).
-    func add(to dataset: inout Dataset, names: [String]) {
-        func add(_ name: String, _ flag: UInt8) {
-            if flag & 1 != 0 { dataset.appsSeen.insert(name) }
-            if flag & 2 != 0 { dataset.appsCreatingAccounts.insert(name) }
-        }
-        add(dataset.defaultApp, defaultApp)
-        for (index, flag) in flags.enumerated() where flag != 0 { add(names[index], flag) }
-    }
-}

@@ -46,7 +46,7 @@ struct PackedArena: Sendable {
     /// Stores a count (as `PackedWriter.count` writes it) followed by `bytes`: what `append(_:prefix:)`
     /// stores for a one-count prefix, without a buffer of its own for the prefix (an allocation
     /// per event, on the thread that files them).
-    mutating func append(_ bytes: UnsafeBufferPointer<UInt8>, count: Int) -> Int {
+    mutating func append(_ bytes: UnsafeBufferPointer<UInt8>, prefixCount count: Int) -> Int {
         precondition(count >= 0, "PackedArena: a count is never negative")
         let last = makeRoom(for: PackedWriter.byteCount(ofCount: count) + bytes.count)
         let position = last << 32 | chunks[last].count

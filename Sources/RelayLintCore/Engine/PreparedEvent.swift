@@ -10,8 +10,8 @@ struct PreparedEvent: Sendable {
     let app: Int?
     let time: Timestamp
     let sequence: UInt64
-    /// Where the event was read; nil for the line its sequence number names (every event of a
-    /// log), set for an event read elsewhere (a rule example).
+    /// Where the event was read; nil when the fast scanner read it from a log (its sequence
+    /// number names the line). The strict path sets it, to the same place for a log's line.
     let location: SourceLocation?
     let idKey: IDKey
     /// `SubjectTable.hash(of: subject)`, worked out on the worker.
@@ -58,7 +58,7 @@ struct PreparedEvent: Sendable {
             lookAlikes: [(field: String, text: String)], packed: Range<Int>, id: Range<Int>, subject: Range<Int>,
             in buffer: UnsafeBufferPointer<UInt8>
         ) -> PreparedEvent {
-            let subjectHash = FNV1a.hash(bytes: UnsafeBufferPointer(rebasing: buffer[subject]))
+            let subjectHash = SubjectTable.hash(bytes: UnsafeBufferPointer(rebasing: buffer[subject]))
             return PreparedEvent(
                 type: type, app: app, time: time, sequence: sequence, location: location,
                 idKey: IDKey(bytes: UnsafeBufferPointer(rebasing: buffer[id])), subjectHash: subjectHash, digest: digest,

@@ -71,7 +71,7 @@ struct StoredEvents: Sendable {
     /// Appends one event packed by `pack`.
     mutating func append(packed: UnsafeBufferPointer<UInt8>, in arena: inout PackedArena) {
         let previous = last
-        last = arena.append(packed, count: previous + 1)
+        last = arena.append(packed, prefixCount: previous + 1)
     }
 
     /// The events in the order they were appended; `subject` is the subject's id (not stored

@@ -26,6 +26,9 @@ struct SubjectTable: Sendable {
     /// The hash the table (and `--shard`) keys a subject id by.
     static func hash(of id: String) -> UInt64 { FNV1a.hash(id) }
 
+    /// The same for an id given as its UTF-8 bytes.
+    static func hash(bytes id: UnsafeBufferPointer<UInt8>) -> UInt64 { FNV1a.hash(bytes: id) }
+
     subscript(index: Int) -> Dataset.Subject {
         get { entries[index] }
         _modify { yield &entries[index] }

@@ -74,8 +74,8 @@ struct EventLogReader {
             progress(bytesDelivered)
         }
         // The run the workers are parsing: while they do, this thread files the run before it,
-        // then reads, hashes and splits the next (done before dispatching, that left the workers
-        // idle for a sixth of the reading).
+        // then reads and splits the next (done before dispatching, that left the workers idle
+        // for a sixth of the reading); `forEachRun` hashes on a queue of its own.
         var parsing: (run: ParsedRun, group: DispatchGroup)?
         defer { parsing?.group.wait() }
         let sha256 = try FileBytes.forEachRun(path: path) { bytes in

@@ -73,7 +73,10 @@ struct FileBytes {
                 }
             }
         }
-        guard failure == 0 else { throw InputError.unreadable(path: path, reason: String(cString: strerror(failure))) }
+        guard failure == 0 else {
+            throw InputError.unreadable(
+                path: path, reason: readFailureReason(path, POSIXError(POSIXErrorCode(rawValue: failure) ?? .EIO)))
+        }
         return block
     }
 

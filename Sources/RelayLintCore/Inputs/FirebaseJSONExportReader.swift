@@ -192,7 +192,7 @@ struct FirebaseJSONExportReader {
             } else if depth > 0 {
                 // Indentation, eight spaces at a time.
                 while index + 8 <= bytes.count,
-                    UnsafeRawPointer(bytes.baseAddress! + index).loadUnaligned(as: UInt64.self) == Self.eightSpaces
+                    UnsafeRawPointer(bytes.baseAddress! + index).loadUnaligned(as: UInt64.self) == PlainTextScan.eightSpaces
                 {
                     index += 8
                 }
@@ -354,16 +354,12 @@ struct FirebaseJSONExportReader {
     }
 }
 
-extension FirebaseJSONExportReader {
-    static let eightSpaces = UInt64(0x2020_2020_2020_2020)
-}
-
-/// Counts lines up to increasing offsets without rescanning from the start.
 /// The export's bytes, read (never written) by the workers that parse users.
 private struct SharedBytes: @unchecked Sendable {
     let bytes: UnsafeBufferPointer<UInt8>
 }
 
+/// Counts lines up to increasing offsets without rescanning from the start.
 struct LineCounter {
     let bytes: UnsafeBufferPointer<UInt8>
     private var offset = 0

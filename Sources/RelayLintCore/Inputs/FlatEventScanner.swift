@@ -22,6 +22,7 @@ struct FlatEventScanner {
     /// A non-reserved field: where its key and value lie in the line.
     private struct Field {
         var key: Range<Int>
+        /// The key's index in the name table, once the line is known to be an event.
         var name: Int
         /// A string value's bytes (between the quotes) when `scalar` is nil.
         var string: Range<Int>
@@ -79,7 +80,7 @@ struct FlatEventScanner {
                 case .app?: (app, sawApp) = (value, true)
                 case .id?: id = value
                 case .subject?: subject = value
-                case nil: fields.append(Field(key: key, name: name(of: key, in: line, names: &names), string: value, scalar: nil))
+                case nil: fields.append(Field(key: key, name: -1, string: value, scalar: nil))
                 }
             } else {
                 guard let value = cursor.scalarValue() else { return nil }
@@ -91,7 +92,7 @@ struct FlatEventScanner {
                     guard value == .null else { return nil }
                     sawApp = true
                 case .id?, .subject?, .type?: return nil
-                case nil: fields.append(Field(key: key, name: name(of: key, in: line, names: &names), string: 0..<0, scalar: value))
+                case nil: fields.append(Field(key: key, name: -1, string: 0..<0, scalar: value))
                 }
             }
             cursor.skipWhitespace()
@@ -101,6 +102,8 @@ struct FlatEventScanner {
         }
         cursor.skipWhitespace()
         guard cursor.isAtEnd, let id, let subject, let type, let time else { return nil }
+        // Names are looked up once the line is an event: a declined line leaves none behind.
+        for index in fields.indices { fields[index].name = name(of: fields[index].key, in: line, names: &names) }
 
         var digest = ContentDigest.Accumulator()
         digest.add(key: Self.key("id"), string: text(id))
@@ -127,8 +130,9 @@ struct FlatEventScanner {
         let appName = app.map { name(of: $0, in: line, names: &names) }
         let start = bytes.count
         var writer = PackedWriter(bytes: consume bytes)
-        let line = EventLogReader.fileAndLine(of: sequence).line
-        let head = StoredEvents.Head(time: time, sequence: sequence, type: typeName, app: appName, file: file, line: line, column: nil)
+        let lineNumber = EventLogReader.fileAndLine(of: sequence).line
+        let head = StoredEvents.Head(
+            time: time, sequence: sequence, type: typeName, app: appName, file: file, line: lineNumber, column: nil)
         let idBytes = head.write(id: text(id), fieldCount: fields.count, into: &writer)
         for field in fields {
             writer.count(field.name)

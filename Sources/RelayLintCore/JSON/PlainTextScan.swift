@@ -1,6 +1,9 @@
 /// Finds where the plain part of a JSON string ends, a word at a time: the readers step over
 /// millions of string bytes that are neither a quote, a backslash nor a control character.
 enum PlainTextScan {
+    /// Eight spaces as one little- or big-endian word: pretty-printed JSON is indented in them.
+    static let eightSpaces = UInt64(0x2020_2020_2020_2020)
+
     /// The first index at or after `start` holding `"`, `\\` or a byte below 0x20 (the end of
     /// `bytes` if none). Whole 8-byte words of other bytes are skipped at once, by the classic
     /// test for a zero byte (`word ^ pattern`) and for a byte below 0x20.

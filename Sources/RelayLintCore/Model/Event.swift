@@ -5,7 +5,9 @@
 ///
 /// The members live in one shared, copy-on-write box: the evaluation copies events into
 /// timeline steps, origins and witnesses, and each copy of seven strings and arrays cost seven
-/// reference counts (a fifth of the evaluation's time went to counting them); a copy now costs one.
+/// reference counts (retain and release were 44% of the evaluation's CPU samples); a copy now
+/// costs one. Setters copy the box first when it is shared (`event.fields[k] = v` copies the
+/// fields too: nothing in the engine changes an event after it is made).
 public struct Event: Sendable, Equatable {
     public var id: String {
         get { storage.id }

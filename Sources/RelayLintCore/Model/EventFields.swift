@@ -18,12 +18,6 @@ public struct EventFields: Sendable, Equatable, Sequence, ExpressibleByDictionar
         self.init(Dictionary(elements, uniquingKeysWith: { $1 }))
     }
 
-    /// Members whose keys are known to be unique, in any order. The sorted copy is allocated at
-    /// its size, whatever capacity the caller reserved.
-    init(uniqueMembers: [Element]) {
-        members = uniqueMembers.sorted { $0.key < $1.key }
-    }
-
     /// Members already sorted by key, keys unique (as another `EventFields` iterates them).
     init(sortedUniqueMembers: [Element]) {
         members = sortedUniqueMembers

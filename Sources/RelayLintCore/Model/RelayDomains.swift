@@ -53,7 +53,7 @@ public struct RelayDomains: Sendable, Hashable {
     }
 
     /// The same test on an address's UTF-8 bytes, for the log reader's fast path: a `String` is
-    /// made only for the rare address the byte tests do not rule out.
+    /// made only for the rare address the byte test cannot decide (one that is not ASCII).
     func isLookAlike(bytes address: UnsafeBufferPointer<UInt8>) -> Bool {
         asciiLookAlikeTest(address) ?? unicodeLookAlikeTest(String(decoding: address, as: UTF8.self))
     }
