@@ -295,6 +295,24 @@ import Testing
         #expect(first.findings.map(\.fingerprint) == second.findings.map(\.fingerprint))
         #expect(Fingerprint.of(rule: "a", subject: "b", event: "c") != Fingerprint.of(rule: "a", subject: "b", event: "d"))
     }
+
+    /// Events that come close to the witness (of its type, failing its other conditions) are
+    /// shown as evidence, the nearest three of them.
+    @Test func theNearestThreeNearMissesAreEvidence() throws {
+        var lines = [
+            #"{"id":"e0","time":"2026-04-01T10:00:00Z","subject":"u4","type":"account.created","provider":"apple.com","email":"d4@privaterelay.appleid.com"}"#
+        ]
+        for minute in 1...5 {
+            lines.append(
+                #"{"id":"r\#(minute)","time":"2026-05-01T10:0\#(minute):00Z","subject":"u4","type":"token.revoked","provider":"apple.com","status":"failed"}"#
+            )
+        }
+        lines.append(#"{"id":"d","time":"2026-05-01T11:00:00Z","subject":"u4","type":"account.deleted","initiator":"user"}"#)
+        let report = try lint(events: [lines.joined(separator: "\n")])
+        let finding = try #require(report.findings.first { $0.rule == "token-revoked-before-deletion" })
+        let nearMisses = finding.evidence.filter { $0.note?.hasPrefix("does not count: not ") == true }
+        #expect(nearMisses.map(\.event) == ["r3", "r4", "r5"])
+    }
 }
 
 /// A seeded generator, so that a shuffled test input is the same in every run.

@@ -173,7 +173,9 @@ struct SubjectRuleEvaluator {
             failure.expected = requirement.summary
             return .violated(failure)
         }
-        let nearMissTypes = requirement.mustExist ? requirement.witness.referencedTypes ?? [] : []
+        // The witness's types, worked out at the first event that is not a witness (most
+        // verdicts find theirs first): made for every verdict, they were 4% of the rules' time.
+        var nearMissTypes: Set<String>?
         var nearMisses = 0
         func matches(_ matcher: EventMatcher, _ index: Int) -> Bool { matching.matches(matcher, steps[index], trigger: origin.event) }
         var cursor = origin.index + step
@@ -186,13 +188,18 @@ struct SubjectRuleEvaluator {
                     note: "outside the \(within.text) window")
                 return violation()
             }
+            let isWitness = matches(requirement.witness, cursor)
             // Events of the right type that fail the witness's other conditions (a failed
             // revocation, consent for another scope) show the reviewer what came close.
-            if nearMisses < 3, nearMissTypes.contains(candidate.event.type), !matches(requirement.witness, cursor) {
-                nearMisses += 1
-                failure.evidence.append((cursor, .witness, "does not count: not " + requirement.witness.summary))
+            if !isWitness, requirement.mustExist, nearMisses < 3 {
+                let types = nearMissTypes ?? requirement.witness.referencedTypes ?? []
+                nearMissTypes = types
+                if types.contains(candidate.event.type) {
+                    nearMisses += 1
+                    failure.evidence.append((cursor, .witness, "does not count: not " + requirement.witness.summary))
+                }
             }
-            if matches(requirement.witness, cursor) {
+            if isWitness {
                 if requirement.mustExist { return .satisfied }
                 failure.evidence.append((cursor, .witness, "found, but the rule forbids it"))
                 failure.witness = cursor
