@@ -234,13 +234,13 @@ struct FirebaseJSONExportReader {
         doneWith?(scannedTo..<end)
         let shared = SharedBytes(bytes: bytes)
         let path = self.path
-        // In batches, each handed over before the next is parsed: the records of a 2M-user
-        // export never exist all at once.
-        var delivered = 0
-        for batchStart in stride(from: 0, to: elements.count, by: batchSize) {
-            let batch = Array(elements[batchStart..<min(batchStart + batchSize, elements.count)])
-            let users = Linter.parallelMap(batch, parallelism: parallelism) {
-                element -> (Result<AccountRecord, InputProblem>, SourceLocation)? in
+        // In batches, each handed over while the next is parsed (the handing over runs on this
+        // thread alone, and the workers waited for it): the records of a 2M-user export never
+        // exist all at once, two batches at most.
+        let users = elements
+        let parallelism = self.parallelism
+        let parse: @Sendable (Range<Int>) -> [ParsedUser?] = { batch in
+            Linter.parallelMap(Array(users[batch]), parallelism: parallelism) { element -> ParsedUser? in
                 var parser = JSONParser(
                     bytes: UnsafeBufferPointer(rebasing: shared.bytes[..<element.bytes.upperBound]), offset: element.bytes.lowerBound)
                 let location = SourceLocation(file: path, line: element.line)
@@ -252,12 +252,24 @@ struct FirebaseJSONExportReader {
                 } catch {
                     return nil
                 }
-                return (account, location)
+                return ParsedUser(account: account, location: location)
             }
-            guard users.allSatisfy({ $0 != nil }) else { return .failed(delivered: delivered) }
-            for case let (user, location)? in users { deliver(user, at: location, &invalid) }
-            delivered += users.count
-            if let first = batch.first, let last = batch.last { doneWith?(first.bytes.lowerBound..<last.bytes.upperBound) }
+        }
+        let batches = stride(from: 0, to: users.count, by: batchSize).map { $0..<min($0 + batchSize, users.count) }
+        var delivered = 0
+        var next = batches.first.map { BatchInFlight($0, parse) }
+        for index in batches.indices {
+            guard let current = next else { break }
+            let parsed = current.result()
+            next = index + 1 < batches.count ? BatchInFlight(batches[index + 1], parse) : nil
+            guard parsed.allSatisfy({ $0 != nil }) else {
+                // The batch in flight reads the export: it ends before the export may go.
+                _ = next?.result()
+                return .failed(delivered: delivered)
+            }
+            for case let user? in parsed { deliver(user.account, at: user.location, &invalid) }
+            delivered += parsed.count
+            doneWith?(users[current.batch.lowerBound].bytes.lowerBound..<users[current.batch.upperBound - 1].bytes.upperBound)
         }
         return .read(end: end)
     }
@@ -390,5 +402,29 @@ enum HTTPDate {
             return String(repeating: "0", count: max(0, width - digits.count)) + digits
         }
         return Timestamp(rfc3339: "\(pad(year, 4))-\(pad(monthIndex + 1, 2))-\(pad(day, 2))T\(parts[4])Z")
+    }
+}
+
+/// A user the parallel read parsed, with where it was read.
+private struct ParsedUser: Sendable {
+    var account: Result<AccountRecord, InputProblem>
+    var location: SourceLocation
+}
+
+/// A batch of users being parsed on other threads; `result()` waits for it.
+private final class BatchInFlight: @unchecked Sendable {
+    let batch: Range<Int>
+    private let group = DispatchGroup()
+    /// Written once by the parsing thread, read after the group's wait.
+    private var users: [ParsedUser?] = []
+
+    init(_ batch: Range<Int>, _ parse: @escaping @Sendable (Range<Int>) -> [ParsedUser?]) {
+        self.batch = batch
+        DispatchQueue.global().async(group: group) { self.users = parse(batch) }
+    }
+
+    func result() -> [ParsedUser?] {
+        group.wait()
+        return users
     }
 }
