@@ -19,7 +19,8 @@ struct PreparedEvent: Sendable {
     let digest: ContentDigest
     /// Whether the subject is in the `--shard` slice; always without one.
     let inShard: Bool
-    /// String fields whose domain looks like a relay domain but is not one, in field order.
+    /// String fields whose domain looks like a relay domain but is not one, in key order (the
+    /// order `EventFields` keeps).
     let lookAlikes: [(field: String, text: String)]
     /// Where the packed event, its id and its subject lie in the worker's buffer.
     let packed: Range<Int>
