@@ -5,21 +5,24 @@ enum IdentityChange {
     case accountCreated
     case accountDeleted
 
-    /// The change an event makes, if any.
-    static func of(_ event: Event, relayDomains: RelayDomains) -> [IdentityChange] {
+    /// Calls `body` with each change an event makes, in the order they apply (at most two:
+    /// `account.created` and the identity it signs in with). A callback rather than an array:
+    /// every event of a timeline asks, and an array was an allocation each.
+    static func forEach(of event: Event, relayDomains: RelayDomains, _ body: (IdentityChange) -> Void) {
         switch event.type {
         case "identity.linked":
-            return identity(linkedBy: event, relayDomains: relayDomains).map { [.add($0)] } ?? []
+            if let identity = identity(linkedBy: event, relayDomains: relayDomains) { body(.add(identity)) }
         case "identity.unlinked":
-            return identity(linkedBy: event, relayDomains: relayDomains).map { [.remove($0)] } ?? []
+            if let identity = identity(linkedBy: event, relayDomains: relayDomains) { body(.remove(identity)) }
         case "account.created":
-            return [.accountCreated] + (identity(signingIn: event, relayDomains: relayDomains).map { [.add($0)] } ?? [])
+            body(.accountCreated)
+            if let identity = identity(signingIn: event, relayDomains: relayDomains) { body(.add(identity)) }
         case "signin":
-            return identity(signingIn: event, relayDomains: relayDomains).map { [.add($0)] } ?? []
+            if let identity = identity(signingIn: event, relayDomains: relayDomains) { body(.add(identity)) }
         case "account.deleted":
-            return [.accountDeleted]
+            body(.accountDeleted)
         default:
-            return []
+            break
         }
     }
 
@@ -57,7 +60,8 @@ enum IdentityChange {
     }
 
     private static func appleIdentity(_ event: Event, relayDomains: RelayDomains) -> Identity {
-        let relay = [event.string("email"), event.string("value")].contains { $0.map(relayDomains.isRelayAddress) ?? false }
+        func isRelay(_ field: String) -> Bool { event.string(field).map(relayDomains.isRelayAddress) ?? false }
+        let relay = isRelay("email") || isRelay("value")
         return Identity(category: .apple, key: "apple.com", isAnonymized: relay || event.flag("is_private_email"))
     }
 }

@@ -2,15 +2,14 @@
 /// (contract §2.3 and §2.4). This is the engine's only domain knowledge: what the log's identity
 /// vocabulary means. Which transitions matter for compliance is left to the rules.
 struct IdentityLedger {
-    private(set) var identities: [IdentitySlot: Identity] = [:]
-    private(set) var isDeleted = false
-
-    /// The state as rule conditions see it.
-    var snapshot: SubjectSnapshot {
-        var facets: IdentityFacets = []
-        for identity in identities.values { facets.formUnion(identity.facets) }
-        return SubjectSnapshot(facets: facets, isDeleted: isDeleted)
+    private(set) var identities: [IdentitySlot: Identity] = [:] {
+        didSet { snapshot.facets = identities.values.reduce(into: []) { $0.formUnion($1.facets) } }
     }
+    var isDeleted: Bool { snapshot.isDeleted }
+
+    /// The state as rule conditions see it. Kept as the identities change rather than worked out
+    /// when asked: a timeline asks twice per event, and most events change nothing.
+    private(set) var snapshot = SubjectSnapshot(facets: [], isDeleted: false)
 
     /// Adds an identity unless the subject holds it; an anonymized `apple.com` identity makes a
     /// held one anonymized. Returns the facets added.
@@ -40,7 +39,7 @@ struct IdentityLedger {
         return removed
     }
 
-    mutating func markDeleted(_ deleted: Bool) { isDeleted = deleted }
+    mutating func markDeleted(_ deleted: Bool) { snapshot.isDeleted = deleted }
 }
 
 /// A subject's state just before or after one event, compact enough to keep per event.

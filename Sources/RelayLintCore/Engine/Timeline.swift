@@ -69,7 +69,7 @@ struct Timeline {
             let before = ledger.snapshot
             var added: IdentityFacets = []
             var removed: IdentityFacets = []
-            for change in IdentityChange.of(event, relayDomains: relayDomains) {
+            IdentityChange.forEach(of: event, relayDomains: relayDomains) { change in
                 switch change {
                 case .add(var identity):
                     if event.type == "identity.linked", let known = linkedExportIdentities[identity.slot] {

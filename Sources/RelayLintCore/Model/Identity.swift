@@ -39,8 +39,28 @@ public struct Identity: Sendable, Hashable {
         }
     }
 
-    static func emailKey(_ address: String) -> String { RelayDomains.trimWhitespace(address).lowercased() }
-    static func phoneKey(_ number: String) -> String { number.filter { $0.isASCII && $0.isNumber } }
+    static func emailKey(_ address: String) -> String {
+        let trimmed = RelayDomains.trimWhitespace(address)
+        // Most addresses are lowercase ASCII already: kept as they are, without a new string.
+        if trimmed.utf8.allSatisfy({ $0 < 0x80 && !(0x41...0x5A).contains($0) }) { return trimmed }
+        return trimmed.lowercased()
+    }
+
+    static func phoneKey(_ number: String) -> String {
+        // In ASCII text every byte is a `Character` ("\r\n" aside, which holds no digit): the
+        // digits are the bytes 0-9, picked without walking grapheme clusters.
+        if number.utf8.allSatisfy({ $0 < 0x80 }) {
+            return String(unsafeUninitializedCapacity: number.utf8.count) { digits in
+                var count = 0
+                for byte in number.utf8 where (0x30...0x39).contains(byte) {
+                    digits[count] = byte
+                    count += 1
+                }
+                return count
+            }
+        }
+        return number.filter { $0.isASCII && $0.isNumber }
+    }
 
     /// Providers that are neither social nor an identity of their own category.
     static let nonSocialProviders: Set<String> = ["apple.com", "password", "phone", "anonymous"]
