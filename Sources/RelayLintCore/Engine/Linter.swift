@@ -231,10 +231,15 @@ public enum Linter {
             // copy of it, whose first append may copy every finding of the partitions before.
             for part in runTotals { totals.add(part) }
         }
-        // Taken out, so that the array is not shared and the appends and the sort below change it
-        // in place instead of copying 300k findings (10M events) first.
-        var findings = totals.findings
-        totals.findings = []
+        // What the pass needed is let go of before the findings are unpacked: at 10M events the
+        // run's peak is here, with 300k findings.
+        _ = consume subjectRecords
+        _ = consume order
+        _ = consume subjects
+        // Unpacked once the events are gone; taken out of the totals, so that the array is not
+        // shared and the appends and the sort below change it in place.
+        var findings = totals.findings.unpacked()
+        totals.findings = PackedFindings()
         let tallies = totals.tallies
         let appMatches = totals.appMatches.map { $0.mapValues(\.evidence) }
         let anonymized = totals.anonymized
@@ -435,13 +440,10 @@ private struct EvaluationTotals: Sendable {
         var rank: Int
     }
 
-    var findings: [Finding] = []
+    var findings = PackedFindings()
     var tallies: [SubjectRuleEvaluator.Tally]
     var appMatches: [[String: RankedEvidence]]
     var anonymized = 0
-    /// What rules expected, built afresh for each violation (about 110 bytes on the heap): one
-    /// copy per run of subjects instead (300k findings: 45 MB).
-    private var texts: [String: String] = [:]
 
     init(rules: Int, appMatchers: Int) {
         tallies = Array(repeating: SubjectRuleEvaluator.Tally(), count: rules)
@@ -454,10 +456,7 @@ private struct EvaluationTotals: Sendable {
             mergeAppMatches(index, result.appMatches[index].mapValues { RankedEvidence(evidence: $0, rank: rank) })
         }
         guard inShard else { return }
-        for var finding in result.findings {
-            if let shared = earlierCopy(of: finding.expected) { finding.expected = shared }
-            findings.append(finding)
-        }
+        for finding in result.findings { findings.append(finding) }
         addTallies(result.tallies)
         if result.wasEverAnonymized { anonymized += 1 }
     }
@@ -468,15 +467,6 @@ private struct EvaluationTotals: Sendable {
         findings.append(contentsOf: other.findings)
         addTallies(other.tallies)
         anonymized += other.anonymized
-    }
-
-    /// The copy of `text` kept before, if any; else `text` is kept for the next time.
-    private mutating func earlierCopy(of text: String) -> String? {
-        // Up to 15 bytes, a string holds its text inline: no copy to share.
-        guard text.utf8.count > 15 else { return nil }
-        if let shared = texts[text] { return shared }
-        texts[text] = text
-        return nil
     }
 
     private mutating func addTallies(_ other: [SubjectRuleEvaluator.Tally]) {
