@@ -43,6 +43,26 @@ import Testing
         }
     }
 
+    /// `String`'s `==` equates canonically equivalent spellings; two apps or files may differ
+    /// only so, and each finding must come back with its own bytes.
+    @Test func equivalentSpellingsComeBackWithTheirOwnBytes() {
+        var precomposed = Self.finding(1)
+        precomposed.app = "caf\u{E9}"
+        precomposed.location = SourceLocation(file: "logs/caf\u{E9}.jsonl", line: 1)
+        var decomposed = Self.finding(2)
+        decomposed.app = "cafe\u{301}"
+        decomposed.location = SourceLocation(file: "logs/cafe\u{301}.jsonl", line: 1)
+        var packed = PackedFindings()
+        packed.append(precomposed)
+        packed.append(decomposed)
+        let unpacked = packed.unpacked()
+        #expect(unpacked.map { Array($0.app.utf8) } == [Array(precomposed.app.utf8), Array(decomposed.app.utf8)])
+        #expect(
+            unpacked.map { Array($0.location!.file.utf8) } == [
+                Array(precomposed.location!.file.utf8), Array(decomposed.location!.file.utf8),
+            ])
+    }
+
     @Test func anEmptyCollectionUnpacksToNoFindings() {
         var empty = PackedFindings()
         empty.append(contentsOf: PackedFindings())

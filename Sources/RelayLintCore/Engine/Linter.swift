@@ -180,7 +180,7 @@ public enum Linter {
         // The table's entries (64 bytes each, 128 MB for 2M subjects) go before the findings come.
         let (subjectRecords, accountApps, accountAppNames) = evaluationRecords(of: table, in: order, dataset: dataset)
         table.dropEntries()
-        let subjects = table
+        let subjects = consume table
         let names = dataset.names
         let discriminators = dataset.discriminators
         let duplicates = dataset.duplicates
@@ -238,8 +238,9 @@ public enum Linter {
         _ = consume subjects
         // Unpacked once the events are gone; taken out of the totals, so that the array is not
         // shared and the appends and the sort below change it in place.
-        var findings = totals.findings.unpacked()
-        totals.findings = PackedFindings()
+        var packed = PackedFindings()
+        swap(&packed, &totals.findings)
+        var findings = (consume packed).unpacked()
         let tallies = totals.tallies
         let appMatches = totals.appMatches.map { $0.mapValues(\.evidence) }
         let anonymized = totals.anonymized

@@ -38,7 +38,8 @@ final class NameTable: @unchecked Sendable {
     var snapshot: [String] { lock.withLock { names } }
 
     /// A name as its bytes.
-    private struct Name: Hashable {
+    /// A name told apart from others by its UTF-8 bytes, as a dictionary key.
+    struct Name: Hashable {
         let text: String
         init(_ text: String) { self.text = text }
         static func == (lhs: Name, rhs: Name) -> Bool { NameTable.sameBytes(lhs.text, rhs.text) }

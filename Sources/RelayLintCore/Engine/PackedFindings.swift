@@ -13,12 +13,14 @@ struct PackedFindings: Sendable {
     fileprivate struct Batch: Sendable {
         var writer = PackedWriter()
         var texts: [String] = []
-        var textIndex: [String: Int] = [:]
+        /// By UTF-8 bytes: `String`'s `==` equates canonically equivalent spellings, and each
+        /// finding must get back the bytes it was made with (two files may differ only so).
+        var textIndex: [NameTable.Name: Int] = [:]
         var count = 0
 
         mutating func text(_ text: String) -> Int {
-            if let index = textIndex[text] { return index }
-            textIndex[text] = texts.count
+            if let index = textIndex[NameTable.Name(text)] { return index }
+            textIndex[NameTable.Name(text)] = texts.count
             texts.append(text)
             return texts.count - 1
         }
@@ -49,6 +51,7 @@ struct PackedFindings: Sendable {
 
     private mutating func closeOpenBatch() {
         guard open.count > 0 else { return }
+        open.textIndex = [:]
         batches.append(open)
         open = Batch()
     }
