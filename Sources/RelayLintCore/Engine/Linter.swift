@@ -71,7 +71,7 @@ public enum Linter {
         builder.parallelism = request.parallelism
         builder.shard = request.shard
         builder.progress = request.progress
-        if request.progress != nil { builder.totalEventBytes = request.eventPaths.reduce(0) { $0 + fileSize($1) } }
+        if request.progress != nil { builder.totalEventBytes = request.eventPaths.reduce(0) { $0 + (knownSize($1) ?? 0) } }
         builder.outsideShardTypes = outsideShardTypes(appRules: appRules)
         if let layout = spillLayout(for: request),
             let file = SpillFile(directory: request.temporaryDirectory ?? FileManager.default.temporaryDirectory.path)
@@ -128,11 +128,6 @@ public enum Linter {
             accountApps[rank] = appIndex[app]!
         }
         return (records, accountApps, appNames)
-    }
-
-    /// A file's size in bytes; 0 when it cannot be read (reading it reports why).
-    private static func fileSize(_ path: String) -> Int {
-        (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
     }
 
     /// How the run lays out its temporary file, or nil when it keeps everything in memory: it

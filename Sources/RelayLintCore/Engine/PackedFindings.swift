@@ -74,6 +74,7 @@ struct PackedFindings: Sendable {
 
 extension PackedFindings.Batch {
     fileprivate mutating func pack(_ finding: Finding) {
+        // Written through a local writer: `text(_:)` changes the batch while the writer is in use.
         var writer = self.writer
         self.writer = PackedWriter()
         defer { self.writer = writer }
