@@ -31,31 +31,30 @@ struct ContentDigest: Hashable, Sendable {
         private var count: UInt64 = 0
 
         mutating func add(_ key: String, _ value: JSONValue) {
-            var hasher = Hasher()
+            var hasher = WyHash()
             ContentDigest.combine(key, into: &hasher)
             ContentDigest.combine(value, into: &hasher)
-            add(memberHash: hasher.finalize())
+            add(memberHash: hasher.state)
         }
 
         /// A member whose value is a string, as UTF-8 bytes without escapes.
         mutating func add(key: UnsafeBufferPointer<UInt8>, string: UnsafeBufferPointer<UInt8>) {
-            var hasher = Hasher()
-            ContentDigest.combine(key, into: &hasher)
-            hasher.combine(Tag.string.rawValue)
-            ContentDigest.combine(string, into: &hasher)
-            add(memberHash: hasher.finalize())
+            var hasher = WyHash()
+            hasher.combine(key)
+            hasher.combine(UInt64(Tag.string.rawValue))
+            hasher.combine(string)
+            add(memberHash: hasher.state)
         }
 
         /// A member whose value is given as a `JSONValue` (a number, a boolean, null).
         mutating func add(key: UnsafeBufferPointer<UInt8>, value: JSONValue) {
-            var hasher = Hasher()
-            ContentDigest.combine(key, into: &hasher)
+            var hasher = WyHash()
+            hasher.combine(key)
             ContentDigest.combine(value, into: &hasher)
-            add(memberHash: hasher.finalize())
+            add(memberHash: hasher.state)
         }
 
-        private mutating func add(memberHash: Int) {
-            let hash = UInt64(bitPattern: Int64(memberHash))
+        private mutating func add(memberHash hash: UInt64) {
             sum &+= hash
             // A second, differently mixed sum, so that members whose hashes cancel out in one
             // sum do not in the other.
@@ -74,35 +73,29 @@ struct ContentDigest: Hashable, Sendable {
 
     private enum Tag: UInt8 { case null, `false`, `true`, string, number, array, object }
 
-    /// A string's bytes and an end mark (0xFF never occurs in UTF-8), so that adjacent strings
-    /// cannot trade bytes.
-    private static func combine(_ bytes: UnsafeBufferPointer<UInt8>, into hasher: inout Hasher) {
-        hasher.combine(bytes: UnsafeRawBufferPointer(bytes))
-        hasher.combine(UInt8(0xFF))
-    }
-
-    private static func combine(_ text: String, into hasher: inout Hasher) {
+    /// A string's bytes (`WyHash` mixes in their count, so adjacent strings cannot trade bytes).
+    private static func combine(_ text: String, into hasher: inout WyHash) {
         var text = text
-        text.withUTF8 { combine($0, into: &hasher) }
+        text.withUTF8 { hasher.combine($0) }
     }
 
-    private static func combine(_ value: JSONValue, into hasher: inout Hasher) {
+    private static func combine(_ value: JSONValue, into hasher: inout WyHash) {
         switch value {
-        case .null: hasher.combine(Tag.null.rawValue)
-        case .bool(let flag): hasher.combine((flag ? Tag.true : Tag.false).rawValue)
+        case .null: hasher.combine(UInt64(Tag.null.rawValue))
+        case .bool(let flag): hasher.combine(UInt64((flag ? Tag.true : Tag.false).rawValue))
         case .string(let text):
-            hasher.combine(Tag.string.rawValue)
+            hasher.combine(UInt64(Tag.string.rawValue))
             combine(text, into: &hasher)
         case .number(let number):
-            hasher.combine(Tag.number.rawValue)
+            hasher.combine(UInt64(Tag.number.rawValue))
             combine(number.canonicalText, into: &hasher)
         case .array(let elements):
-            hasher.combine(Tag.array.rawValue)
-            hasher.combine(elements.count)
+            hasher.combine(UInt64(Tag.array.rawValue))
+            hasher.combine(UInt64(elements.count))
             for element in elements { combine(element, into: &hasher) }
         case .object(let members):
-            hasher.combine(Tag.object.rawValue)
-            hasher.combine(members.count)
+            hasher.combine(UInt64(Tag.object.rawValue))
+            hasher.combine(UInt64(members.count))
             // In byte order of the keys: a dictionary's own order differs from run to run.
             for key in members.keys.sorted(by: { $0.utf8.lexicographicallyPrecedes($1.utf8) }) {
                 combine(key, into: &hasher)

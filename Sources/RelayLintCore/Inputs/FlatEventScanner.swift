@@ -153,10 +153,12 @@ struct FlatEventScanner {
     private static func reservedField(_ key: UnsafeBufferPointer<UInt8>) -> ReservedField? {
         switch key.count {
         case 2 where key[0] == UInt8(ascii: "i") && key[1] == UInt8(ascii: "d"): return .id
-        case 3 where key.elementsEqual("app".utf8): return .app
-        case 4 where key.elementsEqual("time".utf8): return .time
-        case 4 where key.elementsEqual("type".utf8): return .type
-        case 7 where key.elementsEqual("subject".utf8): return .subject
+        // `memcmp` through `hasSameBytes`: `elementsEqual` over a `String.UTF8View` went a byte
+        // at a time (~2% of the workers' samples).
+        case 3 where key.hasSameBytes(as: Self.key("app")): return .app
+        case 4 where key.hasSameBytes(as: Self.key("time")): return .time
+        case 4 where key.hasSameBytes(as: Self.key("type")): return .type
+        case 7 where key.hasSameBytes(as: Self.key("subject")): return .subject
         default: return nil
         }
     }
