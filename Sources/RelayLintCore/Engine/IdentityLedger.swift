@@ -2,8 +2,10 @@
 /// (contract §2.3 and §2.4). This is the engine's only domain knowledge: what the log's identity
 /// vocabulary means. Which transitions matter for compliance is left to the rules.
 struct IdentityLedger {
-    private(set) var identities: [IdentitySlot: Identity] = [:] {
-        didSet { snapshot.facets = identities.values.reduce(into: []) { $0.formUnion($1.facets) } }
+    /// In the order added. A subject holds a handful of identities, so a list searched from the
+    /// front beats a dictionary, which hashed the key string for every change (~2% of a run).
+    private(set) var identities: [Identity] = [] {
+        didSet { snapshot.facets = identities.reduce(into: []) { $0.formUnion($1.facets) } }
     }
     var isDeleted: Bool { snapshot.isDeleted }
 
@@ -15,13 +17,12 @@ struct IdentityLedger {
     /// held one anonymized. Returns the facets added.
     @discardableResult
     mutating func add(_ identity: Identity) -> IdentityFacets {
-        if var existing = identities[identity.slot] {
-            guard identity.isAnonymized, !existing.isAnonymized else { return [] }
-            existing.isAnonymized = true
-            identities[identity.slot] = existing
+        if let index = position(of: identity) {
+            guard identity.isAnonymized, !identities[index].isAnonymized else { return [] }
+            identities[index].isAnonymized = true
             return .anonymizedApple
         }
-        identities[identity.slot] = identity
+        identities.append(identity)
         return identity.facets
     }
 
@@ -29,17 +30,23 @@ struct IdentityLedger {
     /// Returns the facets removed.
     @discardableResult
     mutating func remove(_ identity: Identity) -> IdentityFacets {
-        if let existing = identities.removeValue(forKey: identity.slot) { return existing.facets }
+        if let index = position(of: identity) { return identities.remove(at: index).facets }
         guard identity.key.isEmpty else { return [] }
         var removed: IdentityFacets = []
-        for (slot, existing) in identities where slot.category == identity.category {
-            identities[slot] = nil
+        identities.removeAll { existing in
+            guard existing.category == identity.category else { return false }
             removed.formUnion(existing.facets)
+            return true
         }
         return removed
     }
 
     mutating func markDeleted(_ deleted: Bool) { snapshot.isDeleted = deleted }
+
+    /// Where the identity with the same slot (category and key) is held.
+    private func position(of identity: Identity) -> Int? {
+        identities.firstIndex { $0.category == identity.category && $0.key == identity.key }
+    }
 }
 
 /// A subject's state just before or after one event, compact enough to keep per event.
