@@ -24,6 +24,18 @@ import Testing
         #"{}"#,
         #"["not", "a", "user"]"#,
         #""u14""#,
+        // Members nothing reads, skipped: escapes, non-ASCII, nesting, every kind of value.
+        #"{"localId": "u15", "displayName": "Zoë \"Z\" \u00dcnal", "photoUrl": "https:\/\/x", "emailVerified": true,"#
+            + #" "mfaInfo": [{"phoneInfo": "+1", "enrolledAt": -1.5e3}, [], {}], "lastSignedInAt": null, "customAttributes": "{\"a\":1}"}"#,
+        // Provider entries keep what the converter reads, however spelled, the last of a repeat.
+        #"{"localId": "u16", "providerUserInfo": [{"displayName": "x", "provid\u0065rId": "apple.com", "rawId": "1", "rawId": "2","#
+            + #" "email": "r@privaterelay.appleid.com", "photoUrl": "p"}, {"providerId": "google.com", "federatedId": {"a": [1]}}]}"#,
+        #"{"localId": "u17", "providerUserInfo": {"providerId": "apple.com"}}"#,
+        #"{"localId": "u18", "providerUserInfo": ["apple.com"]}"#,
+        #"{"localId": "u19", "providerUserInfo": [{"providerId": 3}]}"#,
+        #"{"localId": "u20", "metadata": {"lastSignInTime": "x", "creationTime": "Sat, 03 Feb 2001 04:05:06 GMT","#
+            + #" "creationTime": "Sun, 04 Feb 2001 04:05:06 GMT"}}"#,
+        #"{"localId": "u21", "metadata": "Sat, 03 Feb 2001 04:05:06 GMT"}"#,
     ]
 
     @Test(arguments: users)
@@ -72,6 +84,13 @@ import Testing
         #"{"localId": "u1" "email": "a@example.com"}"#,
         #"{"localId": "u1", }"#,
         #"{"localId": "u1", "providerUserInfo": [{"providerId": "apple.com"},]}"#,
+        #"{"localId": "u1", "mfaInfo": [{"enrolledAt": 1e}]}"#,
+        #"{"localId": "u1", "displayName": "\q"}"#,
+        "{\"localId\": \"u1\", \"displayName\": \"a\u{01}b\"}",
+        #"{"localId": "u1", "providerUserInfo": [{"photoUrl": [1,], "providerId": "x"}]}"#,
+        #"{"localId": "u1", "metadata": {"creationTime" 1}}"#,
+        #"{"localId": "u1", "custom": {"k": 1 "#,
+        #"{"localId": "u1", "displayName": "unterminated"#,
     ])
     func aBrokenMemberIsTheSameErrorEitherWay(user: String) {
         let viaObject = Result { () throws(JSONParser.SyntaxError) in try JSONParser.parseDocument(user) }

@@ -40,4 +40,39 @@ import Testing
         let deep = String(repeating: "[", count: 10_000) + String(repeating: "]", count: 10_000)
         #expect(throws: JSONParser.SyntaxError.self) { try JSONParser.parseDocument(deep) }
     }
+
+    /// `skipValue` accepts and rejects what `parseValue` does, with the same error, and ends
+    /// where it ends: exported users' unread members go through it.
+    @Test(arguments: [
+        #"{"a":1,}"#, #"{"a" 1}"#, "[1,2", #""abc"#, #"{"a":01}"#, #"{"a":"\x"}"#, #"{"a":tru}"#, #"{"a":"\ud800"}"#, "",
+        #"{"a":"x\"y\\z\/\n\u00e9\ud83d\ude00","b":[1,-2.5e3,true,false,null]} "#, #"[{}, [], "", 0, -0.5E+2]"#, "nul",
+        "\"a\u{01}b\"", #""Zoë""#, "1e999", "[\"\u{7F}\"]", #"{"\u0061": {"b": [{"c": "d"}]}}"#, "{,}", "[,]", #"{"a"}"#,
+    ])
+    func skippingAValueAcceptsAndRejectsAsParsingIt(input: String) {
+        expectSkipAgreesWithParse(Array(input.utf8))
+    }
+
+    @Test func skippingAgreesOnInvalidUTF8AndDeepNesting() {
+        expectSkipAgreesWithParse([0x5B, 0x22, 0x61, 0xFF, 0x22, 0x5D])
+        expectSkipAgreesWithParse([0x22, 0xC3, 0xA9, 0x22])
+        expectSkipAgreesWithParse(Array((String(repeating: "[", count: 600) + String(repeating: "]", count: 600)).utf8))
+        expectSkipAgreesWithParse(Array((String(repeating: #"{"a":"#, count: 600) + "1" + String(repeating: "}", count: 600)).utf8))
+    }
+
+    private func expectSkipAgreesWithParse(_ bytes: [UInt8], sourceLocation: Testing.SourceLocation = #_sourceLocation) {
+        bytes.withUnsafeBufferPointer { buffer in
+            var parsing = JSONParser(bytes: buffer)
+            var skipping = JSONParser(bytes: buffer)
+            let parsed = Result { () throws(JSONParser.SyntaxError) in _ = try parsing.parseValue(depth: 0) }
+            let skipped = Result { () throws(JSONParser.SyntaxError) in try skipping.skipValue(depth: 0) }
+            switch (parsed, skipped) {
+            case (.success, .success):
+                #expect(skipping.offset == parsing.offset, sourceLocation: sourceLocation)
+            case (.failure(let expected), .failure(let actual)):
+                #expect(actual == expected, sourceLocation: sourceLocation)
+            default:
+                Issue.record("parse: \(parsed), skip: \(skipped)", sourceLocation: sourceLocation)
+            }
+        }
+    }
 }

@@ -18,37 +18,85 @@ struct ExportedUserFields {
     var providerUserInfo: JSONValue?
     var providerData: JSONValue?
 
+    /// The members kept, by their key.
+    private enum Member: String, CaseIterable {
+        case localId, uid, email, phoneNumber, passwordHash, createdAt, metadata, disabled, providerUserInfo, providerData
+    }
+
     init() {}
 
     /// The fields of a user already read as a JSON object.
     init(_ user: [String: JSONValue]) {
-        for (key, value) in user { set(key, value) }
+        for (key, value) in user {
+            if let member = Member(rawValue: key) { set(member, value) }
+        }
     }
 
     /// Reads the user object at the parser's offset (an object at `depth`), parsing every member
-    /// strictly but keeping only the fields above.
+    /// strictly but building only the fields above: the others are checked and skipped, and a
+    /// provider entry or `metadata` object keeps only the members `account(from:)` reads.
     init(parsing parser: inout JSONParser, depth: Int) throws(JSONParser.SyntaxError) {
         var fields = ExportedUserFields()
-        try parser.parseObject(depth: depth) { key, parser throws(JSONParser.SyntaxError) in
-            fields.set(key, try parser.parseValue(depth: depth + 1))
+        try parser.parseObject(depth: depth, keys: Self.memberKeys) { key, parser throws(JSONParser.SyntaxError) in
+            guard let key else { return try parser.skipValue(depth: depth + 1) }
+            let member = Member.allCases[key]
+            switch member {
+            case .providerUserInfo, .providerData: fields.set(member, try Self.parseProviderList(&parser, depth: depth + 1))
+            case .metadata: fields.set(member, try Self.parse(&parser, depth: depth + 1, keeping: Self.metadataKeys))
+            default: fields.set(member, try parser.parseValue(depth: depth + 1))
+            }
         }
         self = fields
     }
 
-    /// Keeps a member if it is one of the fields; both ways of reading a user go through here.
-    private mutating func set(_ key: String, _ value: JSONValue) {
-        switch key {
-        case "localId": localId = value
-        case "uid": uid = value
-        case "email": email = value
-        case "phoneNumber": phoneNumber = value
-        case "passwordHash": passwordHash = value
-        case "createdAt": createdAt = value
-        case "metadata": metadata = value
-        case "disabled": disabled = value
-        case "providerUserInfo": providerUserInfo = value
-        case "providerData": providerData = value
-        default: break
+    /// What `account(from:)` reads of a user, a provider entry and `metadata`.
+    private static let memberKeys = JSONKeys(Member.allCases.map(\.rawValue))
+    private static let providerKeys = JSONKeys(["providerId", "rawId", "uid", "email"])
+    private static let metadataKeys = JSONKeys(["creationTime"])
+
+    /// A provider list: an array's object entries keep `providerId`, `rawId`, `uid` and `email`;
+    /// any other value is parsed whole, for the converter to reject.
+    private static func parseProviderList(_ parser: inout JSONParser, depth: Int) throws(JSONParser.SyntaxError) -> JSONValue {
+        parser.skipWhitespace()
+        guard parser.currentByte == UInt8(ascii: "[") else { return try parser.parseValue(depth: depth) }
+        var entries: [JSONValue] = []
+        try parser.parseArray(depth: depth) { parser throws(JSONParser.SyntaxError) in
+            entries.append(try parse(&parser, depth: depth + 1, keeping: providerKeys))
+        }
+        return .array(entries)
+    }
+
+    /// An object with only the members named (the last of a repeated one, as the whole object
+    /// would hold it); any other value whole.
+    private static func parse(
+        _ parser: inout JSONParser, depth: Int, keeping kept: JSONKeys
+    ) throws(JSONParser.SyntaxError) -> JSONValue {
+        parser.skipWhitespace()
+        guard parser.currentByte == UInt8(ascii: "{") else { return try parser.parseValue(depth: depth) }
+        var members: [String: JSONValue] = [:]
+        try parser.parseObject(depth: depth, keys: kept) { key, parser throws(JSONParser.SyntaxError) in
+            if let key {
+                members[kept.names[key]] = try parser.parseValue(depth: depth + 1)
+            } else {
+                try parser.skipValue(depth: depth + 1)
+            }
+        }
+        return .object(members)
+    }
+
+    /// Keeps a member; both ways of reading a user go through here.
+    private mutating func set(_ member: Member, _ value: JSONValue) {
+        switch member {
+        case .localId: localId = value
+        case .uid: uid = value
+        case .email: email = value
+        case .phoneNumber: phoneNumber = value
+        case .passwordHash: passwordHash = value
+        case .createdAt: createdAt = value
+        case .metadata: metadata = value
+        case .disabled: disabled = value
+        case .providerUserInfo: providerUserInfo = value
+        case .providerData: providerData = value
         }
     }
 }

@@ -92,6 +92,24 @@ struct JSONParser: ~Copyable {
         }
     }
 
+    /// Reads past the value at the current offset, accepting and rejecting exactly what
+    /// `parseValue` does (with the same errors), without building it: the members of an exported
+    /// user that nothing reads (display names, photo URLs, MFA details, custom claims) were half
+    /// of the export's parse as dictionaries and strings.
+    mutating func skipValue(depth: Int) throws(SyntaxError) {
+        skipWhitespace()
+        switch currentByte ?? 0 {
+        case UInt8(ascii: "{"):
+            try walkObject(depth: depth, key: { parser throws(SyntaxError) in try parser.skipString() }) {
+                _, parser throws(SyntaxError) in try parser.skipValue(depth: depth + 1)
+            }
+        case UInt8(ascii: "["):
+            try parseArray(depth: depth) { parser throws(SyntaxError) in try parser.skipValue(depth: depth + 1) }
+        case UInt8(ascii: "\""): try skipString()
+        default: _ = try parseValue(depth: depth)  // a literal, a number or an error: nothing to build
+        }
+    }
+
     private mutating func parseObject(depth: Int) throws(SyntaxError) -> JSONValue {
         var members: [String: JSONValue] = [:]
         try parseObject(depth: depth) { key, parser throws(SyntaxError) in members[key] = try parser.parseValue(depth: depth + 1) }
@@ -105,6 +123,39 @@ struct JSONParser: ~Copyable {
     mutating func parseObject(
         depth: Int, members member: (String, inout JSONParser) throws(SyntaxError) -> Void
     ) throws(SyntaxError) {
+        try walkObject(depth: depth, key: { parser throws(SyntaxError) in try parser.parseString() }, member: member)
+    }
+
+    /// Reads the object at the current offset as `parseObject(depth:members:)` does, handing
+    /// `member` the index of each key in `keys` (nil for any other key) instead of the key: an
+    /// unescaped ASCII key is matched by its bytes, without making a `String` of it.
+    mutating func parseObject(
+        depth: Int, keys: JSONKeys, members member: (Int?, inout JSONParser) throws(SyntaxError) -> Void
+    ) throws(SyntaxError) {
+        try walkObject(depth: depth, key: { parser throws(SyntaxError) in try parser.parseKey(in: keys) }, member: member)
+    }
+
+    /// The index in `keys` of the string at the current offset, read as `parseString` reads it.
+    private mutating func parseKey(in keys: JSONKeys) throws(SyntaxError) -> Int? {
+        let start = offset + 1
+        var end = start
+        while end < bytes.count {
+            let byte = bytes[end]
+            if byte == UInt8(ascii: "\"") {
+                offset = end + 1
+                return keys.index(of: UnsafeBufferPointer(rebasing: bytes[start..<end]))
+            }
+            if byte < 0x20 || byte >= 0x80 || byte == UInt8(ascii: "\\") { break }
+            end += 1
+        }
+        return keys.index(of: try parseString())
+    }
+
+    /// An object's syntax, with its keys read by `key` (decoded, matched or only checked).
+    private mutating func walkObject<Key>(
+        depth: Int, key readKey: (inout JSONParser) throws(SyntaxError) -> Key,
+        member: (Key, inout JSONParser) throws(SyntaxError) -> Void
+    ) throws(SyntaxError) {
         skipWhitespace()
         guard currentByte == UInt8(ascii: "{") else { throw error("expected an object") }
         guard depth < maximumDepth else { throw error("nesting deeper than \(maximumDepth) levels") }
@@ -113,7 +164,7 @@ struct JSONParser: ~Copyable {
         repeat {
             skipWhitespace()
             guard currentByte == UInt8(ascii: "\"") else { throw error("expected a string key") }
-            let key = try parseString()
+            let key = try readKey(&self)
             try expect(UInt8(ascii: ":"), "':' after an object key")
             try member(key, &self)
         } while consume(UInt8(ascii: ","))
@@ -121,15 +172,23 @@ struct JSONParser: ~Copyable {
     }
 
     private mutating func parseArray(depth: Int) throws(SyntaxError) -> JSONValue {
+        var elements: [JSONValue] = []
+        try parseArray(depth: depth) { parser throws(SyntaxError) in elements.append(try parser.parseValue(depth: depth + 1)) }
+        return .array(elements)
+    }
+
+    /// Reads the array at the current offset element by element: `element` must read each one
+    /// (at `depth + 1`) with the parser it is handed, as `parseObject(depth:members:)` does members.
+    mutating func parseArray(depth: Int, elements element: (inout JSONParser) throws(SyntaxError) -> Void) throws(SyntaxError) {
+        skipWhitespace()
+        guard currentByte == UInt8(ascii: "[") else { throw error("expected an array") }
         guard depth < maximumDepth else { throw error("nesting deeper than \(maximumDepth) levels") }
         offset += 1
-        var elements: [JSONValue] = []
-        if consume(UInt8(ascii: "]")) { return .array(elements) }
+        if consume(UInt8(ascii: "]")) { return }
         repeat {
-            elements.append(try parseValue(depth: depth + 1))
+            try element(&self)
         } while consume(UInt8(ascii: ","))
         try expect(UInt8(ascii: "]"), "',' or ']' in an array")
-        return .array(elements)
     }
 
     private mutating func parseLiteral(_ literal: StaticString) throws(SyntaxError) {
@@ -213,6 +272,25 @@ struct JSONParser: ~Copyable {
         throw SyntaxError(offset: start, reason: "unterminated string")
     }
 
+    /// Reads past a string as `parseString` does: a stretch of printable ASCII up to the closing
+    /// quote is valid as it is, and anything else (an escape, a byte over 0x7F, an error) is left
+    /// to `parseString`, which decides and explains.
+    mutating func skipString() throws(SyntaxError) {
+        let start = offset
+        offset += 1
+        while offset < bytes.count {
+            let byte = bytes[offset]
+            if byte == UInt8(ascii: "\"") {
+                offset += 1
+                return
+            }
+            if byte < 0x20 || byte >= 0x80 || byte == UInt8(ascii: "\\") { break }
+            offset += 1
+        }
+        offset = start
+        _ = try parseString()
+    }
+
     private mutating func parseHex4() throws(SyntaxError) -> UInt32 {
         guard offset + 4 <= bytes.count else { throw error("incomplete \\u escape") }
         var code: UInt32 = 0
@@ -268,4 +346,24 @@ struct JSONParser: ~Copyable {
     static func printable(_ byte: UInt8) -> String {
         byte >= 0x20 && byte < 0x7F ? String(UnicodeScalar(byte)) : "\\x" + String(byte, radix: 16)
     }
+}
+
+/// The keys an object reader looks for (`JSONParser.parseObject(depth:keys:members:)`), by
+/// position. A handful at most, so they are compared one by one.
+struct JSONKeys: Sendable {
+    let names: [String]
+    private let spellings: [[UInt8]]
+
+    init(_ names: [String]) {
+        self.names = names
+        spellings = names.map { Array($0.utf8) }
+    }
+
+    /// The position of a key given as the bytes of an unescaped ASCII string.
+    func index(of key: UnsafeBufferPointer<UInt8>) -> Int? {
+        spellings.firstIndex { spelling in spelling.withUnsafeBufferPointer { $0.hasSameBytes(as: key) } }
+    }
+
+    /// The position of a decoded key (compared as `String`s are, as a dictionary's keys).
+    func index(of key: String) -> Int? { names.firstIndex(of: key) }
 }
