@@ -92,7 +92,9 @@ struct CheckCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Colour in text output: auto (only on a terminal), always, never.", valueName: "when"))
     var color: String = "auto"
 
-    @Option(help: ArgumentHelp("Threads for evaluation (default: the number of cores); output does not depend on it.", valueName: "n"))
+    @Option(
+        help: ArgumentHelp(
+            "Threads for evaluation and report writing (default: the number of cores); output does not depend on it.", valueName: "n"))
     var jobs: Int?
 
     @Option(
@@ -187,7 +189,8 @@ struct CheckCommand: ParsableCommand {
             color == "always"
             || (color == "auto" && output == nil && StandardOutput.isTerminal
                 && ProcessInfo.processInfo.environment["NO_COLOR"] == nil)
-        let options = ReportOptions(color: useColor, title: title, reviewer: reviewer, date: date)
+        var options = ReportOptions(color: useColor, title: title, reviewer: reviewer, date: date)
+        if let jobs { options.parallelism = jobs }
         let reporter = ReporterRegistry.reporter(for: format)!
         if let output {
             try write(reporter, report, options: options, to: output, format: format)
@@ -197,7 +200,8 @@ struct CheckCommand: ParsableCommand {
         for entry in extraReports {
             let parts = entry.split(separator: "=", maxSplits: 1).map(String.init)
             try write(
-                ReporterRegistry.reporter(for: parts[0])!, report, options: ReportOptions(title: title, reviewer: reviewer, date: date),
+                ReporterRegistry.reporter(for: parts[0])!, report,
+                options: ReportOptions(title: title, reviewer: reviewer, date: date, parallelism: options.parallelism),
                 to: parts[1], format: parts[0])
         }
         // In GitHub Actions the annotations come with a Markdown summary for the job page.

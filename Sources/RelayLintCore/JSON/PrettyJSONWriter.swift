@@ -33,6 +33,17 @@ struct PrettyJSONWriter {
         bytes.reserveCapacity(Self.flushSize * 2)
     }
 
+    /// A writer for elements of an array at depth `depth` that has `elementsBefore` elements
+    /// already: it writes them as the enclosing writer would (`array(_:parallelism:_:)`).
+    private init(elementsAtDepth depth: Int, after elementsBefore: Int) {
+        sink = nil
+        counts = Array(repeating: 1, count: depth)
+        counts[depth - 1] = elementsBefore
+        #if DEBUG
+            lastKeys = Array(repeating: nil, count: depth)
+        #endif
+    }
+
     /// Ends the document with a newline and hands over what a streaming writer still holds.
     mutating func finishLine() {
         bytes.append(0x0A)
@@ -66,6 +77,38 @@ struct PrettyJSONWriter {
             write(&self, element)
             flush(atLeast: Self.flushSize)
         }
+        close(UInt8(ascii: "]"))
+    }
+
+    /// The bytes `array(_:_:)` writes, with the elements rendered on `parallelism` threads in
+    /// batches, a few batches at a time (so that a few hundred kilobytes wait, not the report),
+    /// and appended in order.
+    mutating func array<Element: Sendable>(
+        _ elements: [Element], parallelism: Int, _ write: @Sendable (inout PrettyJSONWriter, Element) -> Void
+    ) {
+        let batchSize = 256
+        guard parallelism > 1, elements.count > batchSize else { return array(elements, write) }
+        open(UInt8(ascii: "["))
+        let depth = counts.count
+        let batches = stride(from: 0, to: elements.count, by: batchSize).map { $0..<min($0 + batchSize, elements.count) }
+        for window in stride(from: 0, to: batches.count, by: parallelism * 2) {
+            let rendered = Linter.parallelMap(
+                Array(batches[window..<min(window + parallelism * 2, batches.count)]), parallelism: parallelism, serialUpTo: 1
+            ) {
+                batch in
+                var writer = PrettyJSONWriter(elementsAtDepth: depth, after: batch.lowerBound)
+                for element in elements[batch] {
+                    writer.startElement()
+                    write(&writer, element)
+                }
+                return writer.bytes
+            }
+            for part in rendered {
+                bytes.append(contentsOf: part)
+                flush(atLeast: Self.flushSize)
+            }
+        }
+        counts[depth - 1] = elements.count
         close(UInt8(ascii: "]"))
     }
 

@@ -53,19 +53,29 @@ public struct Finding: Sendable, Equatable, Codable {
     }
 
     /// Report order (contract §2.4): subject, then time (app findings first), then rule, then event.
-    public static func reportOrder(_ lhs: Finding, _ rhs: Finding) -> Bool {
-        ReportOrder.precedes(
-            (lhs.subject, lhs.time, lhs.rule, lhs.event, lhs.fingerprint), (rhs.subject, rhs.time, rhs.rule, rhs.event, rhs.fingerprint))
-    }
+    public static func reportOrder(_ lhs: Finding, _ rhs: Finding) -> Bool { ReportOrder.precedes(lhs, rhs) }
+}
+
+extension Finding: ReportOrder.Ordered {
+    var instant: Timestamp? { time }
 }
 
 /// The one definition of the order of findings, for findings and for report entries alike.
 enum ReportOrder {
-    typealias Key = (subject: String, time: Timestamp?, rule: String, event: String?, fingerprint: String)
+    /// What the order reads of a finding. The two are compared field by field where they are:
+    /// a key tuple per side copied five strings per comparison, and sorting 30k findings took
+    /// ~150 ms on the one thread that ends a run.
+    protocol Ordered {
+        var subject: String { get }
+        var instant: Timestamp? { get }
+        var rule: String { get }
+        var event: String? { get }
+        var fingerprint: String { get }
+    }
 
-    static func precedes(_ lhs: Key, _ rhs: Key) -> Bool {
+    static func precedes<Finding: Ordered>(_ lhs: Finding, _ rhs: Finding) -> Bool {
         if lhs.subject != rhs.subject { return lhs.subject < rhs.subject }
-        switch (lhs.time, rhs.time) {
+        switch (lhs.instant, rhs.instant) {
         case (nil, .some): return true
         case (.some, nil): return false
         case (.some(let a), .some(let b)) where a != b: return a < b

@@ -28,7 +28,9 @@ public struct RelayDomains: Sendable, Hashable {
 
     /// True when the address's domain is exactly one of the relay domains.
     public func isRelayAddress(_ address: String) -> Bool {
-        if let isRelay = Self.withUTF8(address, asciiRelayTest) { return isRelay }
+        // A closure, not the method as a value: that captured `self` and retained its three
+        // arrays for every address (the evaluation tests several per event).
+        if let isRelay = Self.withUTF8(address, { asciiRelayTest($0) }) { return isRelay }
         guard let domain = RelayDomains.domain(of: address) else { return false }
         return domains.contains(domain)
     }
@@ -37,7 +39,7 @@ public struct RelayDomains: Sendable, Hashable {
     /// (`privaterelay.apple.id.com`, `appleid.com`): worth a data-quality note.
     public func isLookAlike(_ address: String) -> Bool {
         // Most addresses are ASCII: byte tests decide them (a log has millions).
-        Self.withUTF8(address, asciiLookAlikeTest) ?? unicodeLookAlikeTest(address)
+        Self.withUTF8(address, { asciiLookAlikeTest($0) }) ?? unicodeLookAlikeTest(address)
     }
 
     /// The look-alike test for any address, on its `Character`s (the byte test must agree with

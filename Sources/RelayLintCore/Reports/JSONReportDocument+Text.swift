@@ -2,11 +2,13 @@
 /// conformance stays for reading reports back (`merge`, `--baseline`, `explain`) and as the
 /// reference the writer is tested against.
 extension JSONReportDocument {
-    func write(to writer: inout PrettyJSONWriter) { write(to: &writer, findings: findings) }
+    func write(to writer: inout PrettyJSONWriter) {
+        write(to: &writer) { json in json.array(findings) { $1.write(to: &$0) } }
+    }
 
-    /// The text with `findings` in place of the document's own, which a streaming writer leaves
-    /// empty and converts one at a time.
-    func write<Findings: Sequence<FindingEntry>>(to writer: inout PrettyJSONWriter, findings: Findings) {
+    /// The text with the findings array written by `writeFindings` in place of the document's
+    /// own, which a streaming writer leaves empty and converts as it goes.
+    func write(to writer: inout PrettyJSONWriter, findings writeFindings: (inout PrettyJSONWriter) -> Void) {
         writer.object { json in
             json.key("apps")
             json.array(apps) { json, app in
@@ -18,7 +20,7 @@ extension JSONReportDocument {
                 }
             }
             json.key("findings")
-            json.array(findings) { $1.write(to: &$0) }
+            writeFindings(&json)
             json.key("inputs")
             json.array(inputs) { json, input in
                 json.object { json in
@@ -108,7 +110,7 @@ extension JSONReportDocument.Summary {
 }
 
 extension JSONReportDocument.FindingEntry {
-    fileprivate func write(to writer: inout PrettyJSONWriter) {
+    func write(to writer: inout PrettyJSONWriter) {
         writer.object { json in
             json.member("app", app)
             json.memberOrNull("event", event)

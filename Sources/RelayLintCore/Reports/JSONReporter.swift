@@ -15,7 +15,9 @@ public struct JSONReporter: Reporter {
         let document = JSONReportDocument(report, withFindings: false)
         withoutActuallyEscaping(sink) { sink in
             var writer = PrettyJSONWriter { sink(UnsafeRawBufferPointer($0)) }
-            document.write(to: &writer, findings: report.findings.lazy.map(JSONReportDocument.FindingEntry.init))
+            document.write(to: &writer) { json in
+                json.array(report.findings, parallelism: options.parallelism) { JSONReportDocument.FindingEntry($1).write(to: &$0) }
+            }
             writer.finishLine()
         }
     }

@@ -148,10 +148,7 @@ public enum ShardMerger {
 
     /// `Finding.reportOrder` on report entries; times compare as instants, not as text.
     static func reportOrder(_ lhs: JSONReportDocument.FindingEntry, _ rhs: JSONReportDocument.FindingEntry) -> Bool {
-        func key(_ entry: JSONReportDocument.FindingEntry) -> ReportOrder.Key {
-            (entry.subject, entry.time.flatMap(Timestamp.init(rfc3339:)), entry.rule, entry.event, entry.fingerprint)
-        }
-        return ReportOrder.precedes(key(lhs), key(rhs))
+        ReportOrder.precedes(lhs, rhs)
     }
 
     private static func describe(_ error: any Error) -> String {
@@ -166,4 +163,8 @@ public enum ShardMerger {
         default: "\(error)"
         }
     }
+}
+
+extension JSONReportDocument.FindingEntry: ReportOrder.Ordered {
+    var instant: Timestamp? { time.flatMap(Timestamp.init(rfc3339:)) }
 }
