@@ -47,11 +47,29 @@ import Testing
         var pieces: [[UInt8]] = []
         JSONReporter().write(report, options: ReportOptions(parallelism: parallelism)) { pieces.append(Array($0)) }
         #expect(pieces.count > 2)
-        let written = String(decoding: Array(pieces.joined()), as: UTF8.self)
+        expectSameBytes(Array(pieces.joined()), JSONReporter().render(report, options: ReportOptions()))
+    }
+
+    /// Findings rendered on several threads are the serial writer's bytes at every batch boundary
+    /// (batches of 256) and whatever the number of threads.
+    @Test(arguments: [1, 255, 256, 257, 513])
+    func findingsOnThreadsAreTheSerialBytesAtEveryCount(count: Int) throws {
+        let report = CIReportFixture.multiplied(try CIReportFixture.report(subjects: ["u1"]), count: count)
         let rendered = JSONReporter().render(report, options: ReportOptions())
-        // Compared as a whole, reported by the first line that differs (not 3 MB of text).
-        let same = written == rendered
-        #expect(same, "first difference at line \(firstDifferentLine(written, rendered))")
+        for parallelism in [2, 3, 64] {
+            var pieces: [[UInt8]] = []
+            JSONReporter().write(report, options: ReportOptions(parallelism: parallelism)) { pieces.append(Array($0)) }
+            expectSameBytes(Array(pieces.joined()), rendered)
+        }
+    }
+
+    /// Compared byte for byte (`String ==` would take canonically equivalent text as equal),
+    /// reported by the first line that differs rather than megabytes of text.
+    func expectSameBytes(_ written: [UInt8], _ rendered: String, sourceLocation: Testing.SourceLocation = #_sourceLocation) {
+        let same = written == Array(rendered.utf8)
+        #expect(
+            same, "first difference at line \(firstDifferentLine(String(decoding: written, as: UTF8.self), rendered))",
+            sourceLocation: sourceLocation)
     }
 
     @Test func agreesWithTheEncoderOnHostileValuesSuppressionsAndSkippedRecords() throws {

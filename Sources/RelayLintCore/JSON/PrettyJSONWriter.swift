@@ -1,3 +1,5 @@
+import Foundation
+
 /// Writes JSON text byte for byte as Foundation's `JSONEncoder` does with `.prettyPrinted`,
 /// `.sortedKeys` and `.withoutEscapingSlashes`: two-space indent, `"key" : value`, empty
 /// containers as `[`, a blank line, `]`, and only `"`, `\` and control characters escaped.
@@ -91,11 +93,12 @@ struct PrettyJSONWriter {
         open(UInt8(ascii: "["))
         let depth = counts.count
         let batches = stride(from: 0, to: elements.count, by: batchSize).map { $0..<min($0 + batchSize, elements.count) }
-        for window in stride(from: 0, to: batches.count, by: parallelism * 2) {
-            let rendered = Linter.parallelMap(
-                Array(batches[window..<min(window + parallelism * 2, batches.count)]), parallelism: parallelism, serialUpTo: 1
-            ) {
-                batch in
+        // No more batches in flight than the cores can render: more threads than cores run no
+        // faster, and a large --jobs would otherwise hold the whole report.
+        let inFlight = min(parallelism, ProcessInfo.processInfo.activeProcessorCount) * 2
+        for window in stride(from: 0, to: batches.count, by: inFlight) {
+            let round = Array(batches[window..<min(window + inFlight, batches.count)])
+            let rendered = Linter.parallelMap(round, parallelism: parallelism, serialUpTo: 1) { batch in
                 var writer = PrettyJSONWriter(elementsAtDepth: depth, after: batch.lowerBound)
                 for element in elements[batch] {
                     writer.startElement()

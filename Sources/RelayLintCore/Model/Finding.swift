@@ -73,7 +73,7 @@ enum ReportOrder {
         var fingerprint: String { get }
     }
 
-    static func precedes<Finding: Ordered>(_ lhs: Finding, _ rhs: Finding) -> Bool {
+    static func precedes<Entry: Ordered>(_ lhs: Entry, _ rhs: Entry) -> Bool {
         if lhs.subject != rhs.subject { return lhs.subject < rhs.subject }
         switch (lhs.instant, rhs.instant) {
         case (nil, .some): return true
