@@ -137,18 +137,24 @@ struct JSONParser: ~Copyable {
 
     /// The index in `keys` of the string at the current offset, read as `parseString` reads it.
     private mutating func parseKey(in keys: JSONKeys) throws(SyntaxError) -> Int? {
+        guard let quote = closingQuoteOfPlainString() else { return keys.index(of: try parseString()) }
         let start = offset + 1
-        var end = start
-        while end < bytes.count {
-            let byte = bytes[end]
-            if byte == UInt8(ascii: "\"") {
-                offset = end + 1
-                return keys.index(of: UnsafeBufferPointer(rebasing: bytes[start..<end]))
-            }
-            if byte < 0x20 || byte >= 0x80 || byte == UInt8(ascii: "\\") { break }
-            end += 1
+        offset = quote + 1
+        return keys.index(of: UnsafeBufferPointer(rebasing: bytes[start..<quote]))
+    }
+
+    /// Where the string at the current offset ends, when it is printable ASCII without escapes
+    /// up to its closing quote, and so valid as it is; nil for any other (an escape, a byte over
+    /// 0x7F, an error), which `parseString` decides and explains.
+    private func closingQuoteOfPlainString() -> Int? {
+        var index = offset + 1
+        while index < bytes.count {
+            let byte = bytes[index]
+            if byte == UInt8(ascii: "\"") { return index }
+            if byte < 0x20 || byte >= 0x80 || byte == UInt8(ascii: "\\") { return nil }
+            index += 1
         }
-        return keys.index(of: try parseString())
+        return nil
     }
 
     /// An object's syntax, with its keys read by `key` (decoded, matched or only checked).
@@ -272,23 +278,13 @@ struct JSONParser: ~Copyable {
         throw SyntaxError(offset: start, reason: "unterminated string")
     }
 
-    /// Reads past a string as `parseString` does: a stretch of printable ASCII up to the closing
-    /// quote is valid as it is, and anything else (an escape, a byte over 0x7F, an error) is left
-    /// to `parseString`, which decides and explains.
+    /// Reads past a string as `parseString` does, without making it when it is plain ASCII.
     mutating func skipString() throws(SyntaxError) {
-        let start = offset
-        offset += 1
-        while offset < bytes.count {
-            let byte = bytes[offset]
-            if byte == UInt8(ascii: "\"") {
-                offset += 1
-                return
-            }
-            if byte < 0x20 || byte >= 0x80 || byte == UInt8(ascii: "\\") { break }
-            offset += 1
+        if let quote = closingQuoteOfPlainString() {
+            offset = quote + 1
+        } else {
+            _ = try parseString()
         }
-        offset = start
-        _ = try parseString()
     }
 
     private mutating func parseHex4() throws(SyntaxError) -> UInt32 {
@@ -346,24 +342,4 @@ struct JSONParser: ~Copyable {
     static func printable(_ byte: UInt8) -> String {
         byte >= 0x20 && byte < 0x7F ? String(UnicodeScalar(byte)) : "\\x" + String(byte, radix: 16)
     }
-}
-
-/// The keys an object reader looks for (`JSONParser.parseObject(depth:keys:members:)`), by
-/// position. A handful at most, so they are compared one by one.
-struct JSONKeys: Sendable {
-    let names: [String]
-    private let spellings: [[UInt8]]
-
-    init(_ names: [String]) {
-        self.names = names
-        spellings = names.map { Array($0.utf8) }
-    }
-
-    /// The position of a key given as the bytes of an unescaped ASCII string.
-    func index(of key: UnsafeBufferPointer<UInt8>) -> Int? {
-        spellings.firstIndex { spelling in spelling.withUnsafeBufferPointer { $0.hasSameBytes(as: key) } }
-    }
-
-    /// The position of a decoded key (compared as `String`s are, as a dictionary's keys).
-    func index(of key: String) -> Int? { names.firstIndex(of: key) }
 }
