@@ -45,7 +45,7 @@ struct IdentityLedger {
 
     /// Where the identity with the same slot (category and key) is held.
     private func position(of identity: Identity) -> Int? {
-        identities.firstIndex { $0.category == identity.category && $0.key == identity.key }
+        identities.firstIndex { $0.hasSameSlot(as: identity) }
     }
 }
 

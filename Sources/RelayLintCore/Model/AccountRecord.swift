@@ -46,7 +46,7 @@ public struct AccountRecord: Sendable, Equatable {
         // runs for every account with events (hashing each key string was ~1% of a run).
         var result: [Identity] = []
         func add(_ identity: Identity) {
-            if let index = result.firstIndex(where: { $0.category == identity.category && $0.key == identity.key }) {
+            if let index = result.firstIndex(where: { $0.hasSameSlot(as: identity) }) {
                 result[index].isAnonymized = result[index].isAnonymized || identity.isAnonymized
             } else {
                 result.append(identity)

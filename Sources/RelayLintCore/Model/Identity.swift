@@ -30,6 +30,10 @@ public struct Identity: Sendable, Hashable {
     /// Identities with the same category and key are the same identity.
     public var slot: IdentitySlot { IdentitySlot(category: category, key: key) }
 
+    /// Whether `other` has this identity's slot, compared in place (the ledger and the export's
+    /// identities search short lists with it, once per change).
+    func hasSameSlot(as other: Identity) -> Bool { category == other.category && key == other.key }
+
     /// Whether this identity is personally identifying information in the sense of the consent rules.
     public var isPII: Bool {
         switch category {
