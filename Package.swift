@@ -25,9 +25,10 @@ let package = Package(
             dependencies: [
                 .product(name: "Yams", package: "Yams"),
                 .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "_CryptoExtras", package: "swift-crypto"),
                 .product(name: "Plot", package: "Plot"),
             ],
-            resources: [.copy("../../Rules")],
+            resources: [.copy("../../Rules"), .copy("../../Mappings")],
             swiftSettings: strictSettings
         ),
         .executableTarget(

@@ -24,9 +24,29 @@ struct CheckCommand: ParsableCommand {
     @Option(
         name: .customLong("events"),
         help: ArgumentHelp(
-            "An action log in relaylint's JSON Lines format; repeatable. Equal timestamps keep the order the files are given in.",
+            "An action log, its format recognised from its content: relaylint events, Google Cloud Logging entries (JSON Lines or a gcloud JSON array), Sign in with Apple notifications, or a log a --mapping describes; repeatable. Equal timestamps keep the order the files are given in.",
             valueName: "file"))
     var eventPaths: [String] = []
+
+    @Option(
+        name: .customLong("mapping"),
+        help: ArgumentHelp(
+            "A log mapping of your own (YAML; a file or a folder), tried before the built-in ones; repeatable. Also `mappings:` in the configuration.",
+            valueName: "path"))
+    var mappingPaths: [String] = []
+
+    @Option(
+        name: .customLong("subject-map"),
+        help: ArgumentHelp(
+            "A CSV of apple_sub,subject rows joining Apple notifications to accounts the export and logs do not.", valueName: "file"))
+    var subjectMap: String?
+
+    @Option(
+        name: .customLong("apple-keys"),
+        help: ArgumentHelp(
+            "Apple's public keys (the JSON Web Key Set of https://appleid.apple.com/auth/keys): every notification's signature is checked.",
+            valueName: "file"))
+    var appleKeys: String?
 
     @Option(
         name: .customLong("manifest"),
@@ -153,6 +173,14 @@ struct CheckCommand: ParsableCommand {
         if let domains = configuration?.relayDomains { request.relayDomains = RelayDomains(domains) }
         if !relayDomains.isEmpty { request.relayDomains = RelayDomains(relayDomains) }
         if let jobs { request.parallelism = jobs }
+        do {
+            request.mappings = try MappingSet.load(userPaths: mappingPaths + (configuration?.mappingPaths ?? [])).mappings
+            request.appleKeys = try appleKeys.map(SigningKeySet.load(path:))
+        } catch {
+            StandardError.write(error.diagnostics)
+            throw ExitCode(ExitStatus.invalidInput)
+        }
+        request.subjectMapPath = subjectMap
         request.shard = shard.flatMap(Shard.init(parsing:))
         let progress = ProgressDisplay.forStandardError(quiet: quiet)
         if let progress { request.progress = { @Sendable update in progress.update(update) } }

@@ -13,6 +13,8 @@ public struct Configuration: Sendable, Equatable {
     public var sha256: String
     /// Extra rule files or folders, relative to the configuration file.
     public var rulePaths: [String] = []
+    /// Log mappings of the team's own (`mappings:`), relative to the configuration file.
+    public var mappingPaths: [String] = []
     /// Whether the built-in pack is loaded besides `rulePaths` (`builtin_rules: false` to turn it off).
     public var includesBuiltInRules = true
     public var relayDomains: [String]?

@@ -3,7 +3,7 @@ import Foundation
 /// Reads and validates `.relaylint.yml`, reporting every problem at its line and column.
 public enum ConfigurationLoader {
     public static let defaultFileName = ".relaylint.yml"
-    static let topKeys = ["rules", "rule_paths", "builtin_rules", "relay_domains", "suppressions"]
+    static let topKeys = ["rules", "rule_paths", "builtin_rules", "relay_domains", "suppressions", "mappings"]
     static let ruleKeys = ["enabled", "severity", "params"]
     static let suppressionKeys = ["fingerprint", "rule", "subject", "justification", "author", "expires"]
 
@@ -18,6 +18,11 @@ public enum ConfigurationLoader {
         let base = (path as NSString).deletingLastPathComponent
         if let node = map["rule_paths"]?.value, let paths = reader.strings(node, what: "'rule_paths'") {
             configuration.rulePaths = paths.map { $0.hasPrefix("/") || base.isEmpty ? $0 : (base as NSString).appendingPathComponent($0) }
+        }
+        if let node = map["mappings"]?.value, let paths = reader.strings(node, what: "'mappings'") {
+            configuration.mappingPaths = paths.map {
+                $0.hasPrefix("/") || base.isEmpty ? $0 : (base as NSString).appendingPathComponent($0)
+            }
         }
         if let node = map["builtin_rules"]?.value, let flag = reader.bool(node, what: "'builtin_rules'") {
             configuration.includesBuiltInRules = flag

@@ -21,19 +21,19 @@ struct DatasetBuilder {
     /// Event types to keep; nil keeps all (a rule matches events of any type).
     let retainedTypes: Set<String>?
     private(set) var dataset = Dataset()
-    private var invalid: [Diagnostic] = []
+    var invalid: [Diagnostic] = []
     /// Tells, once everything is read, which events repeat an earlier one; until then the events
     /// whose id may have been used before (the suspects) are left out of the counts.
     private var duplicateCheck = DuplicateCheck()
     /// Events read, duplicates included, for the progress display.
-    private var eventsRead = 0
+    var eventsRead = 0
     /// Where a suspect was read when its sequence number does not say (a rule example's event).
     private var exampleLocations: [UInt64: SourceLocation] = [:]
     /// The `--events` paths by file index, to name where an id was first used.
-    private var eventPaths: [String] = []
+    var eventPaths: [String] = []
     /// Where each log's summary is in `dataset.inputs`, by file index, for `finish` to add the
     /// suspects to.
-    private var eventInputs: [Int: Int] = [:]
+    var eventInputs: [Int: Int] = [:]
     /// Look-alike relay addresses counted: those of accounts and of the events known to be kept.
     private var lookAlikeCount = 0
     /// Look-alikes given a note's place so far: those of accounts at once, those of the logs in
@@ -52,6 +52,15 @@ struct DatasetBuilder {
     /// The types, apps, field names and files of the stored events, shared with the parse workers.
     private let names = NameTable()
     static let noteLimit = 200
+    /// Which account holds each Apple user id, for the notifications read last.
+    var appleAccounts = AppleAccountIndex()
+    /// The file indices of logs read through a mapping, whose sequence numbers hold the line
+    /// shifted by `MappedLogReader.eventBits` (a record may give several events).
+    var mappedFiles: Set<Int> = []
+    /// Exported accounts with a relay top-level email, and exported `apple.com` entries: an
+    /// export with the first and none of the second comes from firebase-tools before 15.19.
+    var relayAccountsExported = 0
+    var appleEntriesExported = 0
 
     /// Event types the identity model reads whatever the rules say.
     static let identityTypes: Set<String> = [
@@ -76,6 +85,9 @@ struct DatasetBuilder {
             partitions: max(1, layout.partitions / 4), largestChunk: min(layout.largestChunk, 64 << 10))
         duplicateCheck = DuplicateCheck(layout: recordLayout, spillingTo: file)
     }
+
+    /// Lists a file the run read besides the data (the subject map, the key set).
+    mutating func addInput(_ summary: InputFileSummary) { dataset.inputs.append(summary) }
 
     mutating func setManifest(_ manifest: AppManifest, sha256: String) {
         dataset.manifest = manifest
@@ -125,13 +137,14 @@ struct DatasetBuilder {
     }
 
     /// Adds one event read outside a log (a rule example); `content` is its record.
-    mutating func ingest(_ event: Event, digest: ContentDigest, content: JSONValue) {
+    @discardableResult
+    mutating func ingest(_ event: Event, digest: ContentDigest, content: JSONValue) -> Bool {
         var cache = NameTable.Cache(names)
         var bytes: [UInt8] = []
         let prepared = PreparedEvent.Preparation(relayDomains: relayDomains, shard: shard)
             .prepare(event, digest: digest, names: &cache, into: &bytes)
         let line = Array(content.canonicalText.utf8)
-        bytes.withUnsafeBufferPointer { buffer in line.withUnsafeBufferPointer { _ = ingest(prepared, in: buffer, line: $0) } }
+        return bytes.withUnsafeBufferPointer { buffer in line.withUnsafeBufferPointer { ingest(prepared, in: buffer, line: $0) } }
     }
 
     /// Adds one event a parse worker prepared: `buffer` holds its packed form, id and subject;
@@ -163,6 +176,10 @@ struct DatasetBuilder {
             if !suspect { lookAlikeCount += 1 }
         }
         let retained = isRetained(event.type, inShard: event.inShard)
+        if let appleID = event.appleID {
+            appleAccounts.add(
+                appleID: appleID, subject: String(decoding: UnsafeBufferPointer(rebasing: buffer[event.subject]), as: UTF8.self))
+        }
         let subject = dataset.subjects.insert(UnsafeBufferPointer(rebasing: buffer[event.subject]), hash: event.subjectHash)
         let partition = dataset.storage.partition(ofHash: event.subjectHash)
         // A duplicate is stored too (its first use's subject, never before it in input order);
@@ -186,8 +203,9 @@ struct DatasetBuilder {
     }
 
     /// Where the event of an input sequence number was read.
-    private func location(of sequence: UInt64) -> SourceLocation {
-        let (fileIndex, line) = EventLogReader.fileAndLine(of: sequence)
+    func location(of sequence: UInt64) -> SourceLocation {
+        var (fileIndex, line) = EventLogReader.fileAndLine(of: sequence)
+        if mappedFiles.contains(fileIndex) { line >>= MappedLogReader.eventBits }
         return SourceLocation(file: fileIndex < eventPaths.count ? eventPaths[fileIndex] : "", line: line)
     }
 
@@ -267,6 +285,11 @@ struct DatasetBuilder {
                 at: account.location)
             return false
         }
+        for entry in account.providers where entry.providerId == "apple.com" {
+            appleEntriesExported += 1
+            if let rawId = entry.rawId { appleAccounts.add(appleID: rawId, subject: account.localId) }
+        }
+        if let email = account.email, relayDomains.isRelayAddress(email) { relayAccountsExported += 1 }
         // Keys (trimmed, lowercased) only for the rare address the byte prefilter lets through.
         let candidates = ([account.email] + account.providers.map(\.email)).compactMap { $0 }.filter(relayDomains.mayLookAlike)
         for address in Set(candidates.map(Identity.emailKey)).sorted() where relayDomains.isLookAlike(address) {
@@ -375,7 +398,7 @@ struct DatasetBuilder {
             at: location)
     }
 
-    private mutating func addNote(_ severity: Severity, _ message: String, at location: SourceLocation) {
+    mutating func addNote(_ severity: Severity, _ message: String, at location: SourceLocation) {
         guard dataset.notes.count < DatasetBuilder.noteLimit * 2 else { return }
         dataset.notes.append(Diagnostic(severity, message, at: location))
     }

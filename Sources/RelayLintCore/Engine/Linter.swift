@@ -4,6 +4,13 @@ import Foundation
 /// What to check and how: the inputs of one `relaylint check` run.
 public struct LintRequest: Sendable {
     public var eventPaths: [String]
+    /// How logs other than relaylint's own become events (the built-in mappings and the team's);
+    /// each `--events` file is recognised from its content.
+    public var mappings: [LogMapping] = []
+    /// Apple's public keys (`--apple-keys`): every signed notification is checked against them.
+    public var appleKeys: SigningKeySet?
+    /// `--subject-map`: Apple user ids and the accounts that hold them.
+    public var subjectMapPath: String?
     public var accountPaths: [String]
     public var manifestPath: String?
     public var rules: RuleSet
@@ -88,11 +95,37 @@ public enum Linter {
                 problems.append(contentsOf: error.diagnostics)
             }
         }
+        if let path = request.subjectMapPath {
+            do { builder.addInput(try SubjectMap.load(path: path, into: &builder.appleAccounts)) } catch {
+                problems.append(contentsOf: error.diagnostics)
+            }
+        }
         for path in request.accountPaths {
             do { try builder.readAccounts(path: path) } catch { problems.append(contentsOf: error.diagnostics) }
         }
+        if let first = request.accountPaths.first { builder.noteOldExport(path: first) }
+        // Logs whose events are joined to accounts by Apple user id come last, once every
+        // account and event that can name one has been read; their input order stays theirs.
+        var joinedLast: [(index: Int, path: String, mapping: LogMapping)] = []
         for (index, path) in request.eventPaths.enumerated() {
-            do { try builder.readEvents(path: path, fileIndex: index) } catch { problems.append(contentsOf: error.diagnostics) }
+            do {
+                switch try EventLogFormat.recognize(path: path, mappings: request.mappings) {
+                case .native: try builder.readEvents(path: path, fileIndex: index)
+                case .mapped(let mapping) where mapping.joinsAppleIDs: joinedLast.append((index, path, mapping))
+                case .mapped(let mapping):
+                    try builder.readMappedEvents(path: path, fileIndex: index, mapping: mapping, keys: request.appleKeys)
+                }
+            } catch {
+                problems.append(contentsOf: error.diagnostics)
+            }
+        }
+        for log in joinedLast {
+            do { try builder.readMappedEvents(path: log.path, fileIndex: log.index, mapping: log.mapping, keys: request.appleKeys) } catch {
+                problems.append(contentsOf: error.diagnostics)
+            }
+        }
+        if let keys = request.appleKeys {
+            builder.addInput(InputFileSummary(path: keys.path, kind: .keys, sha256: keys.sha256, records: keys.count))
         }
         let dataset: Dataset
         do {

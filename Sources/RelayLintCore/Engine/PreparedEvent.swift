@@ -22,6 +22,9 @@ struct PreparedEvent: Sendable {
     /// String fields whose domain looks like a relay domain but is not one, in key order (the
     /// order `EventFields` keeps).
     let lookAlikes: [(field: String, text: String)]
+    /// The Apple user id of an event with `provider: apple.com` and a string `value`: it joins
+    /// Apple's notifications to this event's subject.
+    var appleID: String? = nil
     /// Where the packed event, its id and its subject lie in the worker's buffer.
     let packed: Range<Int>
     let id: Range<Int>
@@ -45,12 +48,16 @@ struct PreparedEvent: Sendable {
             for (field, value) in event.fields {
                 if case .string(let text) = value, relayDomains.isLookAlike(text) { lookAlikes.append((field, text)) }
             }
-            return bytes.withUnsafeBufferPointer { buffer in
-                prepared(
+            var prepared = bytes.withUnsafeBufferPointer { buffer in
+                self.prepared(
                     type: names.index(of: event.type), app: event.app.map { names.index(of: $0) }, time: event.time,
                     sequence: event.sequence, location: event.location, digest: digest, lookAlikes: lookAlikes, packed: packed,
                     id: id, subject: packed.upperBound..<buffer.count, in: buffer)
             }
+            if event.fields["provider"] == .string("apple.com"), case .string(let value)? = event.fields["value"] {
+                prepared.appleID = value
+            }
+            return prepared
         }
 
         /// The prepared event whose packed form, id and subject lie in `buffer` at these ranges.

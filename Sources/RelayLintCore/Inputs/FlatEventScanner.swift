@@ -141,11 +141,30 @@ struct FlatEventScanner {
         let packed = start..<writer.bytes.count
         writer.bytes.append(contentsOf: text(subject))
         bytes = writer.bytes
-        return bytes.withUnsafeBufferPointer { buffer in
+        var prepared = bytes.withUnsafeBufferPointer { buffer in
             preparation.prepared(
                 type: typeName, app: appName, time: time, sequence: sequence, location: nil, digest: digest.digest,
                 lookAlikes: lookAlikes, packed: packed, id: idBytes, subject: packed.upperBound..<buffer.count, in: buffer)
         }
+        prepared.appleID = appleID(in: line)
+        return prepared
+    }
+
+    /// The `value` of an event with `provider: apple.com` (an Apple user id), as the strict path
+    /// finds it; nil for any other event, without making a `String`.
+    private func appleID(in line: UnsafeBufferPointer<UInt8>) -> String? {
+        var provider: Field?
+        var value: Field?
+        for field in fields where field.scalar == nil {
+            let key = UnsafeBufferPointer(rebasing: line[field.key])
+            if key.count == 8, key.hasSameBytes(as: Self.key("provider")) { provider = field }
+            if key.count == 5, key.hasSameBytes(as: Self.key("value")) { value = field }
+        }
+        guard let provider, let value,
+            UnsafeBufferPointer(rebasing: line[provider.string]).count == 9,
+            UnsafeBufferPointer(rebasing: line[provider.string]).hasSameBytes(as: Self.key("apple.com"))
+        else { return nil }
+        return String(decoding: UnsafeBufferPointer(rebasing: line[value.string]), as: UTF8.self)
     }
 
     private enum ReservedField { case id, time, subject, type, app }

@@ -5,6 +5,10 @@ public enum InputKind: String, Sendable, Hashable, Codable {
     case manifest
     case rules
     case config
+    /// `--subject-map`: Apple user ids and the accounts that hold them.
+    case subjectMap = "subject-map"
+    /// `--apple-keys`: the key set Apple's signed notifications are checked against.
+    case keys
 }
 
 /// One file the run read, with the fingerprint a reviewer needs to know exactly what was checked.
@@ -22,6 +26,28 @@ public struct InputFileSummary: Sendable, Hashable, Codable {
     /// Earliest and latest event time in the file, for the audit scope.
     public var firstTime: Timestamp?
     public var lastTime: Timestamp?
+    /// For a log read through a mapping: the mapping's name; nil for relaylint's own format.
+    public var format: String?
+    /// For a log read through a mapping: the events its records gave.
+    public var eventsMade: Int?
+    /// For a log read through a mapping: the records skipped on purpose, by reason.
+    public var skippedRecords: [SkippedRecords] = []
+    /// Signed tokens read (Apple notifications), and how many had their signature checked.
+    public var signedTokens: Int?
+    public var verifiedSignatures: Int?
+
+    /// Records of one log skipped for one reason (and detail, such as a method and its code).
+    public struct SkippedRecords: Sendable, Hashable, Codable {
+        public var reason: String
+        public var detail: String?
+        public var count: Int
+
+        public init(reason: String, detail: String?, count: Int) {
+            self.reason = reason
+            self.detail = detail
+            self.count = count
+        }
+    }
 
     public init(
         path: String, kind: InputKind, sha256: String, records: Int, invalid: Int = 0, duplicates: Int = 0,

@@ -1,0 +1,99 @@
+import ArgumentParser
+import Foundation
+import RelayLintCore
+
+/// `relaylint mappings`: list, validate and test the log mappings (built-in and the team's own).
+struct MappingsCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "mappings",
+        abstract: "List, validate or test log mappings: how Cloud Logging entries, Apple notifications and your own logs become events.",
+        subcommands: [List.self, Validate.self, Test.self])
+
+    /// `--mapping` and `--config`, shared by the subcommands.
+    struct Options: ParsableArguments {
+        @Option(
+            name: .customLong("mapping"),
+            help: ArgumentHelp(
+                "A mapping file or a folder of them; repeatable. The built-in mappings are always included.", valueName: "path"))
+        var paths: [String] = []
+
+        @Option(
+            name: .customLong("config"),
+            help: ArgumentHelp("Configuration file whose `mappings:` are included. Default: .relaylint.yml, if any.", valueName: "file"))
+        var configPath: String?
+
+        func load() throws -> MappingSet {
+            var configured: [String] = []
+            if let path = ConfigurationLoader.locate(explicit: configPath, workingDirectory: FileManager.default.currentDirectoryPath) {
+                do {
+                    configured = try ConfigurationLoader.load(path: path).mappingPaths
+                } catch {
+                    StandardError.write(error.diagnostics)
+                    throw ExitCode(ExitStatus.invalidInput)
+                }
+            }
+            do {
+                return try MappingSet.load(userPaths: paths + configured)
+            } catch {
+                StandardError.write(error.diagnostics)
+                throw ExitCode(ExitStatus.invalidInput)
+            }
+        }
+    }
+
+    struct List: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "List the mappings, in the order a log's format is recognised.")
+        @OptionGroup var options: Options
+
+        func run() throws {
+            let set = try options.load()
+            let width = set.mappings.map(\.id.count).max() ?? 0
+            StandardOutput.write(
+                "\("relaylint-events".padding(toLength: max(width, 16), withPad: " ", startingAt: 0))  relaylint's own JSON Lines events\n")
+            for mapping in set.mappings {
+                StandardOutput.write(
+                    "\(mapping.id.padding(toLength: max(width, 16), withPad: " ", startingAt: 0))  \(mapping.title)  (\(mapping.location.file))\n"
+                )
+            }
+        }
+    }
+
+    struct Validate: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Check mapping files for unknown keys, wrong types, unknown $names and bad patterns (all problems at once).")
+        @OptionGroup var options: Options
+
+        func run() throws {
+            let set = try options.load()
+            for mapping in set.mappings where mapping.exampleCount == 0 {
+                StandardError.write(
+                    "\(mapping.location): warning: mapping '\(mapping.id)' has no examples; add some so 'mappings test' can check it")
+            }
+            let count = set.mappings.count
+            StandardOutput.write("\(count) mapping\(count == 1 ? " is" : "s are") valid\n")
+        }
+    }
+
+    struct Test: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract:
+                "Run the examples every mapping carries: each record must give the expected events, or be skipped or invalid as expected.",
+            discussion: "Exit codes: 0 all examples pass, 1 some fail, 2 a mapping is invalid.")
+        @OptionGroup var options: Options
+
+        func run() throws {
+            let results = try options.load().runExamples()
+            var failed = 0
+            for result in results {
+                guard let problem = result.problem else {
+                    StandardOutput.write("PASS \(result.mapping): \(result.example)\n")
+                    continue
+                }
+                failed += 1
+                StandardOutput.write("FAIL \(result.mapping): \(result.example)\n  \(result.location): \(problem)\n")
+            }
+            StandardOutput.write("\(results.count - failed) passed, \(failed) failed\n")
+            if failed > 0 { throw ExitCode(ExitStatus.findings) }
+        }
+    }
+}

@@ -1,0 +1,113 @@
+/// Reading a log through a mapping: its records become events that go the way of the native
+/// log's (`ingest`), or are counted as skipped by reason; the report lists the original file.
+extension DatasetBuilder {
+    /// Reads one log a mapping describes. Notifications joined by Apple user id must be read
+    /// after every other input, once the index of Apple user ids is complete.
+    mutating func readMappedEvents(path: String, fileIndex: Int, mapping: LogMapping, keys: SigningKeySet?) throws(InputError) {
+        if eventPaths.count <= fileIndex { eventPaths += Array(repeating: "", count: fileIndex + 1 - eventPaths.count) }
+        eventPaths[fileIndex] = path
+        mappedFiles.insert(fileIndex)
+        var summary = InputFileSummary(path: path, kind: .events, sha256: "", records: 0)
+        summary.format = mapping.id
+        var made = 0
+        var skipped: [String: (reason: String, detail: String?, count: Int)] = [:]
+        var skipOrder: [String] = []
+        var unjoined: (count: Int, first: SourceLocation?) = (0, nil)
+        var unattributed: (count: Int, first: SourceLocation?) = (0, nil)
+        func skip(_ reason: String, _ detail: String?, at location: SourceLocation) {
+            let key = reason + "\u{0}" + (detail ?? "")
+            if skipped[key] == nil { skipOrder.append(key) }
+            skipped[key, default: (reason, detail, 0)].count += 1
+            if reason == AppleAccountIndex.noAccount {
+                unjoined.count += 1
+                unjoined.first = unjoined.first ?? location
+            } else if reason == RecordMapper.noSubject {
+                unattributed.count += 1
+                unattributed.first = unattributed.first ?? location
+            }
+        }
+        let reader = MappedLogReader(path: path, mapping: mapping, keys: keys, parallelism: parallelism)
+        let totals = try reader.read { delivery, line in
+            let location = SourceLocation(file: path, line: line)
+            switch delivery {
+            case .invalid(let diagnostic):
+                summary.invalid += 1
+                invalid.append(diagnostic)
+            case .skipped(let reason, let detail):
+                skip(reason, detail, at: location)
+            case .events(let mapped):
+                // Validated (and joined) as a whole: a record gives all its events or none.
+                var events: [(Event, JSONValue)] = []
+                for (number, event) in mapped.enumerated() {
+                    let sequence = EventLogReader.sequence(fileIndex: fileIndex, line: line << MappedLogReader.eventBits | number)
+                    switch MappedEvents.event(from: event, appleAccounts: appleAccounts, location: location, sequence: sequence) {
+                    case .event(let made):
+                        var content = event.members
+                        content["subject"] = .string(made.subject)
+                        events.append((made, .object(content)))
+                    case .skipped(let reason):
+                        skip(reason, nil, at: location)
+                        return
+                    case .invalid(let reason):
+                        summary.invalid += 1
+                        invalid.append(Diagnostic(.error, "\(reason) (mapping '\(mapping.id)')", at: location))
+                        return
+                    }
+                }
+                for (event, content) in events {
+                    made += 1
+                    if ingest(event, digest: ContentDigest(content), content: content) {
+                        summary.firstTime = min(summary.firstTime ?? event.time, event.time)
+                        summary.lastTime = max(summary.lastTime ?? event.time, event.time)
+                    }
+                }
+            }
+        }
+        summary.sha256 = totals.sha256
+        summary.records = totals.records
+        summary.eventsMade = made
+        summary.skippedRecords = skipOrder.map { key in
+            let entry = skipped[key]!
+            return InputFileSummary.SkippedRecords(reason: entry.reason, detail: entry.detail, count: entry.count)
+        }
+        if totals.tokensDecoded > 0 || keys != nil {
+            summary.signedTokens = totals.tokensDecoded
+            summary.verifiedSignatures = keys == nil ? nil : totals.tokensVerified
+        }
+        eventInputs[fileIndex] = dataset.inputs.count
+        addInput(summary)
+        if unjoined.count > 0, let first = unjoined.first {
+            addNote(
+                .warning,
+                "\(unjoined.count) Apple notification\(unjoined.count == 1 ? "" : "s") could not be joined to an account: no exported "
+                    + "apple.com entry, event with provider apple.com, or --subject-map row holds the Apple user id; "
+                    + "skipped, so rules on Apple's notifications did not see \(unjoined.count == 1 ? "it" : "them")",
+                at: first)
+        }
+        if unattributed.count > 0, let first = unattributed.first {
+            addNote(
+                .warning,
+                "\(unattributed.count) record\(unattributed.count == 1 ? "" : "s") of '\(mapping.id)' would give events but name no account; skipped",
+                at: first)
+        }
+        if totals.tokensDecoded > 0, keys == nil {
+            addNote(
+                .note,
+                "the signatures of \(totals.tokensDecoded) signed token\(totals.tokensDecoded == 1 ? " were" : "s were") not checked: "
+                    + "pass Apple's key set with --apple-keys to verify them",
+                at: SourceLocation(file: path))
+        }
+    }
+
+    /// The note an export from firebase-tools before 15.19 deserves: relay addresses but no
+    /// `apple.com` entries, so Apple user ids cannot be joined and anonymized identities are inferred.
+    mutating func noteOldExport(path: String) {
+        guard relayAccountsExported > 0, appleEntriesExported == 0 else { return }
+        addNote(
+            .warning,
+            "the export lists \(relayAccountsExported) account\(relayAccountsExported == 1 ? "" : "s") with a relay address but no apple.com "
+                + "provider entry: it was probably written by firebase-tools before 15.19, which leaves apple.com out; Apple user ids "
+                + "cannot be joined from it and some findings may be missed (export again with firebase-tools 15.19 or later)",
+            at: SourceLocation(file: path))
+    }
+}

@@ -1,0 +1,74 @@
+/// How the records of one log format become relaylint events: a mapping file (`Mappings/*.yml`
+/// for the built-in ones, any YAML file for a team's own logs) after loading.
+///
+/// The engine knows no log format: Google Cloud Logging and Apple's notifications are mappings
+/// like a team's backend log, so a team whose logs differ copies one and adjusts it.
+public struct LogMapping: Sendable {
+    /// Kebab-case name, used by `--events-format` and in reports.
+    public let id: String
+    public let title: String
+    public let description: String
+    /// Holds for a record of this format; the first record of an `--events` file decides.
+    let recognize: MappingCondition
+    /// Named values, worked out in order for each record (each may use those before it).
+    let lets: [(name: String, value: MappingExpression)]
+    /// Records skipped on purpose, with their reason; the first that holds applies.
+    let skips: [SkipRule]
+    /// Where `id`, `time`, `subject` and `app` come from unless an event says otherwise.
+    let defaults: EventTemplate.Reserved
+    let events: [EventTemplate]
+    /// The reason a record that gives no event is counted under, and its detail.
+    let unmatched: SkipRule
+    let examples: [MappingExample]
+    public let location: SourceLocation
+    public let sha256: String
+
+    /// One way a record is skipped: when `condition` holds, counted under `reason` (and `detail`).
+    struct SkipRule: Sendable {
+        let condition: MappingCondition?
+        let reason: String
+        let detail: MappingExpression?
+    }
+}
+
+/// One kind of event a record can give.
+struct EventTemplate: Sendable {
+    /// The reserved fields; nil ones come from the mapping's defaults.
+    struct Reserved: Sendable {
+        var id: MappingExpression?
+        var time: MappingExpression?
+        var subject: MappingExpression?
+        var app: MappingExpression?
+        /// The subject is the account that holds this Apple user id (`sub`), found once every
+        /// input is read.
+        var subjectAppleID: MappingExpression?
+    }
+
+    let condition: MappingCondition?
+    /// One event per element of this list, the element as `$item`; one event when nil.
+    let forEach: MappingExpression?
+    let type: MappingExpression
+    let reserved: Reserved
+    /// Field name and value; a field without a value is left out.
+    let fields: [(name: String, value: MappingExpression)]
+    let location: SourceLocation
+}
+
+/// A record and what its mapping must make of it, run by `mappings test` and the test suite.
+struct MappingExample: Sendable {
+    enum Expectation: Sendable {
+        /// These events, as JSON objects with the reserved fields and the fields.
+        case events([JSONValue])
+        /// Skipped with this reason.
+        case skipped(String)
+        /// Invalid, with a message containing this text.
+        case invalid(String)
+    }
+
+    let name: String
+    let record: JSONValue
+    let expectation: Expectation
+    /// Apple user ids the example's accounts hold (`sub` → subject), for notifications.
+    let appleIDs: [String: String]
+    let location: SourceLocation
+}

@@ -1,0 +1,77 @@
+/// Runs the examples of a mapping: each record through the mapping, its events compared with
+/// the expected ones after both are validated as events (so `time` compares as an instant).
+enum MappingExampleRunner {
+    /// One example's result; `problem` is nil when it passed.
+    struct Outcome: Sendable {
+        let mapping: String
+        let example: String
+        let location: SourceLocation
+        let problem: String?
+    }
+
+    static func run(_ mapping: LogMapping) -> [Outcome] {
+        mapping.examples.map { example in
+            Outcome(mapping: mapping.id, example: example.name, location: example.location, problem: check(example, of: mapping))
+        }
+    }
+
+    private static func check(_ example: MappingExample, of mapping: LogMapping) -> String? {
+        let mapper = RecordMapper(mapping: mapping, tokens: TokenReader(keys: nil))
+        var index = AppleAccountIndex()
+        for (appleID, subject) in example.appleIDs { index.add(appleID: appleID, subject: subject) }
+        let location = example.location
+        var outcome = mapper.map(example.record)
+        var actual: [Event] = []
+        if case .events(let mapped) = outcome {
+            for event in mapped {
+                switch MappedEvents.event(from: event, appleAccounts: index, location: location, sequence: 0) {
+                case .event(let made): actual.append(made)
+                case .skipped(let reason): outcome = .skipped(reason: reason, detail: nil)
+                case .invalid(let reason): outcome = .invalid(reason)
+                }
+                if case .events = outcome { continue }
+                break
+            }
+        }
+        switch (example.expectation, outcome) {
+        case (.events(let expected), .events):
+            var wanted: [Event] = []
+            for (number, object) in expected.enumerated() {
+                switch Event.make(from: object, location: location, sequence: 0) {
+                case .success(let event): wanted.append(event)
+                case .failure(let problem): return "expected event \(number + 1) is not a valid event: \(problem.reason)"
+                }
+            }
+            guard wanted.count == actual.count else {
+                return "expected \(wanted.count) events, the mapping gave \(actual.count): \(describe(actual))"
+            }
+            for (number, (want, got)) in zip(wanted, actual).enumerated() where want != got {
+                return "event \(number + 1): expected \(describe([want])), the mapping gave \(describe([got]))"
+            }
+            return nil
+        case (.skipped(let reason), .skipped(let actualReason, _)):
+            return reason == actualReason ? nil : "expected the record skipped as '\(reason)', it was skipped as '\(actualReason)'"
+        case (.invalid(let text), .invalid(let message)):
+            return message.contains(text) ? nil : "expected an invalid record with '\(text)', the message is '\(message)'"
+        case (_, .events(let mapped)):
+            return "the mapping gave \(mapped.count) event(s): \(describe(actual))"
+        case (_, .skipped(let reason, _)):
+            return "the record was skipped as '\(reason)'"
+        case (_, .invalid(let message)):
+            return "the record is invalid: \(message)"
+        }
+    }
+
+    private static func describe(_ events: [Event]) -> String {
+        events.map { event in
+            var members: [String: JSONValue] = [:]
+            for (key, value) in event.fields { members[key] = value }
+            members["id"] = .string(event.id)
+            members["time"] = .string(event.time.description)
+            members["subject"] = .string(event.subject)
+            members["type"] = .string(event.type)
+            if let app = event.app { members["app"] = .string(app) }
+            return JSONValue.object(members).canonicalText
+        }.joined(separator: ", ")
+    }
+}

@@ -1,0 +1,142 @@
+import Foundation
+
+/// How a mapping computes one value from a record: a constant, a path, or a small function of
+/// other expressions. Evaluating yields a JSON value, or nil for "no value" (the field is then
+/// left out of the event, a `first:` tries the next candidate, `exists: false` holds).
+///
+/// The functions are the few that real log formats need and no more: a value's last dotted part
+/// (`methodName`), a table (method → event type), a regular expression group (the bundle id in a
+/// user agent), JSON inside a string (Apple's `events` claim), the claims of a signed token
+/// (Apple's notification body), epoch milliseconds from seconds or milliseconds.
+indirect enum MappingExpression: Sendable, Equatable {
+    case constant(JSONValue)
+    case path(MappingPath)
+    case first([MappingExpression])
+    case condition(MappingCondition, then: MappingExpression, else: MappingExpression?)
+    case lookup(MappingExpression, table: [String: JSONValue], default: MappingExpression?)
+    case lastPart(MappingExpression, separator: String)
+    case regex(MappingExpression, pattern: MappingRegex, group: Int)
+    case parseJSON(MappingExpression)
+    case jwsClaims(MappingExpression)
+    case epochMilliseconds(MappingExpression)
+    case concat([MappingExpression])
+    case lowercase(MappingExpression)
+
+    func evaluate(in scope: MappingScope) throws(MappingFailure) -> JSONValue? {
+        switch self {
+        case .constant(let value):
+            return value
+        case .path(let path):
+            guard let root = path.variable.map({ scope.variables[$0] }) ?? scope.record else { return nil }
+            return path.resolve(in: root)
+        case .first(let candidates):
+            for candidate in candidates {
+                if let value = try candidate.evaluate(in: scope), value != .null { return value }
+            }
+            return nil
+        case .condition(let condition, let then, let otherwise):
+            return try condition.holds(in: scope) ? then.evaluate(in: scope) : otherwise?.evaluate(in: scope)
+        case .lookup(let key, let table, let fallback):
+            if let key = try key.evaluate(in: scope), let text = MappingExpression.text(of: key), let value = table[text] {
+                return value
+            }
+            return try fallback?.evaluate(in: scope)
+        case .lastPart(let inner, let separator):
+            guard let value = try inner.evaluate(in: scope), let text = MappingExpression.text(of: value) else { return nil }
+            guard let range = text.range(of: separator, options: .backwards) else { return .string(text) }
+            return .string(String(text[range.upperBound...]))
+        case .regex(let inner, let pattern, let group):
+            guard case .string(let text)? = try inner.evaluate(in: scope) else { return nil }
+            return pattern.firstMatch(in: text, group: group).map(JSONValue.string)
+        case .parseJSON(let inner):
+            switch try inner.evaluate(in: scope) {
+            case .string(let text)?:
+                do throws(JSONParser.SyntaxError) {
+                    return try JSONParser.parseDocument(text)
+                } catch {
+                    throw MappingFailure("\(inner.shortDescription) holds invalid JSON: \(error.reason)")
+                }
+            case let other: return other
+            }
+        case .jwsClaims(let inner):
+            guard case .string(let token)? = try inner.evaluate(in: scope) else { return nil }
+            return try scope.tokens.claims(of: token, what: inner.shortDescription)
+        case .epochMilliseconds(let inner):
+            guard let value = try inner.evaluate(in: scope) else { return nil }
+            guard case .number(let number) = value else {
+                throw MappingFailure("\(inner.shortDescription) must be a number of seconds or milliseconds, found \(value.kindName)")
+            }
+            // Apple's samples give seconds, its real payloads milliseconds: told apart by size.
+            guard abs(number.value) < 1e11 else { return value }
+            let decimal = Decimal(string: number.text) ?? Decimal(number.value)
+            return .number(JSONNumber(text: "\(decimal * 1000)", value: number.value * 1000))
+        case .concat(let parts):
+            var text = ""
+            for part in parts {
+                if let value = try part.evaluate(in: scope) { text += value.displayText }
+            }
+            return .string(text)
+        case .lowercase(let inner):
+            guard case .string(let text)? = try inner.evaluate(in: scope) else { return nil }
+            return .string(text.lowercased())
+        }
+    }
+
+    /// A table key or a last part can be read from strings, numbers and booleans.
+    static func text(of value: JSONValue) -> String? {
+        switch value {
+        case .string(let text): text
+        case .number(let number): number.text
+        case .bool(let flag): flag ? "true" : "false"
+        default: nil
+        }
+    }
+
+    /// How messages name the expression: its path, or its kind.
+    var shortDescription: String {
+        switch self {
+        case .path(let path): "'\(path)'"
+        case .constant(let value): "'\(value.displayText)'"
+        default: "the value"
+        }
+    }
+}
+
+/// A regular expression in a mapping, compiled once when the mapping is loaded.
+struct MappingRegex: @unchecked Sendable, Equatable {
+    let source: String
+    /// Immutable after loading, and `NSRegularExpression` matching is thread-safe.
+    private let expression: NSRegularExpression
+
+    init(_ source: String) throws {
+        self.source = source
+        expression = try NSRegularExpression(pattern: source)
+    }
+
+    static func == (lhs: MappingRegex, rhs: MappingRegex) -> Bool { lhs.source == rhs.source }
+
+    var groupCount: Int { expression.numberOfCaptureGroups }
+
+    func firstMatch(in text: String, group: Int) -> String? {
+        let whole = NSRange(text.startIndex..., in: text)
+        guard let match = expression.firstMatch(in: text, range: whole), group <= match.numberOfRanges - 1,
+            let range = Range(match.range(at: group), in: text)
+        else { return nil }
+        return String(text[range])
+    }
+}
+
+/// Why a record cannot be mapped (a value of the wrong kind, JSON or a token that does not
+/// parse, a signature that fails): the record is invalid input at its file and line.
+struct MappingFailure: Error, Sendable, Equatable {
+    var reason: String
+    init(_ reason: String) { self.reason = reason }
+}
+
+/// What an expression can see: the record, the named values worked out so far, the current
+/// list item, and the token checker of the run.
+struct MappingScope {
+    var record: JSONValue
+    var variables: [String: JSONValue] = [:]
+    let tokens: TokenReader
+}

@@ -1,0 +1,103 @@
+/// Applies a `LogMapping` to one record.
+///
+/// A record gives events, or is skipped with a reason (counted in the report), or is invalid
+/// (a value of the wrong kind, a token that does not decode or verify): nothing is dropped
+/// without a trace.
+struct RecordMapper {
+    let mapping: LogMapping
+    let tokens: TokenReader
+
+    /// The reason a record that names no subject is skipped under; it is also a data-quality note.
+    static let noSubject = "no subject"
+
+    /// One event a record gave, before `Event.make` validates it: its members (reserved fields
+    /// included, `subject` missing while it waits for its Apple user id to be joined).
+    struct MappedEvent: Sendable, Equatable {
+        var members: [String: JSONValue]
+        /// Set when the subject is the account holding this Apple user id.
+        var appleID: String?
+    }
+
+    enum Outcome: Sendable, Equatable {
+        case events([MappedEvent])
+        case skipped(reason: String, detail: String?)
+        case invalid(String)
+    }
+
+    func map(_ record: JSONValue) -> Outcome {
+        do throws(MappingFailure) {
+            return try mapOrThrow(record)
+        } catch {
+            return .invalid(error.reason)
+        }
+    }
+
+    private func mapOrThrow(_ record: JSONValue) throws(MappingFailure) -> Outcome {
+        var scope = MappingScope(record: record, tokens: tokens)
+        for (name, expression) in mapping.lets {
+            if let value = try expression.evaluate(in: scope) { scope.variables[name] = value }
+        }
+        for skip in mapping.skips where try skip.condition?.holds(in: scope) ?? true {
+            return .skipped(reason: skip.reason, detail: try skip.detail?.evaluate(in: scope)?.displayText)
+        }
+        var events: [MappedEvent] = []
+        var namesNoSubject = false
+        for template in mapping.events where try template.condition?.holds(in: scope) ?? true {
+            var items: [JSONValue?] = [nil]
+            if let forEach = template.forEach {
+                switch try forEach.evaluate(in: scope) {
+                case nil, .null?: items = []
+                case .array(let elements)?: items = elements
+                case let other?: throw MappingFailure("\(forEach.shortDescription) must be a list, found \(other.kindName)")
+                }
+            }
+            for item in items {
+                var itemScope = scope
+                if let item { itemScope.variables["item"] = item }
+                guard let event = try event(template, in: itemScope) else {
+                    namesNoSubject = true
+                    continue
+                }
+                events.append(event)
+            }
+        }
+        if namesNoSubject { return .skipped(reason: RecordMapper.noSubject, detail: nil) }
+        if events.isEmpty {
+            return .skipped(reason: mapping.unmatched.reason, detail: try mapping.unmatched.detail?.evaluate(in: scope)?.displayText)
+        }
+        if events.count > 1 {
+            for index in events.indices {
+                if case .string(let id)? = events[index].members["id"] { events[index].members["id"] = .string("\(id)#\(index + 1)") }
+            }
+        }
+        return .events(events)
+    }
+
+    /// The event a template gives in a scope; nil when it names no subject.
+    private func event(_ template: EventTemplate, in scope: MappingScope) throws(MappingFailure) -> MappedEvent? {
+        var members: [String: JSONValue] = [:]
+        for (name, expression) in template.fields {
+            if let value = try expression.evaluate(in: scope), value != .null { members[name] = value }
+        }
+        members["type"] = try template.type.evaluate(in: scope)
+        let defaults = mapping.defaults
+        for (name, expression) in [
+            ("id", template.reserved.id ?? defaults.id), ("time", template.reserved.time ?? defaults.time),
+            ("app", template.reserved.app ?? defaults.app),
+        ] {
+            if let value = try expression?.evaluate(in: scope), value != .null { members[name] = value }
+        }
+        if let appleID = template.reserved.subjectAppleID ?? (template.reserved.subject == nil ? defaults.subjectAppleID : nil) {
+            guard let value = try appleID.evaluate(in: scope), value != .null else { return nil }
+            guard case .string(let text) = value else {
+                throw MappingFailure("the Apple user id \(appleID.shortDescription) must be a string, found \(value.kindName)")
+            }
+            return MappedEvent(members: members, appleID: text)
+        }
+        guard let subject = try (template.reserved.subject ?? defaults.subject)?.evaluate(in: scope), subject != .null else {
+            return nil
+        }
+        members["subject"] = subject
+        return MappedEvent(members: members, appleID: nil)
+    }
+}

@@ -1,0 +1,85 @@
+import Crypto
+import Foundation
+import _CryptoExtras
+
+/// The public keys a token must be signed with: a JSON Web Key Set (RFC 7517) as Apple
+/// publishes it at `https://appleid.apple.com/auth/keys`. Only RSA keys (RS256, the algorithm
+/// Apple signs with) are used; a token is checked against the key its header's `kid` names.
+public struct SigningKeySet: Sendable {
+    /// The RSA keys by `kid`.
+    private let keys: [String: _RSA.Signing.PublicKey]
+    public let path: String
+    public let sha256: String
+
+    public var count: Int { keys.count }
+
+    /// Loads a JWKS file; every problem is a diagnostic at the file.
+    public static func load(path: String) throws(DiagnosticsError) -> SigningKeySet {
+        let file: (data: Data, sha256: String)
+        do {
+            file = try FileBytes.read(path: path)
+        } catch {
+            throw DiagnosticsError(error.diagnostics)
+        }
+        let bytes = [UInt8](file.data)
+        let parsed: Result<JSONValue, JSONParser.SyntaxError> = bytes.withUnsafeBufferPointer { buffer in
+            Result { () throws(JSONParser.SyntaxError) in try JSONParser.parseDocument(buffer) }
+        }
+        let value: JSONValue
+        switch parsed {
+        case .success(let parsedValue): value = parsedValue
+        case .failure(let error):
+            let position = bytes.withUnsafeBufferPointer { FileBytes.lineAndColumn(of: error.offset, in: $0) }
+            throw DiagnosticsError([
+                Diagnostic(
+                    .error, "invalid JSON: \(error.reason)", at: SourceLocation(file: path, line: position.line, column: position.column))
+            ])
+        }
+        return try SigningKeySet(jwks: value, path: path, sha256: file.sha256)
+    }
+
+    init(jwks: JSONValue, path: String, sha256: String) throws(DiagnosticsError) {
+        self.path = path
+        self.sha256 = sha256
+        let location = SourceLocation(file: path, line: 1)
+        guard case .array(let entries)? = jwks.objectValue?["keys"] else {
+            throw DiagnosticsError([Diagnostic(.error, "expected a JSON Web Key Set: an object with a 'keys' list", at: location)])
+        }
+        var keys: [String: _RSA.Signing.PublicKey] = [:]
+        var problems: [Diagnostic] = []
+        for (index, entry) in entries.enumerated() {
+            let members = entry.objectValue ?? [:]
+            guard members["kty"]?.stringValue == "RSA" else { continue }
+            guard let kid = members["kid"]?.stringValue, let n = members["n"]?.stringValue, let e = members["e"]?.stringValue,
+                let modulus = SignedToken.base64URLDecode(Substring(n)), let exponent = SignedToken.base64URLDecode(Substring(e))
+            else {
+                problems.append(Diagnostic(.error, "key \(index + 1) needs 'kid', and 'n' and 'e' in base64url", at: location))
+                continue
+            }
+            do {
+                keys[kid] = try _RSA.Signing.PublicKey(n: modulus, e: exponent)
+            } catch {
+                problems.append(Diagnostic(.error, "key '\(kid)' is not a usable RSA public key: \(error)", at: location))
+            }
+        }
+        if keys.isEmpty, problems.isEmpty {
+            problems.append(Diagnostic(.error, "the key set holds no RSA key", at: location))
+        }
+        guard problems.isEmpty else { throw DiagnosticsError(problems) }
+        self.keys = keys
+    }
+
+    /// Checks an RS256 signature with the key the token's `kid` names.
+    func verify(_ token: SignedToken) throws(MappingFailure) {
+        guard token.header["alg"]?.stringValue == "RS256" else {
+            throw MappingFailure("the token is signed with '\(token.header["alg"]?.displayText ?? "none")', expected RS256")
+        }
+        guard let kid = token.header["kid"]?.stringValue, let key = keys[kid] else {
+            throw MappingFailure("the token's key '\(token.header["kid"]?.displayText ?? "")' is not in \(path)")
+        }
+        let signature = _RSA.Signing.RSASignature(rawRepresentation: token.signature)
+        guard key.isValidSignature(signature, for: SHA256.hash(data: token.signingInput), padding: .insecurePKCS1v1_5) else {
+            throw MappingFailure("the token's signature does not verify with key '\(kid)' of \(path)")
+        }
+    }
+}
