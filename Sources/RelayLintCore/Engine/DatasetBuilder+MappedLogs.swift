@@ -70,7 +70,7 @@ extension DatasetBuilder {
             let entry = skipped[key]!
             return InputFileSummary.SkippedRecords(reason: entry.reason, detail: entry.detail, count: entry.count)
         }
-        if totals.tokensDecoded > 0 || keys != nil {
+        if totals.tokensDecoded > 0 {
             summary.signedTokens = totals.tokensDecoded
             summary.verifiedSignatures = keys == nil ? nil : totals.tokensVerified
         }

@@ -267,4 +267,26 @@ struct AuditReportContent {
         case .month: "Events per month (UTC)"
         }
     }
+
+    /// One line per log read through a mapping: its format, what its records became, and the
+    /// records skipped by reason, so that a reviewer sees every record of Google's and Apple's
+    /// files accounted for.
+    var mappedSources: [(path: String, text: String)] {
+        report.inputs.compactMap { input in
+            guard let format = input.format, input.kind == .events else { return nil }
+            var text =
+                "\(format): " + AuditReportContent.counted(input.records, "record") + " read, "
+                + AuditReportContent.counted(input.eventsMade ?? 0, "event") + " made"
+            if input.invalid > 0 { text += ", \(input.invalid) invalid" }
+            for skipped in input.skippedRecords {
+                text += ", \(skipped.count) skipped (\(skipped.reason)\(skipped.detail.map { ": " + $0 } ?? ""))"
+            }
+            if let tokens = input.signedTokens {
+                text +=
+                    input.verifiedSignatures.map { "; \($0) of \(tokens) signatures verified" }
+                    ?? "; \(tokens) signatures not verified (no --apple-keys)"
+            }
+            return (input.path, text)
+        }
+    }
 }

@@ -28,6 +28,15 @@ extension HTMLReport {
                         }))
             ),
             .if(
+                !content.mappedSources.isEmpty,
+                .group(
+                    .p(.escapedText("Logs read through a mapping, every record accounted for:")),
+                    .ul(
+                        .group(
+                            content.mappedSources.map { source in .li(.code(.escapedText(source.path)), .escapedText(": " + source.text)) })
+                    )
+                )),
+            .if(
                 report.earliest == nil,
                 .p(.class("muted"), .escapedText("No events were read.")),
                 else: .p(.escapedText("The events cover "), window(report.earliest, report.latest, inline: true), .escapedText(" (UTC)."))),

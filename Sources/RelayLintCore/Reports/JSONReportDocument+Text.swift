@@ -25,13 +25,27 @@ extension JSONReportDocument {
             json.array(inputs) { json, input in
                 json.object { json in
                     json.member("duplicates", input.duplicates)
+                    json.memberIfPresent("eventsMade", input.eventsMade)
                     json.memberIfPresent("firstTime", input.firstTime)
+                    json.memberIfPresent("format", input.format)
                     json.member("invalid", input.invalid)
                     json.member("kind", input.kind)
                     json.memberIfPresent("lastTime", input.lastTime)
                     json.member("path", input.path)
                     json.member("records", input.records)
                     json.member("sha256", input.sha256)
+                    json.memberIfPresent("signedTokens", input.signedTokens)
+                    if let skipped = input.skippedRecords {
+                        json.key("skippedRecords")
+                        json.array(skipped) { json, entry in
+                            json.object { json in
+                                json.member("count", entry.count)
+                                json.memberIfPresent("detail", entry.detail)
+                                json.member("reason", entry.reason)
+                            }
+                        }
+                    }
+                    json.memberIfPresent("verifiedSignatures", input.verifiedSignatures)
                 }
             }
             json.key("notes")

@@ -45,6 +45,13 @@ struct JSONReportDocument: Codable, Equatable {
         var duplicates: Int
         var firstTime: String?
         var lastTime: String?
+        /// The mapping a log was read through (absent for relaylint events and other inputs).
+        var format: String?
+        var eventsMade: Int?
+        /// Records skipped on purpose, by reason; present for logs read through a mapping.
+        var skippedRecords: [InputFileSummary.SkippedRecords]?
+        var signedTokens: Int?
+        var verifiedSignatures: Int?
     }
 
     struct RuleEntry: Codable, Equatable {
@@ -175,7 +182,9 @@ struct JSONReportDocument: Codable, Equatable {
         inputs = report.inputs.map {
             Input(
                 path: $0.path, kind: $0.kind.rawValue, sha256: $0.sha256, records: $0.records, invalid: $0.invalid,
-                duplicates: $0.duplicates, firstTime: $0.firstTime?.description, lastTime: $0.lastTime?.description)
+                duplicates: $0.duplicates, firstTime: $0.firstTime?.description, lastTime: $0.lastTime?.description,
+                format: $0.format, eventsMade: $0.eventsMade, skippedRecords: $0.format == nil ? nil : $0.skippedRecords,
+                signedTokens: $0.signedTokens, verifiedSignatures: $0.verifiedSignatures)
         }
         rulePack = RulePack(sha256: report.rulePackSHA256, files: report.ruleFiles)
         rules = report.rules.map {

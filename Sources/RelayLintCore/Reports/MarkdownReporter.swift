@@ -67,6 +67,11 @@ public struct MarkdownReporter: Reporter {
                 + "exported accounts or manifest apps.", "",
         ]
         lines += inputs.lines + [""]
+        let mapped = content.mappedSources
+        if !mapped.isEmpty {
+            lines += ["Logs read through a mapping, every record accounted for:", ""]
+            lines += mapped.map { "- " + escaped($0.path) + ": " + escaped($0.text) } + [""]
+        }
         lines += [report.earliest == nil ? "No events were read." : "The events cover " + escaped(content.timeWindow) + " (UTC).", ""]
         lines += [
             "### Rule pack", "",

@@ -1,0 +1,50 @@
+@testable import RelayLintCore
+import Testing
+
+/// A mapping with mistakes is refused with every problem at its line and column at once.
+@Suite struct MappingLoaderTests {
+    @Test func everyProblemIsReportedAtItsPlace() {
+        let text = """
+            mapping: Bad_Name
+            recognize: {path: kind, equls: x}
+            let:
+              method: {last_part: {path: payload.methodName}}
+            events:
+              - type: signin
+                subject: {path: $methdo}
+                fields:
+                  provider: {lokup: {path: x}}
+                  id: {path: y}
+              - type: signin
+                time: {regex: {path: ua}, pattern: "(unclosed"}
+            """
+        guard case .failure(let error) = MappingLoader.load(text: text, path: "bad.yml", sha256: "") else {
+            Issue.record("the mapping loaded")
+            return
+        }
+        let lines = error.diagnostics.map { "\($0.location.line):\($0.location.column ?? 0) \($0.message)" }
+        #expect(lines.contains { $0.hasPrefix("1:10 mapping name 'Bad_Name' must be kebab-case") })
+        #expect(lines.contains { $0.hasPrefix("2:25 unknown key 'equls'") && $0.contains("did you mean 'equals'?") })
+        #expect(lines.contains { $0.hasPrefix("7:21 unknown value '$methdo'; did you mean '$method'?") })
+        #expect(lines.contains { $0.hasPrefix("9:18 unknown key 'lokup'") && $0.contains("did you mean 'lookup'?") })
+        #expect(lines.contains { $0.hasPrefix("10:7 'id' is a reserved field") })
+        #expect(lines.contains { $0.hasPrefix("12:40 'pattern' is not a valid regular expression") })
+        #expect(lines.contains { $0.hasPrefix("2:12 'recognize' needs a test") })
+        #expect(error.diagnostics.count == 7)
+    }
+
+    @Test func itemIsKnownOnlyInsideForEach() {
+        let text = """
+            mapping: items
+            recognize: {path: a, exists: true}
+            events:
+              - type: x
+                subject: {path: $item}
+            """
+        guard case .failure(let error) = MappingLoader.load(text: text, path: "m.yml", sha256: "") else {
+            Issue.record("the mapping loaded")
+            return
+        }
+        #expect(error.diagnostics.map(\.message) == ["unknown value '$item' (declare it under 'let')"])
+    }
+}

@@ -1,0 +1,147 @@
+import Foundation
+@testable import RelayLintCore
+import RelayLintTestSupport
+import Testing
+
+/// The example story given in the real formats (Cloud Logging entries, signed Apple
+/// notifications, the backend's log through its mapping) gives the same findings as the same
+/// story in relaylint's own format, and every record of the original files is accounted for.
+@Suite struct RealLogsTests {
+    static let realLogs = "Examples/real-logs/"
+
+    static func request(events: [String], mapping: Bool = true) throws -> LintRequest {
+        var request = LintRequest(
+            eventPaths: events.map(Fixtures.path), accountPaths: [Fixtures.path("Examples/accounts.json")],
+            manifestPath: Fixtures.path("Examples/manifest.yml"), rules: try RuleSet.load(paths: [Fixtures.rules]))
+        request.mappings = try MappingSet.load(userPaths: mapping ? [Fixtures.path(realLogs + "backend-mapping.yml")] : []).mappings
+        return request
+    }
+
+    static let realFiles = ["backend.jsonl", "identity-platform.jsonl", "audit-logs.json", "apple-notifications.jsonl"].map {
+        realLogs + $0
+    }
+
+    static func findingKeys(_ report: LintReport) -> [String] {
+        report.findings.map { "\($0.rule) \($0.subject) \($0.event ?? "-") \($0.time?.description ?? "-") \($0.message)" }
+    }
+
+    @Test func theRealFormatsGiveTheNativeLogsFindings() throws {
+        let native = try Linter.run(try Self.request(events: ["Examples/events.jsonl"], mapping: false))
+        var real = try Self.request(events: Self.realFiles)
+        real.appleKeys = try SigningKeySet.load(path: Fixtures.path(Self.realLogs + "apple-keys.json"))
+        let report = try Linter.run(real)
+        #expect(!native.findings.isEmpty)
+        #expect(Self.findingKeys(report) == Self.findingKeys(native))
+        // Evidence points at the original files.
+        let files = Set(report.findings.filter { $0.event != nil }.compactMap(\.location?.file))
+        #expect(!files.isEmpty)
+        #expect(files.isSubset(of: Set(Self.realFiles.map(Fixtures.path) + [Fixtures.path("Examples/accounts.json")])))
+    }
+
+    @Test func everyRecordIsAccountedForAndSignaturesAreCounted() throws {
+        var request = try Self.request(events: Self.realFiles)
+        request.appleKeys = try SigningKeySet.load(path: Fixtures.path(Self.realLogs + "apple-keys.json"))
+        let report = try Linter.run(request)
+        for input in report.inputs where input.kind == .events {
+            let skipped = input.skippedRecords.reduce(0) { $0 + $1.count }
+            // Each record gave events or was skipped (the audit log has no record giving several).
+            #expect(input.format != nil)
+            #expect((input.eventsMade ?? 0) + skipped >= input.records - input.invalid, "\(input.path)")
+        }
+        let cloud = try #require(report.inputs.first { $0.path.hasSuffix("identity-platform.jsonl") })
+        #expect(cloud.format == "google-cloud-logging")
+        #expect(cloud.skippedRecords.contains { $0.reason == "failed call" && $0.detail == "SignInWithPassword code 3" })
+        let apple = try #require(report.inputs.first { $0.path.hasSuffix("apple-notifications.jsonl") })
+        #expect(apple.signedTokens == 5 && apple.verifiedSignatures == 5)
+        #expect(report.inputs.contains { $0.kind == .keys })
+    }
+
+    @Test func withoutKeysTheReportSaysSignaturesWereNotChecked() throws {
+        let report = try Linter.run(try Self.request(events: Self.realFiles))
+        let apple = try #require(report.inputs.first { $0.path.hasSuffix("apple-notifications.jsonl") })
+        #expect(apple.signedTokens == 5 && apple.verifiedSignatures == nil)
+        #expect(report.notes.contains { $0.message.contains("signatures of 5 signed tokens were not checked") })
+    }
+
+    @Test func aTamperedNotificationIsInvalidWhenKeysAreGiven() throws {
+        let original = try String(contentsOfFile: Fixtures.path(Self.realLogs + "apple-notifications.jsonl"), encoding: .utf8)
+        var lines = original.split(separator: "\n").map(String.init)
+        // Another event type in the payload, the signature kept: the signature no longer covers it.
+        var parts = try #require(try JSONParser.parseDocument(lines[0]).objectValue?["payload"]?.stringValue).split(separator: ".")
+        var claims = Data(try #require(SignedToken.base64URLDecode(parts[1])))
+        claims = Data(String(decoding: claims, as: UTF8.self).replacingOccurrences(of: "email-", with: "email_").utf8)
+        parts[1] = Substring(
+            claims.base64EncodedString().replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
+                .replacingOccurrences(of: "=", with: ""))
+        lines[0] = "{\"payload\":\"\(parts.joined(separator: "."))\"}"
+        let path = try Fixtures.temporaryFile(named: "tampered.jsonl", contents: lines.joined(separator: "\n") + "\n")
+        var request = try Self.request(events: [])
+        request.eventPaths = [path]
+        request.appleKeys = try SigningKeySet.load(path: Fixtures.path(Self.realLogs + "apple-keys.json"))
+        #expect {
+            try Linter.run(request)
+        } throws: { error in
+            let diagnostics = (error as? DiagnosticsError)?.diagnostics ?? []
+            return diagnostics.count == 1 && diagnostics[0].location.line == 1
+                && diagnostics[0].message.hasPrefix("the token's signature does not verify with key")
+        }
+        request.skipInvalid = true
+        let report = try Linter.run(request)
+        #expect(report.skipped.count == 1)
+        #expect(report.inputs[2].verifiedSignatures == 4)
+    }
+
+    @Test func aNotificationNoAccountHoldsIsSkippedWithANoteAndJoinedThroughTheSubjectMap() throws {
+        let claims =
+            #"{"iss":"https://appleid.apple.com","aud":"com.sparrownotes.app","jti":"n-1","events":{"type":"consent-revoked","sub":"001437.nobody.1204","event_time":1773181867481}}"#
+        let path = try Fixtures.temporaryFile(named: "claims.jsonl", contents: claims + "\n")
+        var request = try Self.request(events: [])
+        request.eventPaths = [path]
+        let unjoined = try Linter.run(request)
+        #expect(unjoined.summary.events == 0)
+        #expect(unjoined.inputs.last?.skippedRecords == [.init(reason: "no account for the Apple user id", detail: nil, count: 1)])
+        #expect(unjoined.notes.contains { $0.message.hasPrefix("1 Apple notification could not be joined to an account") })
+
+        request.subjectMapPath = try Fixtures.temporaryFile(named: "map.csv", contents: "apple_sub,subject\n001437.nobody.1204,u-9\n")
+        let joined = try Linter.run(request)
+        #expect(joined.summary.events == 1)
+        #expect(joined.inputs.contains { $0.kind == .subjectMap && $0.records == 1 })
+    }
+
+    @Test(arguments: [
+        (#"{"users": ["#, "this is a Firebase account export"),
+        ("u1,a@example.com,true,,,,\n", "this looks like CSV"),
+        (#"{"apps": []}"#, "this is an app manifest"),
+        (#"{"ts": 1, "who": "u1"}"#, "the first record is a JSON object with keys 'ts', 'who', which is none of the formats"),
+    ])
+    func aFileOfNoKnownFormatIsRefusedWithWhatItLooksLike(contents: String, message: String) throws {
+        let path = try Fixtures.temporaryFile(named: "input.jsonl", contents: contents)
+        var request = try Self.request(events: [])
+        request.eventPaths = [path]
+        #expect {
+            try Linter.run(request)
+        } throws: { error in
+            ((error as? DiagnosticsError)?.diagnostics.first?.message.hasPrefix(message)) ?? false
+        }
+    }
+
+    @Test func arrayEntriesAreLocatedAtTheLineTheyStartOn() throws {
+        let text = """
+            [ {
+              "insertId": "a1", "timestamp": "2026-01-01T00:00:00Z",
+              "jsonPayload": {"methodName": "x.SignInWithIdp", "response": {"localId": "u1", "providerId": "apple.com", "isNewUser": true}}
+            },
+            {
+              "insertId": "a2", "timestamp": "2026-01-01T00:00:01Z",
+              "jsonPayload": {"methodName": "x.DeleteAccount", "request": {"localId": "u1"}}
+            } ]
+            """
+        let path = try Fixtures.temporaryFile(named: "gcloud.json", contents: text)
+        var request = try Self.request(events: [], mapping: false)
+        request.eventPaths = [path]
+        let report = try Linter.run(request)
+        #expect(report.summary.events == 2)
+        let finding = try #require(report.findings.first { $0.event == "a2" })
+        #expect(finding.location?.line == 5)
+    }
+}
