@@ -167,7 +167,7 @@ struct CheckCommand: ParsableCommand {
         }
         request.asOfDay =
             asOf
-            ?? String(Timestamp(nanoseconds: Int64(Date().timeIntervalSince1970) * Timestamp.nanosecondsPerSecond).description.prefix(10))
+            ?? String(Timestamp(seconds: Int64(Date().timeIntervalSince1970)).description.prefix(10))
         if let baseline {
             do {
                 request.baselineFingerprints = try Baseline.fingerprints(ofReport: baseline)
