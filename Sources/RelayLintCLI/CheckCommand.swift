@@ -117,6 +117,10 @@ struct CheckCommand: ParsableCommand {
             "Threads for evaluation and report writing (default: the number of cores); output does not depend on it.", valueName: "n"))
     var jobs: Int?
 
+    /// More threads than this buy nothing on any machine relaylint runs on, and a huge count
+    /// made the run abort allocating per-thread state.
+    static let maximumJobs = 1024
+
     @Option(
         help: ArgumentHelp(
             "Evaluate only the subjects of shard K of N (1-based; FNV-1a of the subject id modulo N) and write a partial JSON report for `relaylint merge`.",
@@ -158,7 +162,9 @@ struct CheckCommand: ParsableCommand {
         if !["auto", "always", "never"].contains(color) {
             throw ValidationError("--color must be auto, always or never; found '\(color)'")
         }
-        if let jobs, jobs < 1 { throw ValidationError("--jobs must be at least 1") }
+        if let jobs, !(1...CheckCommand.maximumJobs).contains(jobs) {
+            throw ValidationError("--jobs must be between 1 and \(CheckCommand.maximumJobs); found \(jobs)")
+        }
         if let asOf, asOf.count != 10 || Timestamp(rfc3339: asOf + "T00:00:00Z") == nil {
             throw ValidationError("--as-of must be a date YYYY-MM-DD; found '\(asOf)'")
         }
@@ -195,7 +201,7 @@ struct CheckCommand: ParsableCommand {
         }
         request.asOfDay =
             asOf
-            ?? String(Timestamp(nanoseconds: Int64(Date().timeIntervalSince1970) * Timestamp.nanosecondsPerSecond).description.prefix(10))
+            ?? String(Timestamp(seconds: Int64(Date().timeIntervalSince1970)).description.prefix(10))
         if let baseline {
             do {
                 request.baselineFingerprints = try Baseline.fingerprints(ofReport: baseline)
@@ -223,7 +229,7 @@ struct CheckCommand: ParsableCommand {
         if let output {
             try write(reporter, report, options: options, to: output, format: format)
         } else {
-            StandardOutput.write { reporter.write(report, options: options, to: $0) }
+            try StandardOutput.write { reporter.write(report, options: options, to: $0) }
         }
         for entry in extraReports {
             let parts = entry.split(separator: "=", maxSplits: 1).map(String.init)
@@ -237,9 +243,15 @@ struct CheckCommand: ParsableCommand {
             let summaryPath = ProcessInfo.processInfo.environment["GITHUB_STEP_SUMMARY"], !summaryPath.isEmpty,
             let handle = FileHandle(forWritingAtPath: summaryPath)
         {
-            handle.seekToEndOfFile()
-            handle.write(Data(GitHubReporter().stepSummary(report).utf8))
-            try? handle.close()
+            defer { try? handle.close() }
+            do {
+                try handle.seekToEnd()
+                try handle.write(contentsOf: Data(GitHubReporter().stepSummary(report).utf8))
+            } catch {
+                StandardError.write(
+                    "\(summaryPath): error: cannot append the step summary (GITHUB_STEP_SUMMARY): \(error.localizedDescription)")
+                throw ExitCode(ExitStatus.invalidInput)
+            }
         }
         for outcome in report.expiredSuppressions {
             StandardError.write(

@@ -29,7 +29,7 @@ struct ExplainCommand: ParsableCommand {
                     StandardError.write("error: no finding with fingerprint '\(subject)' in \(report)")
                     throw ExitCode(ExitStatus.invalidInput)
                 }
-                StandardOutput.write(text)
+                try StandardOutput.write(text)
                 return
             } catch let error as DiagnosticsError {
                 StandardError.write(error.diagnostics)
@@ -41,6 +41,6 @@ struct ExplainCommand: ParsableCommand {
             StandardError.write("error: no rule '\(subject)'; known rules: \(ruleSet.rules.map(\.id).joined(separator: ", "))")
             throw ExitCode(ExitStatus.invalidInput)
         }
-        StandardOutput.write(RuleExplanation(rule: rule).text)
+        try StandardOutput.write(RuleExplanation(rule: rule).text)
     }
 }

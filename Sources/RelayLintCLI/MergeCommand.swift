@@ -55,7 +55,7 @@ struct MergeCommand: ParsableCommand {
             }
             StandardError.write("relaylint: merged \(reports.count) shard reports into \(output) (\(merged.findingCount) findings)")
         } else {
-            StandardOutput.write(merged.json)
+            try StandardOutput.write(merged.json)
         }
         if merged.fails(at: failOn == "never" ? nil : Severity(rawValue: failOn)) { throw ExitCode(ExitStatus.findings) }
     }

@@ -25,14 +25,14 @@ final class ProgressDisplay: @unchecked Sendable {
         guard now.timeIntervalSince(start) >= 1, now.timeIntervalSince(lastDrawn ?? .distantPast) >= 0.1 else { return }
         lastDrawn = now
         drewSomething = true
-        FileHandle.standardError.write(Data(("\r\u{1B}[K" + ProgressDisplay.line(progress, elapsed: now.timeIntervalSince(start))).utf8))
+        StandardError.writeRaw("\r\u{1B}[K" + ProgressDisplay.line(progress, elapsed: now.timeIntervalSince(start)))
     }
 
     /// Clears the status line so that messages and reports start on a clean line.
     func finish() {
         lock.lock()
         defer { lock.unlock() }
-        if drewSomething { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
+        if drewSomething { StandardError.writeRaw("\r\u{1B}[K") }
         drewSomething = false
     }
 

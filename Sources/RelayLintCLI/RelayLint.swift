@@ -46,9 +46,16 @@ enum ExitStatus {
 
 /// Writes to standard error, for diagnostics and progress.
 enum StandardError {
+    /// Never fails: when standard error itself cannot be written (a full disk behind
+    /// `2> file`) there is nowhere left to say so, and the exit code still tells.
     static func write(_ text: String) {
         let line = text.hasSuffix("\n") ? text : text + "\n"
-        FileHandle.standardError.write(Data(line.utf8))
+        writeRaw(line)
+    }
+
+    /// The text as it is, for the progress line; errors are dropped as above.
+    static func writeRaw(_ text: String) {
+        try? FileHandle.standardError.write(contentsOf: Data(text.utf8))
     }
 
     /// Prints diagnostics compiler-style, at most `limit` of them, then how many were left out.
@@ -60,11 +67,22 @@ enum StandardError {
 
 /// Writes to standard output.
 enum StandardOutput {
-    static func write(_ text: String) { write(ReportBytes.pieces(of: text)) }
+    static func write(_ text: String) throws(ExitCode) { try write(ReportBytes.pieces(of: text)) }
 
-    /// Writes what `produce` hands over, piece by piece, as it comes.
-    static func write(_ produce: ReportBytes.Producer) {
-        produce { bytes in ReportBytes.withData(bytes) { FileHandle.standardOutput.write($0) } }
+    /// Writes what `produce` hands over, piece by piece, as it comes. When standard output
+    /// cannot take it (`> /dev/full`, a full disk, a closed descriptor) the rest is skipped and
+    /// the command ends with exit code 2 and a message: a pipeline must not take a truncated
+    /// report for a clean run.
+    static func write(_ produce: ReportBytes.Producer) throws(ExitCode) {
+        var failure: (any Error)?
+        produce { bytes in
+            guard failure == nil else { return }
+            do { try ReportBytes.withData(bytes) { try FileHandle.standardOutput.write(contentsOf: $0) } } catch { failure = error }
+        }
+        if let failure {
+            StandardError.write("relaylint: error: cannot write to standard output: \(failure.localizedDescription)")
+            throw ExitCode(ExitStatus.invalidInput)
+        }
     }
 
     static var isTerminal: Bool { isatty(STDOUT_FILENO) == 1 }

@@ -20,7 +20,7 @@ struct RulesCommand: ParsableCommand {
                 let id = rule.id.padding(toLength: width, withPad: " ", startingAt: 0)
                 let severity = rule.severity.rawValue.padding(toLength: 7, withPad: " ", startingAt: 0)
                 let scope = rule.scope.rawValue.padding(toLength: 7, withPad: " ", startingAt: 0)
-                StandardOutput.write("\(id)  \(severity)  \(scope)  \(rule.title)\n")
+                try StandardOutput.write("\(id)  \(severity)  \(scope)  \(rule.title)\n")
             }
         }
     }
@@ -36,7 +36,7 @@ struct RulesCommand: ParsableCommand {
             for rule in withoutExamples {
                 StandardError.write("\(rule.location): warning: rule '\(rule.id)' has no examples; add some so 'rules test' can check it")
             }
-            StandardOutput.write("\(ruleSet.rules.count) rules in \(ruleSet.files.count) files are valid\n")
+            try StandardOutput.write("\(ruleSet.rules.count) rules in \(ruleSet.files.count) files are valid\n")
         }
     }
 
@@ -52,23 +52,23 @@ struct RulesCommand: ParsableCommand {
             var failed = 0
             for outcome in outcomes {
                 if outcome.passed {
-                    StandardOutput.write("PASS \(outcome.rule): \(outcome.example)\n")
+                    try StandardOutput.write("PASS \(outcome.rule): \(outcome.example)\n")
                     continue
                 }
                 failed += 1
-                StandardOutput.write("FAIL \(outcome.rule): \(outcome.example)\n")
-                StandardOutput.write("  \(outcome.location): example\n")
-                for problem in outcome.problems { StandardOutput.write("  \(problem)\n") }
+                try StandardOutput.write("FAIL \(outcome.rule): \(outcome.example)\n")
+                try StandardOutput.write("  \(outcome.location): example\n")
+                for problem in outcome.problems { try StandardOutput.write("  \(problem)\n") }
                 if outcome.problems.isEmpty {
-                    StandardOutput.write("  expected to fire: [\(outcome.expected.joined(separator: ", "))]\n")
-                    StandardOutput.write("  fired:            [\(outcome.actual.joined(separator: ", "))]\n")
+                    try StandardOutput.write("  expected to fire: [\(outcome.expected.joined(separator: ", "))]\n")
+                    try StandardOutput.write("  fired:            [\(outcome.actual.joined(separator: ", "))]\n")
                 }
-                StandardOutput.write("  timeline:\n")
-                for line in outcome.timeline { StandardOutput.write("    \(line)\n") }
+                try StandardOutput.write("  timeline:\n")
+                for line in outcome.timeline { try StandardOutput.write("    \(line)\n") }
             }
             let rulesWithout = ruleSet.rules.filter { $0.examples.isEmpty }.map(\.id)
-            if !rulesWithout.isEmpty { StandardOutput.write("rules without examples: \(rulesWithout.joined(separator: ", "))\n") }
-            StandardOutput.write("\(outcomes.count - failed) passed, \(failed) failed\n")
+            if !rulesWithout.isEmpty { try StandardOutput.write("rules without examples: \(rulesWithout.joined(separator: ", "))\n") }
+            try StandardOutput.write("\(outcomes.count - failed) passed, \(failed) failed\n")
             if failed > 0 { throw ExitCode(ExitStatus.findings) }
         }
     }

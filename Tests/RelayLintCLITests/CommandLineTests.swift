@@ -296,3 +296,44 @@ import Testing
         #expect(result.stdout.contains("does not count: it lies beyond evt-0087"))
     }
 }
+
+/// Output that cannot be written, and arguments that cannot be honoured, end with exit code 2
+/// and a message rather than a crash.
+@Suite struct OutputFailureTests {
+    static let log = #"{"id":"a","time":"2026-01-01T00:00:00Z","subject":"u","type":"signin","provider":"google.com"}"# + "\n"
+
+    @Test(arguments: [
+        ["check", "--format", "text"], ["check", "--format", "json"], ["rules", "list"], ["explain", "consent-before-email-link"],
+    ])
+    func aFullStandardOutputExitsWithTwo(arguments: [String]) throws {
+        let full = try #require(FileHandle(forWritingAtPath: "/dev/full"))
+        defer { try? full.close() }
+        let events = arguments[0] == "check" ? ["--events", try Fixtures.temporaryFile(named: "clean.jsonl", contents: Self.log)] : []
+        let result = try CommandRunner.run(arguments + events, standardOutput: full)
+        #expect(result.status == 2, "\(result.stderr)")
+        #expect(result.stderr.contains("relaylint: error: cannot write to standard output"), "\(result.stderr)")
+    }
+
+    @Test func aFullStepSummaryExitsWithTwo() throws {
+        let log = try Fixtures.temporaryFile(named: "clean.jsonl", contents: Self.log)
+        let result = try CommandRunner.run(
+            ["check", "--format", "github", "--events", log], environment: ["GITHUB_STEP_SUMMARY": "/dev/full"])
+        #expect(result.status == 2, "\(result.stderr)")
+        #expect(result.stderr.contains("/dev/full: error: cannot append the step summary"), "\(result.stderr)")
+    }
+
+    @Test(arguments: ["0", "1025", "10000000000000", "99999999999999999999"])
+    func jobsOutsideASaneRangeAreAUsageError(jobs: String) throws {
+        let log = try Fixtures.temporaryFile(named: "clean.jsonl", contents: Self.log)
+        let result = try CommandRunner.run(["check", "--jobs", jobs, "--events", log])
+        #expect(result.status == 2, "\(result.stderr)")
+        #expect(result.stderr.contains("--jobs"), "\(result.stderr)")
+        #expect(result.stdout.isEmpty)
+    }
+
+    @Test func jobsAtTheMaximumRun() throws {
+        let log = try Fixtures.temporaryFile(named: "clean.jsonl", contents: Self.log)
+        let result = try CommandRunner.run(["check", "--jobs", "1024", "--events", log])
+        #expect(result.status == 0, "\(result.stderr)")
+    }
+}

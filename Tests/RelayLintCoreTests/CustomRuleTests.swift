@@ -104,3 +104,26 @@ import Testing
         #expect(try fired(rule, events) == ["1", "2"])
     }
 }
+
+extension CustomRuleTests {
+    /// `links:` matches every link of a facet (contract §2.4 "Every link counts"); `adds:` keeps
+    /// meaning a link that gives the subject an identity it did not hold.
+    @Test func linksMatchesARepeatedLinkWhereAddsDoesNot() throws {
+        func rule(_ key: String) -> String {
+            """
+            id: social-links
+            severity: note
+            when: {type: identity.linked, \(key): social}
+            require: {preceded_by: {type: never}}
+            message: m
+            """
+        }
+        func link(_ id: String, day: Int, account: String) -> String {
+            #"{"id":"\#(id)","time":"2026-01-0\#(day)T00:00:00Z","subject":"u","type":"identity.linked","#
+                + #""kind":"provider","provider":"google.com","value":"\#(account)"}"#
+        }
+        let (first, second, again) = (link("l1", day: 1, account: "1"), link("l2", day: 2, account: "2"), link("l3", day: 3, account: "1"))
+        #expect(try fired(rule("links"), [first, second, again]) == ["l1", "l2", "l3"])
+        #expect(try fired(rule("adds"), [first, second, again]) == ["l1"])
+    }
+}

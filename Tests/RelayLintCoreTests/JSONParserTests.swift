@@ -41,6 +41,44 @@ import Testing
         #expect(throws: JSONParser.SyntaxError.self) { try JSONParser.parseDocument(deep) }
     }
 
+    /// A repeated key is an error at the repeated key, not a value that replaces the first
+    /// one; the same key in another object, nested or beside, is not repeated.
+    @Test(arguments: [
+        (#"{"id":"e1","type":"account.deleted","type":"signin"}"#, 36, "type"),
+        (#"{"a":{"b":1,"c":2,"b":3}}"#, 18, "b"), (#"[{"a":1},{"a":2,"a":3}]"#, 16, "a"),
+        (#"{"type":1,"\u0074ype":2}"#, 10, "type"), (#"{"é":1,"\u00e9":2}"#, 8, "é"),
+        (#"{"e\u0301":1,"é":2}"#, 13, "é"), (#"{"":1,"":2}"#, 6, ""),
+    ])
+    func repeatedKeysAreErrors(input: String, offset: Int, key: String) {
+        #expect {
+            try JSONParser.parseDocument(input)
+        } throws: { error in
+            let error = error as? JSONParser.SyntaxError
+            return error?.offset == offset && error?.reason == "duplicate key '\(key)' in an object"
+        }
+        expectSkipAgreesWithParse(Array(input.utf8))
+    }
+
+    @Test func theSameKeyInOtherObjectsIsNotRepeated() throws {
+        let value = try JSONParser.parseDocument(#"{"a":{"a":{"a":1}},"b":[{"a":1},{"a":2}],"c":{"b":1}}"#)
+        #expect(value.objectValue?.count == 3)
+    }
+
+    /// Past 32 keys an object is checked through a set: the repeat is still found, at its place.
+    @Test func aRepeatedKeyInALargeObjectIsFound() throws {
+        let keys = (0..<100).map { #""k\#($0)":\#($0)"# }
+        let valid = "{" + keys.joined(separator: ",") + "}"
+        #expect(try JSONParser.parseDocument(valid).objectValue?.count == 100)
+        let repeated = "{" + keys.joined(separator: ",") + #","k7":0}"#
+        #expect {
+            try JSONParser.parseDocument(repeated)
+        } throws: { error in
+            let error = error as? JSONParser.SyntaxError
+            return error?.offset == valid.utf8.count && error?.reason.contains("'k7'") == true
+        }
+        expectSkipAgreesWithParse(Array(repeated.utf8))
+    }
+
     /// `skipValue` accepts and rejects what `parseValue` does, with the same error, and ends
     /// where it ends: exported users' unread members go through it.
     @Test(arguments: [

@@ -62,6 +62,30 @@ import Testing
         #expect(found.first?.location.file.hasSuffix("events0.jsonl") == true)
     }
 
+    /// `"type":"account.deleted", …, "type":"signin"` is not a sign-in: a repeated key is
+    /// invalid input at the repeated key, in a log and in an account export.
+    @Test func aRepeatedKeyIsInvalidInputNamingTheKey() throws {
+        let line = #"{"id":"e1","type":"account.deleted","time":"2026-01-01T00:00:00Z","subject":"u1","type":"signin"}"#
+        let found = problems(events: "\n" + line + "\n")
+        #expect(found.count == 1)
+        #expect(found.first?.location.line == 2)
+        #expect(found.first?.location.column == 82)
+        #expect(found.first?.message.contains("duplicate key 'type'") == true, "\(found)")
+        let export = """
+            {"users": [
+              {"localId": "u1", "email": "a@privaterelay.appleid.com"},
+              {"localId": "u2", "disabled": false, "localId": "u1"}
+            ]}
+            """
+        #expect {
+            try lint(accounts: export)
+        } throws: { error in
+            let diagnostics = (error as? DiagnosticsError)?.diagnostics ?? []
+            return diagnostics.count == 1 && diagnostics[0].location.line == 3 && diagnostics[0].location.column == 40
+                && diagnostics[0].message.contains("duplicate key 'localId'")
+        }
+    }
+
     @Test func syntaxErrorsCarryAColumn() {
         let found = problems(events: "\n  \n" + #"{"id": "a", "time": tru}"# + "\n")
         #expect(found.first?.location.line == 3)

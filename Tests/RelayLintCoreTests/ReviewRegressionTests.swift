@@ -13,16 +13,81 @@ import Testing
         return try Linter.run(LintRequest(eventPaths: [log], accountPaths: export, rules: Self.builtIn, parallelism: 1))
     }
 
-    @Test(arguments: ["9999-12-31T23:59:59Z", "0001-01-01T00:00:00Z"])
-    func yearsOutsideTheRepresentableRangeAreInvalidNotACrash(time: String) {
+    /// Every instant RFC 3339 can write (years 0001-9999, any offset) is a time; year 0000 is
+    /// out of range, an input error that says so, not a crash.
+    @Test(arguments: [
+        ("9999-12-31T23:59:59.999999999Z", "9999-12-31T23:59:59.999999999Z"), ("0001-01-01T00:00:00Z", "0001-01-01T00:00:00Z"),
+        ("1677-09-21T00:12:44Z", "1677-09-21T00:12:44Z"), ("1677-09-21T00:12:43.145224191Z", "1677-09-21T00:12:43.145224191Z"),
+        ("2262-04-11T23:47:16.854775808Z", "2262-04-11T23:47:16.854775808Z"), ("0001-01-01T00:00:00+01:00", "0000-12-31T23:00:00Z"),
+        ("9999-12-31T23:59:59-23:59", "10000-01-01T23:58:59Z"), ("1600-02-29T12:00:00Z", "1600-02-29T12:00:00Z"),
+    ])
+    func everyYearRFC3339CanWriteIsATime(time: String, utc: String) throws {
+        #expect(try #require(Timestamp(rfc3339: time)).description == utc)
+    }
+
+    @Test(arguments: ["0000-01-01T00:00:00Z", "0000-12-31T23:59:59.999999999Z"])
+    func yearZeroIsOutOfRange(time: String) {
         #expect(Timestamp(rfc3339: time) == nil)
+        #expect(Timestamp.parse(rfc3339: time) == .outOfRange)
+    }
+
+    /// The per-day histogram and the reports took an early year apart with an overflow trap.
+    @Test(arguments: ["1677-09-21T00:12:44Z", "0001-01-01T00:00:00Z", "9999-12-31T23:59:59.999999999Z"])
+    func eventsFarFromTodayAreLintedNotACrash(time: String) throws {
+        let report = try lint([
+            #"{"id":"e0","time":"2026-01-01T00:00:00Z","subject":"u0","type":"signin"}"#,
+            #"{"id":"e1","time":"\#(time)","subject":"u1","type":"signin"}"#,
+        ])
+        #expect(report.summary.events == 2)
+        let day = String(time.prefix(10))
+        #expect(report.eventsPerDay.contains { $0.day == day && $0.count == 1 }, "\(report.eventsPerDay)")
+        for reporter in ReporterRegistry.all {
+            let rendered = reporter.render(report, options: ReportOptions(parallelism: 1))
+            #expect(!rendered.isEmpty, "\(reporter.identifier)")
+        }
+    }
+
+    @Test(arguments: [
+        ("-62135596800000", "0001-01-01T00:00:00Z"), ("253402300799999.999999", "9999-12-31T23:59:59.999999999Z"),
+        ("-9223372036854.775808", "1677-09-21T00:12:43.145224192Z"), ("1e-400", "1970-01-01T00:00:00Z"),
+        ("-1e-400", "1970-01-01T00:00:00Z"), ("1.7672256e12", "2026-01-01T00:00:00Z"),
+        ("17672256000000000000e-7", "2026-01-01T00:00:00Z"), ("1.7672256000001234567e12", "2026-01-01T00:00:00.000123456Z"),
+        ("0.0000015", "1970-01-01T00:00:00.000000001Z"), ("1.5e-6", "1970-01-01T00:00:00.000000001Z"),
+        ("-0.0000015", "1969-12-31T23:59:59.999999999Z"), ("-15E-7", "1969-12-31T23:59:59.999999999Z"),
+    ])
+    func epochMillisecondsCoverTheSameYears(text: String, utc: String) throws {
+        let number = JSONNumber(text: text, value: Double(text) ?? .nan)
+        #expect(try #require(Timestamp(epochMilliseconds: number)).description == utc)
+    }
+
+    /// `1e400` and `1e-400` are both decided by their exact decimal value, as the contract's
+    /// "a JSON number of epoch milliseconds" reads: the one is out of range, the other a tiny
+    /// number that rounds to the epoch (a double made the first infinite and the second zero).
+    @Test(arguments: ["-62135596800001", "253402300800000", "1e400", "-1e400", "1e99999999999999999999", "2.534023008e14"])
+    func epochMillisecondsOutsideTheYearsAreOutOfRange(text: String) {
+        #expect(Timestamp(epochMilliseconds: JSONNumber(text: text, value: Double(text) ?? .nan)) == nil)
+    }
+
+    @Test(arguments: [
+        (#""time":"0000-06-01T00:00:00Z""#, "out of range"), (#""time":1e400"#, "out of range"),
+        (#""time":-62135596800001"#, "out of range"),
+    ])
+    func timesOutOfRangeAreInputErrorsThatSaySo(time: String, message: String) throws {
+        let line = #"{"id":"e1",\#(time),"subject":"u1","type":"signin"}"#
+        let log = try Fixtures.temporaryFile(named: "events.jsonl", contents: line + "\n")
+        #expect {
+            try Linter.run(LintRequest(eventPaths: [log], rules: Self.builtIn, parallelism: 1))
+        } throws: { error in
+            let diagnostics = (error as? DiagnosticsError)?.diagnostics ?? []
+            return diagnostics.count == 1 && diagnostics[0].message.contains(message) && diagnostics[0].location.line == 1
+        }
     }
 
     @Test func instantsAtTheEndsOfTheRangeDoNotOverflowWindows() throws {
         let report = try lint([
-            #"{"id":"e1","time":-8999999999999,"subject":"u1","type":"signin","provider":"apple.com","is_private_email":true}"#,
-            #"{"id":"e2","time":8999999999999,"subject":"u1","type":"identity.linked","kind":"email","value":"j@example.com"}"#,
-            #"{"id":"e3","time":8999999999999,"subject":"u1","type":"account.deletion_requested","channel":"in_app"}"#,
+            #"{"id":"e1","time":-62135596800000,"subject":"u1","type":"signin","provider":"apple.com","is_private_email":true}"#,
+            #"{"id":"e2","time":253402300799999,"subject":"u1","type":"identity.linked","kind":"email","value":"j@example.com"}"#,
+            #"{"id":"e3","time":253402300799999,"subject":"u1","type":"account.deletion_requested","channel":"in_app"}"#,
         ])
         #expect(report.findings.map(\.event).contains("e2"))
     }

@@ -30,7 +30,7 @@ import Testing
         let whole = try #require(Timestamp(epochMilliseconds: JSONNumber(text: "1767225600000", value: 1767225600000)))
         #expect(whole.description == "2026-01-01T00:00:00Z")
         let fraction = try #require(Timestamp(epochMilliseconds: JSONNumber(text: "1767225600000.123456", value: 1767225600000.123456)))
-        #expect(fraction.nanoseconds == 1_767_225_600_000_123_456)
+        #expect(fraction == Timestamp(nanoseconds: 1_767_225_600_000_123_456))
         let exponent = try #require(Timestamp(epochMilliseconds: JSONNumber(text: "1.7672256e12", value: 1.7672256e12)))
         #expect(exponent.description == "2026-01-01T00:00:00Z")
     }

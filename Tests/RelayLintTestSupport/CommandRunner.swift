@@ -21,7 +21,12 @@ public enum CommandRunner {
         return Bundle.main.bundleURL
     }
 
-    public static func run(_ arguments: [String], environment: [String: String] = [:], in directory: URL = Fixtures.root) throws -> Result {
+    /// - Parameter standardOutput: where the command's standard output goes instead of a pipe
+    ///   (`/dev/full`, say); `Result.stdout` is then empty.
+    public static func run(
+        _ arguments: [String], environment: [String: String] = [:], in directory: URL = Fixtures.root,
+        standardOutput: FileHandle? = nil
+    ) throws -> Result {
         let process = Process()
         process.executableURL = productsDirectory.appendingPathComponent("relaylint")
         process.arguments = arguments
@@ -32,10 +37,11 @@ public enum CommandRunner {
         process.environment = env
         let out = Pipe()
         let err = Pipe()
-        process.standardOutput = out
+        process.standardOutput = standardOutput ?? out
         process.standardError = err
         process.standardInput = FileHandle.nullDevice
         try process.run()
+        if standardOutput != nil { try out.fileHandleForWriting.close() }
         let stdout = out.fileHandleForReading.readDataToEndOfFile()
         let stderr = err.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()

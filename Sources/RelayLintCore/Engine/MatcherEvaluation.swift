@@ -17,6 +17,7 @@ struct MatcherEvaluation: Sendable {
         if !matcher.types.isEmpty, !matcher.types.contains(event.type) { return false }
         for condition in matcher.fields where !matches(condition, in: event, trigger: trigger) { return false }
         if !matcher.adds.isEmpty, !step.added.isSuperset(of: matcher.adds) { return false }
+        if !matcher.links.isEmpty, !step.linked.isSuperset(of: matcher.links) { return false }
         if !matcher.removes.isEmpty, !step.removed.isSuperset(of: matcher.removes) { return false }
         if let before = matcher.before, !step.before.satisfies(before) { return false }
         if let after = matcher.after, !step.after.satisfies(after) { return false }

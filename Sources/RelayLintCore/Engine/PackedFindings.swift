@@ -98,7 +98,8 @@ extension PackedFindings.Batch {
             writer.count(text(item.role.rawValue))
             writer.string(item.event)
             writer.count(text(item.type))
-            writer.signed(item.time.nanoseconds)
+            writer.signed(item.time.seconds)
+            writer.count(Int(item.time.nanosecondOfSecond))
             pack(item.location, into: &writer)
             writer.count(item.note.map { text($0) + 1 } ?? 0)
         }
@@ -128,7 +129,7 @@ extension PackedFindings.Batch {
             let role = Evidence.Role(rawValue: texts[reader.count()])!
             let event = reader.string()
             let type = texts[reader.count()]
-            let time = Timestamp(nanoseconds: reader.signed())
+            let time = Timestamp(seconds: reader.signed(), nanosecondOfSecond: Int32(reader.count()))
             let location = unpackLocation(from: &reader)
             let notePlusOne = reader.count()
             evidence.append(
@@ -150,16 +151,17 @@ extension PackedFindings.Batch {
 }
 
 extension PackedWriter {
-    /// nil as 0, a time as 1 and its nanoseconds.
+    /// nil as 0, a time as 1, its seconds and the nanoseconds past them.
     fileprivate mutating func optionalTime(_ time: Timestamp?) {
         guard let time else { return count(0) }
         count(1)
-        signed(time.nanoseconds)
+        signed(time.seconds)
+        count(Int(time.nanosecondOfSecond))
     }
 }
 
 extension PackedReader {
     fileprivate mutating func optionalTime() -> Timestamp? {
-        count() == 0 ? nil : Timestamp(nanoseconds: signed())
+        count() == 0 ? nil : Timestamp(seconds: signed(), nanosecondOfSecond: Int32(count()))
     }
 }

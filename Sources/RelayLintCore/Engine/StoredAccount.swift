@@ -9,7 +9,10 @@ enum StoredAccount {
         writer.optionalString(account.email)
         writer.optionalString(account.phoneNumber)
         writer.count((account.hasPasswordHash ? 1 : 0) | (account.disabled ? 2 : 0) | (account.createdAt == nil ? 0 : 4))
-        if let createdAt = account.createdAt { writer.signed(createdAt.nanoseconds) }
+        if let createdAt = account.createdAt {
+            writer.signed(createdAt.seconds)
+            writer.count(Int(createdAt.nanosecondOfSecond))
+        }
         writer.count(account.providers.count)
         for provider in account.providers {
             writer.string(provider.providerId)
@@ -34,7 +37,7 @@ enum StoredAccount {
         let email = reader.optionalString()
         let phoneNumber = reader.optionalString()
         let flags = reader.count()
-        let createdAt = flags & 4 == 0 ? nil : Timestamp(nanoseconds: reader.signed())
+        let createdAt = flags & 4 == 0 ? nil : Timestamp(seconds: reader.signed(), nanosecondOfSecond: Int32(reader.count()))
         let providers = (0..<reader.count()).map { _ in
             AccountRecord.ProviderEntry(providerId: reader.string(), rawId: reader.optionalString(), email: reader.optionalString())
         }

@@ -50,9 +50,8 @@ struct StoredEvents: Sendable {
         /// Writes the head and the id; returns where the id's bytes lie in `writer.bytes`.
         func write(id: UnsafeBufferPointer<UInt8>, fieldCount: Int, into writer: inout PackedWriter) -> Range<Int> {
             // Seconds and the nanoseconds beyond them (6 bytes for a log's times, against 8).
-            let (seconds, nanoseconds) = time.nanoseconds.quotientAndRemainder(dividingBy: Timestamp.nanosecondsPerSecond)
-            writer.signed(seconds)
-            writer.signed(nanoseconds)
+            writer.signed(time.seconds)
+            writer.count(Int(time.nanosecondOfSecond))
             writer.count(Int(sequence))
             writer.count(type)
             writer.count(app.map { $0 + 1 } ?? 0)
@@ -94,8 +93,7 @@ struct StoredEvents: Sendable {
         for position in positions.reversed() {
             var reader = arena.reader(at: position)
             _ = reader.count()
-            let seconds = reader.signed()
-            let time = Timestamp(nanoseconds: seconds * Timestamp.nanosecondsPerSecond + reader.signed())
+            let time = Timestamp(seconds: reader.signed(), nanosecondOfSecond: Int32(reader.count()))
             let sequence = UInt64(reader.count())
             if !duplicates.isEmpty, duplicates.contains(sequence) { continue }
             let type = names[reader.count()]

@@ -7,6 +7,8 @@ struct Timeline {
         let after: SubjectSnapshot
         /// Facets of identities this event added (a second email identity counts).
         let added: IdentityFacets
+        /// Facets of the identities this event links or signs in with, held before or not.
+        let linked: IdentityFacets
         let removed: IdentityFacets
     }
 
@@ -68,6 +70,7 @@ struct Timeline {
             if !exportApplied, let exportTime, event.time >= exportTime { applyExport() }
             let before = ledger.snapshot
             var added: IdentityFacets = []
+            var linked: IdentityFacets = []
             var removed: IdentityFacets = []
             IdentityChange.forEach(of: event, relayDomains: relayDomains) { change in
                 switch change {
@@ -76,6 +79,7 @@ struct Timeline {
                         identity.isAnonymized = identity.isAnonymized || known.isAnonymized
                         identity.isRelayEmail = identity.isRelayEmail || known.isRelayEmail
                     }
+                    linked.formUnion(identity.facets)
                     added.formUnion(ledger.add(identity))
                 case .remove(let identity): removed.formUnion(ledger.remove(identity))
                 case .accountCreated: ledger.markDeleted(false)
@@ -84,7 +88,7 @@ struct Timeline {
             }
             let after = ledger.snapshot
             everAnonymized = everAnonymized || before.isAnonymized || after.isAnonymized
-            steps.append(Step(event: event, before: before, after: after, added: added, removed: removed))
+            steps.append(Step(event: event, before: before, after: after, added: added, linked: linked, removed: removed))
         }
         if !exportApplied { applyExport() }
         self.steps = steps

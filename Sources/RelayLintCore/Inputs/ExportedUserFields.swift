@@ -4,8 +4,8 @@
 /// An export user has a dozen members (display name, photo, sign-in times, password salt...)
 /// of which the rules need a few. Reading a user into these fields instead of a dictionary of
 /// all its members was most of the account phase's cost (2M users: a dictionary, its growth and
-/// a string per member each). Both ways of filling them keep a repeated member's last value,
-/// as a JSON object read into a dictionary does.
+/// a string per member each). Both ways of filling them reject a repeated member (the parser
+/// does, wherever an object is read), so neither can keep a value the other would not.
 struct ExportedUserFields {
     var localId: JSONValue?
     var uid: JSONValue?

@@ -47,8 +47,11 @@ struct FirebaseCSVExportReader {
         func cell(_ index: Int) -> String? { index < fields.count && !fields[index].isEmpty ? fields[index] : nil }
         var createdAt: Timestamp? = nil
         if let text = cell(23) {
-            guard let value = Double(text), let parsed = Timestamp(epochMilliseconds: JSONNumber(text: text, value: value)) else {
+            guard let value = Double(text) else {
                 return .failure(InputProblem("column 24 (createdAt) must be epoch milliseconds, found '\(text)'"))
+            }
+            guard let parsed = Timestamp(epochMilliseconds: JSONNumber(text: text, value: value)) else {
+                return .failure(InputProblem("column 24 (createdAt) is out of range: '\(text)' (epoch milliseconds of years 0001-9999)"))
             }
             createdAt = parsed
         }

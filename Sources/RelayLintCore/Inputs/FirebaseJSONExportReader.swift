@@ -294,6 +294,9 @@ struct FirebaseJSONExportReader {
         return account(from: try ExportedUserFields(parsing: &parser, depth: depth), location: location)
     }
 
+    /// What an out-of-range `createdAt` is out of.
+    static let millisecondRange = "(epoch milliseconds of years 0001-9999)"
+
     static func account(from user: ExportedUserFields, location: SourceLocation) -> Result<AccountRecord, InputProblem> {
         guard case .string(let localId)? = user.localId ?? user.uid, !localId.isEmpty else {
             return .failure(InputProblem("user has no string 'localId'"))
@@ -319,12 +322,14 @@ struct FirebaseJSONExportReader {
                     let parsed = Timestamp(epochMilliseconds: JSONNumber(text: text, value: number))
                 {
                     createdAt = parsed
+                } else if Double(text) != nil, text.allSatisfy({ $0.isNumber || $0 == "." || $0 == "-" }) {
+                    return .failure(InputProblem("user '\(localId)': 'createdAt' is out of range: '\(text)' \(Self.millisecondRange)"))
                 } else {
                     return .failure(InputProblem("user '\(localId)': 'createdAt' must be epoch milliseconds, found '\(text)'"))
                 }
             case .number(let number)?:
                 guard let parsed = Timestamp(epochMilliseconds: number) else {
-                    return .failure(InputProblem("user '\(localId)': 'createdAt' is out of range: \(number.text)"))
+                    return .failure(InputProblem("user '\(localId)': 'createdAt' is out of range: \(number.text) \(Self.millisecondRange)"))
                 }
                 createdAt = parsed
             case let other?:

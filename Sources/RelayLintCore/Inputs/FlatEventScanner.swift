@@ -60,7 +60,7 @@ struct FlatEventScanner {
             cursor.skipWhitespace()
             guard let byte = cursor.current else { return nil }
             let reserved = Self.reservedField(UnsafeBufferPointer(rebasing: line[key]))
-            // A repeated key: the strict parser keeps the last value; let it decide.
+            // A repeated key: the strict parser rejects it, naming the key; let it say so.
             switch reserved {
             case .id?: guard id == nil else { return nil }
             case .subject?: guard subject == nil else { return nil }

@@ -13,6 +13,10 @@ struct JSONParser: ~Copyable {
     private let bytes: UnsafeBufferPointer<UInt8>
     private(set) var offset: Int
     private let maximumDepth = 512
+    /// The keys of the objects being read, innermost last: a repeated key is an error, not a
+    /// value that silently replaces another (`"type":"account.deleted", …, "type":"signin"`).
+    /// One stack for all the nesting, so an object costs no allocation of its own.
+    private var keyStack: [ObjectKey] = []
 
     init(bytes: UnsafeBufferPointer<UInt8>, offset: Int = 0) {
         self.bytes = bytes
@@ -167,14 +171,80 @@ struct JSONParser: ~Copyable {
         guard depth < maximumDepth else { throw error("nesting deeper than \(maximumDepth) levels") }
         offset += 1
         if consume(UInt8(ascii: "}")) { return }
+        let base = keyStack.count
+        defer { keyStack.removeLast(keyStack.count - base) }
+        var manyKeys: Set<String>? = nil
         repeat {
             skipWhitespace()
             guard currentByte == UInt8(ascii: "\"") else { throw error("expected a string key") }
+            let quote = offset
             let key = try readKey(&self)
+            try noteKey(openingQuote: quote, objectStart: base, manyKeys: &manyKeys)
             try expect(UInt8(ascii: ":"), "':' after an object key")
             try member(key, &self)
         } while consume(UInt8(ascii: ","))
         try expect(UInt8(ascii: "}"), "',' or '}' in an object")
+    }
+
+    /// A key of an object being read, as `noteKey` compares it.
+    private enum ObjectKey {
+        /// Printable ASCII without escapes: its bytes in the buffer are its text.
+        case ascii(Range<Int>)
+        /// Any other key, decoded.
+        case text(String)
+    }
+
+    /// Adds the key that was just read (from `quote` to `offset`) to the current object's keys,
+    /// or fails when the object already has it. Keys are the same when the parsed object's
+    /// dictionary would take them for one (Swift `String` equality): exactly then would one value
+    /// replace the other. Plain ASCII keys, nearly all of them, compare by their bytes where they
+    /// lie; an object of more than 32 keys is checked through a set rather than pair by pair.
+    private mutating func noteKey(openingQuote quote: Int, objectStart base: Int, manyKeys: inout Set<String>?) throws(SyntaxError) {
+        let raw = quote + 1..<offset - 1
+        var key = ObjectKey.ascii(raw)
+        for index in raw where bytes[index] >= 0x80 || bytes[index] == UInt8(ascii: "\\") {
+            var copy = JSONParser(bytes: bytes, offset: quote)
+            key = .text(try copy.parseString())
+            break
+        }
+        if manyKeys == nil, keyStack.count - base >= 32 {
+            var set: Set<String> = []
+            for index in base..<keyStack.count { set.insert(text(of: keyStack[index])) }
+            manyKeys = set
+        }
+        var repeated = false
+        if manyKeys != nil {
+            repeated = !manyKeys!.insert(text(of: key)).inserted
+        } else {
+            for index in base..<keyStack.count where sameKey(keyStack[index], key) {
+                repeated = true
+                break
+            }
+        }
+        if repeated {
+            var name = text(of: key)
+            if name.count > 64 { name = name.prefix(64) + "…" }
+            throw SyntaxError(offset: quote, reason: "duplicate key '\(name)' in an object")
+        }
+        keyStack.append(key)
+    }
+
+    private func text(of key: ObjectKey) -> String {
+        switch key {
+        case .ascii(let range): String(decoding: UnsafeBufferPointer(rebasing: bytes[range]), as: UTF8.self)
+        case .text(let text): text
+        }
+    }
+
+    private func sameKey(_ a: ObjectKey, _ b: ObjectKey) -> Bool {
+        switch (a, b) {
+        case (.ascii(let first), .ascii(let second)):
+            guard first.count == second.count else { return false }
+            for index in 0..<first.count where bytes[first.lowerBound + index] != bytes[second.lowerBound + index] { return false }
+            return true
+        case (.text(let first), .text(let second)): return first == second
+        default: return text(of: a) == text(of: b)
+        }
     }
 
     private mutating func parseArray(depth: Int) throws(SyntaxError) -> JSONValue {

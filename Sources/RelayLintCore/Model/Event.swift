@@ -173,16 +173,19 @@ extension Event {
         switch members["time"] {
         case .none: return .failure(InputProblem("missing required field 'time'"))
         case .string(let text)?:
-            guard let parsed = Timestamp(rfc3339: text) else {
+            switch Timestamp.parse(rfc3339: text) {
+            case .valid(let parsed): time = parsed
+            case .outOfRange:
+                return .failure(InputProblem("field 'time' is out of range: '\(text)' (RFC 3339 writes years 0001-9999)"))
+            case .malformed:
                 return .failure(
                     InputProblem(
                         "field 'time' is not an RFC 3339 timestamp: '\(text)' (expected YYYY-MM-DDTHH:MM:SS[.fraction](Z|±HH:MM) or epoch milliseconds as a number)"
                     ))
             }
-            time = parsed
         case .number(let number)?:
             guard let parsed = Timestamp(epochMilliseconds: number) else {
-                return .failure(InputProblem("field 'time' is out of range: \(number.text)"))
+                return .failure(InputProblem("field 'time' is out of range: \(number.text) (epoch milliseconds of years 0001-9999)"))
             }
             time = parsed
         case let other?:

@@ -1,26 +1,62 @@
-/// An instant as integer nanoseconds since the Unix epoch (UTC).
+/// An instant as whole seconds since the Unix epoch (UTC) and the nanoseconds past them.
 ///
 /// Integer time keeps ordering exact for the nanosecond fractions the contract allows and makes
-/// timeline comparisons cheap; `Date` would round to about a microsecond.
+/// timeline comparisons cheap; `Date` would round to about a microsecond. Nanoseconds alone in an
+/// `Int64` reach only 1677-2262, and RFC 3339 writes years 0001-9999: hence the two parts.
 public struct Timestamp: Sendable, Hashable, Comparable, Codable, CustomStringConvertible {
-    public var nanoseconds: Int64
+    /// Whole seconds since the epoch, rounded down (an instant before the epoch has a negative
+    /// `seconds` and a positive `nanosecondOfSecond`).
+    public private(set) var seconds: Int64
+    /// The nanoseconds past `seconds`, `0..<1_000_000_000`.
+    public private(set) var nanosecondOfSecond: Int32
 
-    public init(nanoseconds: Int64) { self.nanoseconds = nanoseconds }
+    public init(seconds: Int64, nanosecondOfSecond: Int32 = 0) {
+        precondition((0..<1_000_000_000).contains(nanosecondOfSecond), "nanosecondOfSecond out of range")
+        self.seconds = seconds
+        self.nanosecondOfSecond = nanosecondOfSecond
+    }
 
-    public static func < (lhs: Timestamp, rhs: Timestamp) -> Bool { lhs.nanoseconds < rhs.nanoseconds }
+    public init(nanoseconds: Int64) {
+        let (seconds, remainder) = nanoseconds.quotientAndRemainder(dividingBy: Timestamp.nanosecondsPerSecond)
+        self.seconds = remainder < 0 ? seconds - 1 : seconds
+        self.nanosecondOfSecond = Int32(remainder < 0 ? remainder + Timestamp.nanosecondsPerSecond : remainder)
+    }
+
+    public static func < (lhs: Timestamp, rhs: Timestamp) -> Bool {
+        (lhs.seconds, lhs.nanosecondOfSecond) < (rhs.seconds, rhs.nanosecondOfSecond)
+    }
 
     public static let nanosecondsPerSecond: Int64 = 1_000_000_000
+
+    /// Why a text is not a time: a message says which.
+    public enum ParseResult: Sendable, Equatable {
+        case valid(Timestamp)
+        /// Not of the form the contract allows.
+        case malformed
+        /// Well formed, but outside years 0001-9999.
+        case outOfRange
+    }
 
     /// Parses an RFC 3339 timestamp as the contract restricts it:
     /// `YYYY-MM-DDTHH:MM:SS[.1-9 digits](Z|±HH:MM)`, `T` and `Z` in either case.
     public init?(rfc3339 text: String) {
-        var text = text
-        guard let parsed = text.withUTF8({ Timestamp(rfc3339Bytes: $0) }) else { return nil }
+        guard case .valid(let parsed) = Timestamp.parse(rfc3339: text) else { return nil }
         self = parsed
+    }
+
+    /// The same parse, saying why a text is not a time.
+    public static func parse(rfc3339 text: String) -> ParseResult {
+        var text = text
+        return text.withUTF8 { Timestamp.parse(rfc3339Bytes: $0) }
     }
 
     /// The same parse straight from UTF-8 bytes, for the log reader's fast path.
     init?(rfc3339Bytes bytes: UnsafeBufferPointer<UInt8>) {
+        guard case .valid(let parsed) = Timestamp.parse(rfc3339Bytes: bytes) else { return nil }
+        self = parsed
+    }
+
+    static func parse(rfc3339Bytes bytes: UnsafeBufferPointer<UInt8>) -> ParseResult {
         var index = 0
         func digits(_ count: Int) -> Int? {
             guard index + count <= bytes.count else { return nil }
@@ -41,20 +77,20 @@ public struct Timestamp: Sendable, Hashable, Comparable, Codable, CustomStringCo
         guard let year = digits(4), literal("-"), let month = digits(2), literal("-"), let day = digits(2),
             literal("Tt"), let hour = digits(2), literal(":"), let minute = digits(2), literal(":"),
             let second = digits(2)
-        else { return nil }
+        else { return .malformed }
         guard (1...12).contains(month), (1...Timestamp.daysIn(month: month, year: year)).contains(day),
             hour < 24, minute < 60, second < 60
-        else { return nil }
+        else { return .malformed }
         var fraction: Int64 = 0
         if literal(".") {
             var count = 0
             while index < bytes.count, bytes[index] >= 0x30, bytes[index] <= 0x39 {
                 count += 1
-                guard count <= 9 else { return nil }
+                guard count <= 9 else { return .malformed }
                 fraction = fraction * 10 + Int64(bytes[index] - 0x30)
                 index += 1
             }
-            guard count > 0 else { return nil }
+            guard count > 0 else { return .malformed }
             for _ in count..<9 { fraction *= 10 }
         }
         var offsetSeconds = 0
@@ -65,26 +101,27 @@ public struct Timestamp: Sendable, Hashable, Comparable, Codable, CustomStringCo
             index += 1
             guard let offsetHours = digits(2), literal(":"), let offsetMinutes = digits(2),
                 offsetHours < 24, offsetMinutes < 60
-            else { return nil }
+            else { return .malformed }
             offsetSeconds = sign * (offsetHours * 3600 + offsetMinutes * 60)
         } else {
-            return nil
+            return .malformed
         }
-        guard index == bytes.count else { return nil }
+        guard index == bytes.count else { return .malformed }
+        // Four digits write 0000 too, which RFC 3339 does not name (its years start at 0001).
+        guard year >= 1 else { return .outOfRange }
         let days = Timestamp.daysFromCivil(year: year, month: month, day: day)
+        // Years 0001-9999 are about ±3e11 seconds: far from any overflow.
         let seconds = Int64(days) * 86_400 + Int64(hour * 3600 + minute * 60 + second - offsetSeconds)
-        // Years far outside 1678–2261 do not fit in Int64 nanoseconds: invalid, not a crash.
-        let (scaled, overflow) = seconds.multipliedReportingOverflow(by: Timestamp.nanosecondsPerSecond)
-        let (total, carry) = scaled.addingReportingOverflow(fraction)
-        guard !overflow, !carry else { return nil }
-        self.nanoseconds = total
+        return .valid(Timestamp(seconds: seconds, nanosecondOfSecond: Int32(fraction)))
     }
 
-    /// The distance between two instants, saturating instead of overflowing for instants at
-    /// the ends of the range.
+    /// The distance between two instants in nanoseconds, saturating instead of overflowing for
+    /// instants more than 292 years apart.
     public func distance(to other: Timestamp) -> UInt64 {
-        let (difference, overflow) = other.nanoseconds.subtractingReportingOverflow(nanoseconds)
-        return overflow ? UInt64.max : difference.magnitude
+        let (seconds, overflow) = other.seconds.subtractingReportingOverflow(self.seconds)
+        let (scaled, overflow2) = seconds.multipliedReportingOverflow(by: Timestamp.nanosecondsPerSecond)
+        let (difference, overflow3) = scaled.addingReportingOverflow(Int64(other.nanosecondOfSecond) - Int64(nanosecondOfSecond))
+        return overflow || overflow2 || overflow3 ? UInt64.max : difference.magnitude
     }
 
     /// Epoch milliseconds written as ASCII digits only (`"1751331631604"`, as exports write
@@ -92,59 +129,105 @@ public struct Timestamp: Sendable, Hashable, Comparable, Codable, CustomStringCo
     /// `init(epochMilliseconds:)` gives for that text. Nil for any other text, which callers
     /// then read the general way, and for digits out of its range (which it rejects too).
     init?(epochMillisecondDigits text: String) {
-        let limit: Int64 = 9_000_000_000_000
+        let limit: Int64 = 253_402_300_799_999  // 9999-12-31T23:59:59.999Z
         var milliseconds: Int64 = 0
         for byte in text.utf8 {
             guard byte >= 0x30, byte <= 0x39 else { return nil }
             // Past the limit the value only grows: stop adding (no overflow), keep checking digits.
-            if milliseconds < limit { milliseconds = milliseconds * 10 + Int64(byte - 0x30) }
+            if milliseconds <= limit { milliseconds = milliseconds * 10 + Int64(byte - 0x30) }
         }
-        guard !text.isEmpty, milliseconds < limit else { return nil }
-        self.nanoseconds = milliseconds * 1_000_000
+        guard !text.isEmpty, milliseconds <= limit else { return nil }
+        self.init(seconds: milliseconds / 1000, nanosecondOfSecond: Int32(milliseconds % 1000) * 1_000_000)
     }
 
-    /// Converts epoch milliseconds, written as a JSON number (fractions allowed), exactly.
+    /// Converts epoch milliseconds, written as a JSON number (fractions and exponents allowed),
+    /// exactly: from the decimal text, never through a `Double`. Digits below a nanosecond are
+    /// dropped (towards zero). So a tiny number such as `1e-400` is the epoch, a valid time, and
+    /// `1e400` is out of range (nil): both are decided by their decimal value, as "a JSON number
+    /// of epoch milliseconds" reads, where a double made the one zero and the other infinite and
+    /// the two took different paths. Nil outside years 0001-9999 and for text that is no number.
     public init?(epochMilliseconds number: JSONNumber) {
-        let text = number.text
-        if text.contains(where: { $0 == "e" || $0 == "E" }) {
-            let nanos = (number.value * 1_000_000).rounded()
-            guard abs(nanos) < 9.2e18 else { return nil }
-            self.nanoseconds = Int64(nanos)
-            return
-        }
-        var integerPart = Substring(text)
-        var fractionPart: Substring = ""
-        if let dot = text.firstIndex(of: ".") {
-            integerPart = text[..<dot]
-            fractionPart = text[text.index(after: dot)...]
-        }
-        let negative = integerPart.hasPrefix("-")
-        if negative { integerPart = integerPart.dropFirst() }
-        guard let milliseconds = Int64(integerPart), milliseconds < 9_000_000_000_000 else { return nil }
-        // 9e12 ms × 1e6 stays below Int64.max (9.22e18), so the arithmetic below cannot overflow.
+        guard let (negative, digits, exponent) = Timestamp.decimal(number.text) else { return nil }
+        // The value is digits × 10^exponent milliseconds; `digits` has no leading zero, so this
+        // many digits before the decimal point means at least 10^(count - 1) milliseconds.
+        let integerCount = digits.count + exponent
+        guard integerCount <= 15 else { return nil }
+        func digit(at position: Int) -> Int64 { position >= 0 && position < digits.count ? Int64(digits[position]) : 0 }
+        var milliseconds: Int64 = 0
+        for position in 0..<max(integerCount, 0) { milliseconds = milliseconds * 10 + digit(at: position) }
         var subMillisecond: Int64 = 0
-        var scale: Int64 = 100_000
-        for character in fractionPart.prefix(6) {
-            subMillisecond += Int64(character.wholeNumberValue ?? 0) * scale
-            scale /= 10
+        for position in integerCount..<integerCount + 6 { subMillisecond = subMillisecond * 10 + digit(at: position) }
+        let seconds = milliseconds / 1000
+        let nanoseconds = (milliseconds % 1000) * 1_000_000 + subMillisecond
+        var time = Timestamp(seconds: seconds, nanosecondOfSecond: Int32(nanoseconds))
+        if negative {
+            time =
+                nanoseconds == 0
+                ? Timestamp(seconds: -seconds)
+                : Timestamp(seconds: -seconds - 1, nanosecondOfSecond: Int32(Timestamp.nanosecondsPerSecond - nanoseconds))
         }
-        let magnitude = milliseconds * 1_000_000 + subMillisecond
-        self.nanoseconds = negative ? -magnitude : magnitude
+        guard Timestamp.years.contains(time) else { return nil }
+        self = time
+    }
+
+    /// The instants epoch milliseconds may name: years 0001-9999 in UTC, the years RFC 3339
+    /// writes (an RFC 3339 time with an offset may reach up to a day beyond them).
+    static let years = Timestamp(seconds: -62_135_596_800)..<Timestamp(seconds: 253_402_300_800)
+
+    /// `[±]digits[.digits][(e|E)[±]digits]` as its sign, its significant digits (values 0-9,
+    /// no leading zero; none for zero) and the power of ten they are scaled by; nil for any
+    /// other text. The exponent saturates far beyond any time, so it cannot overflow.
+    private static func decimal(_ text: String) -> (negative: Bool, digits: [UInt8], exponent: Int)? {
+        var bytes = text.utf8[...]
+        let negative = bytes.first == UInt8(ascii: "-")
+        if negative || bytes.first == UInt8(ascii: "+") { bytes = bytes.dropFirst() }
+        var digits: [UInt8] = []
+        var exponent = 0
+        var seenDigit = false
+        var seenPoint = false
+        while let byte = bytes.first, byte >= 0x30 && byte <= 0x39 || byte == UInt8(ascii: ".") && !seenPoint {
+            bytes = bytes.dropFirst()
+            if byte == UInt8(ascii: ".") {
+                seenPoint = true
+                continue
+            }
+            seenDigit = true
+            if seenPoint { exponent -= 1 }
+            if !digits.isEmpty || byte != 0x30 { digits.append(byte - 0x30) }
+        }
+        guard seenDigit else { return nil }
+        if let marker = bytes.first, marker == UInt8(ascii: "e") || marker == UInt8(ascii: "E") {
+            bytes = bytes.dropFirst()
+            let negativeExponent = bytes.first == UInt8(ascii: "-")
+            if negativeExponent || bytes.first == UInt8(ascii: "+") { bytes = bytes.dropFirst() }
+            guard !bytes.isEmpty else { return nil }
+            var power = 0
+            for byte in bytes {
+                guard byte >= 0x30, byte <= 0x39 else { return nil }
+                power = min(power * 10 + Int(byte - 0x30), 1 << 40)
+            }
+            exponent += negativeExponent ? -power : power
+            bytes = bytes[bytes.endIndex...]
+        }
+        guard bytes.isEmpty else { return nil }
+        while digits.last == 0 {
+            digits.removeLast()
+            exponent += 1
+        }
+        return (negative, digits, exponent)
     }
 
     /// RFC 3339 in UTC with the shortest exact fraction: `2026-03-01T12:00:00Z`,
     /// `2026-03-01T12:00:00.25Z`.
     public var description: String {
-        let seconds = nanoseconds.floorDivided(by: Timestamp.nanosecondsPerSecond)
-        let fraction = nanoseconds - seconds * Timestamp.nanosecondsPerSecond
         let days = seconds.floorDivided(by: 86_400)
         let secondOfDay = Int(seconds - days * 86_400)
         let (year, month, day) = Timestamp.civilFromDays(Int(days))
         var text = Timestamp.pad(year, 4) + "-" + Timestamp.pad(month, 2) + "-" + Timestamp.pad(day, 2)
         text += "T" + Timestamp.pad(secondOfDay / 3600, 2) + ":" + Timestamp.pad(secondOfDay / 60 % 60, 2)
         text += ":" + Timestamp.pad(secondOfDay % 60, 2)
-        if fraction != 0 {
-            var digits = Timestamp.pad(Int(fraction), 9)
+        if nanosecondOfSecond != 0 {
+            var digits = Timestamp.pad(Int(nanosecondOfSecond), 9)
             while digits.hasSuffix("0") { digits.removeLast() }
             text += "." + digits
         }
@@ -152,16 +235,16 @@ public struct Timestamp: Sendable, Hashable, Comparable, Codable, CustomStringCo
     }
 
     /// The calendar day in UTC, `YYYY-MM-DD`, for per-day histograms.
-    public var utcDay: String { String(description.prefix(10)) }
-
-    /// Days since the epoch (UTC): a cheap per-event key for histograms.
-    var utcDayNumber: Int64 {
-        let day = nanoseconds / (86_400 * Timestamp.nanosecondsPerSecond)
-        return nanoseconds < 0 && nanoseconds % (86_400 * Timestamp.nanosecondsPerSecond) != 0 ? day - 1 : day
+    public var utcDay: String {
+        let description = description
+        return String(description.prefix(upTo: description.firstIndex(of: "T")!))
     }
 
+    /// Days since the epoch (UTC): a cheap per-event key for histograms.
+    var utcDayNumber: Int64 { seconds.floorDivided(by: 86_400) }
+
     /// `YYYY-MM-DD` of a day number.
-    static func utcDay(number: Int64) -> String { Timestamp(nanoseconds: number * 86_400 * nanosecondsPerSecond).utcDay }
+    static func utcDay(number: Int64) -> String { Timestamp(seconds: number * 86_400).utcDay }
 
     public init(from decoder: any Decoder) throws {
         let container = try decoder.singleValueContainer()

@@ -6,6 +6,9 @@ public struct EventMatcher: Sendable, Equatable {
     public var fields: [FieldCondition] = []
     /// Identity facets the event must add (facets the subject did not hold before).
     public var adds: IdentityFacets = []
+    /// Identity facets of the identity the event links or signs in with, whether or not the
+    /// subject already held it: every link is an act of association (contract §2.4).
+    public var links: IdentityFacets = []
     /// Identity facets the event must remove.
     public var removes: IdentityFacets = []
     public var before: StateCondition? = nil
@@ -42,7 +45,7 @@ public struct EventMatcher: Sendable, Equatable {
     /// Whether matching needs the subject's state around the event (identity changes, `before`,
     /// `after`), rather than the event alone.
     var readsSubjectState: Bool {
-        !adds.isEmpty || !removes.isEmpty || before != nil || after != nil
+        !adds.isEmpty || !links.isEmpty || !removes.isEmpty || before != nil || after != nil
             || (anyOf + allOf + noneOf).contains { $0.readsSubjectState }
     }
 
@@ -52,6 +55,7 @@ public struct EventMatcher: Sendable, Equatable {
         if !types.isEmpty { parts.append(types.count == 1 ? types[0] : "one of " + types.joined(separator: ", ")) }
         if !fields.isEmpty { parts.append("where " + fields.map(\.summary).joined(separator: " and ")) }
         if !adds.isEmpty { parts.append("adding " + adds.names.joined(separator: "/")) }
+        if !links.isEmpty { parts.append("linking " + links.names.joined(separator: "/")) }
         if !removes.isEmpty { parts.append("removing " + removes.names.joined(separator: "/")) }
         if let before { parts.append("when before it " + before.summary) }
         if let after { parts.append("when after it " + after.summary) }

@@ -1,5 +1,5 @@
 /// What a subject can hold at a point of its timeline, as rule conditions name it
-/// (`holds:`, `lacks:`, `adds:`).
+/// (`holds:`, `lacks:`, `adds:`, `links:`).
 public struct IdentityFacets: OptionSet, Sendable, Hashable {
     public let rawValue: UInt8
     public init(rawValue: UInt8) { self.rawValue = rawValue }

@@ -13,7 +13,7 @@ struct RuleLoader {
         "id", "title", "severity", "scope", "description", "rationale", "references", "controls", "coverage", "params", "when",
         "require", "message", "examples",
     ]
-    static let matcherKeys = ["type", "where", "adds", "removes", "before", "after", "any", "all", "not", "app_manifest"]
+    static let matcherKeys = ["type", "where", "adds", "links", "removes", "before", "after", "any", "all", "not", "app_manifest"]
     static let stateKeys = ["anonymized", "holds", "lacks", "deleted"]
     static let temporalKeys = ["preceded_by", "followed_by", "not_preceded_by", "not_followed_by"]
     static let requirementKeys =
@@ -162,6 +162,7 @@ struct RuleLoader {
         if let node = map["type"]?.value { matcher.types = reader.strings(node, what: "'type'") ?? [] }
         if let node = map["where"]?.value { matcher.fields = fieldConditions(node) }
         if let node = map["adds"]?.value { matcher.adds = facets(node, what: "'adds'").reduce([]) { $0.union($1) } }
+        if let node = map["links"]?.value { matcher.links = facets(node, what: "'links'").reduce([]) { $0.union($1) } }
         if let node = map["removes"]?.value { matcher.removes = facets(node, what: "'removes'").reduce([]) { $0.union($1) } }
         if let node = map["before"]?.value { matcher.before = stateCondition(node, what: "'before'") }
         if let node = map["after"]?.value { matcher.after = stateCondition(node, what: "'after'") }

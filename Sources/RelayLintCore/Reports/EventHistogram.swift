@@ -71,11 +71,11 @@ struct EventHistogram: Equatable {
     static func dayNumber(_ day: String) -> Int? {
         guard let start = Timestamp(rfc3339: day + "T00:00:00Z") else { return nil }
         // Midnight UTC is a whole number of days from the epoch, so the division is exact.
-        return Int(start.nanoseconds / (86_400 * Timestamp.nanosecondsPerSecond))
+        return Int(start.utcDayNumber)
     }
 
     static func dayText(_ number: Int) -> String {
-        Timestamp(nanoseconds: Int64(number) * 86_400 * Timestamp.nanosecondsPerSecond).utcDay
+        Timestamp.utcDay(number: Int64(number))
     }
 
     /// The Monday on or before a day (1970-01-01 was a Thursday).

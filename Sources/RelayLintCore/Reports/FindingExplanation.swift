@@ -38,8 +38,8 @@ public enum FindingExplanation {
             for item in finding.evidence {
                 let time = Timestamp(rfc3339: item.time)
                 var gap = ""
-                if let previous, let time {
-                    gap = " (+\(Self.duration(time.nanoseconds - previous.nanoseconds)))"
+                if let previous, let time, previous <= time {
+                    gap = " (+\(Self.duration(Int64(clamping: previous.distance(to: time)))))"
                 }
                 previous = time ?? previous
                 lines.append(
