@@ -48,10 +48,10 @@ struct MappingsCommand: ParsableCommand {
         func run() throws {
             let set = try options.load()
             let width = set.mappings.map(\.id.count).max() ?? 0
-            StandardOutput.write(
+            try StandardOutput.write(
                 "\("relaylint-events".padding(toLength: max(width, 16), withPad: " ", startingAt: 0))  relaylint's own JSON Lines events\n")
             for mapping in set.mappings {
-                StandardOutput.write(
+                try StandardOutput.write(
                     "\(mapping.id.padding(toLength: max(width, 16), withPad: " ", startingAt: 0))  \(mapping.title)  (\(mapping.location.file))\n"
                 )
             }
@@ -70,7 +70,7 @@ struct MappingsCommand: ParsableCommand {
                     "\(mapping.location): warning: mapping '\(mapping.id)' has no examples; add some so 'mappings test' can check it")
             }
             let count = set.mappings.count
-            StandardOutput.write("\(count) mapping\(count == 1 ? " is" : "s are") valid\n")
+            try StandardOutput.write("\(count) mapping\(count == 1 ? " is" : "s are") valid\n")
         }
     }
 
@@ -86,13 +86,13 @@ struct MappingsCommand: ParsableCommand {
             var failed = 0
             for result in results {
                 guard let problem = result.problem else {
-                    StandardOutput.write("PASS \(result.mapping): \(result.example)\n")
+                    try StandardOutput.write("PASS \(result.mapping): \(result.example)\n")
                     continue
                 }
                 failed += 1
-                StandardOutput.write("FAIL \(result.mapping): \(result.example)\n  \(result.location): \(problem)\n")
+                try StandardOutput.write("FAIL \(result.mapping): \(result.example)\n  \(result.location): \(problem)\n")
             }
-            StandardOutput.write("\(results.count - failed) passed, \(failed) failed\n")
+            try StandardOutput.write("\(results.count - failed) passed, \(failed) failed\n")
             if failed > 0 { throw ExitCode(ExitStatus.findings) }
         }
     }

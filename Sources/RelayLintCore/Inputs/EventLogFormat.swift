@@ -76,7 +76,8 @@ enum EventLogFormat {
                     + "relaylint events (id, time, subject, type), \(mappings.map(\.title).joined(separator: ", ")); "
                     + "for a log of your own, write a mapping and pass it with --mapping")
         }
-        throw refusal(path, "the first record is \(first.kindName), not a JSON object of any format relaylint reads")
+        // Not an object: the relaylint reader says so at its line ("expected a JSON object").
+        return .native
     }
 
     private static func notJSON(_ head: String, path: String) throws(InputError) -> EventLogFormat {
