@@ -239,6 +239,43 @@ import Testing
         #expect(result.stderr.contains("suppression expired on 2026-06-30"))
     }
 
+    /// README: "a suppression past its expiry date no longer applies and fails the run", also
+    /// when it matches nothing or an active suppression accepts its findings anyway; `merge`
+    /// decides as `check` does, and `--fail-on never` still never fails.
+    @Test(arguments: [
+        ("matches nothing", "rule: consent-before-email-link\n    subject: nobody"),
+        ("shadowed by an active one", "rule: in-app-deletion-offered\n    subject: com.sparrownotes.recipes"),
+    ])
+    func anExpiredSuppressionFailsTheRunWhateverItMatches(_ case: String, target: String) throws {
+        let log = try Fixtures.temporaryFile(
+            named: "apps.jsonl",
+            contents: #"{"id":"a","time":"2026-01-01T00:00:00Z","subject":"u","type":"signin","provider":"google.com","#
+                + #""app":"com.sparrownotes.recipes"}"# + "\n")
+        let config = try Fixtures.temporaryFile(
+            named: "relaylint.yml",
+            contents: """
+                suppressions:
+                  - \(target)
+                    justification: Expired long ago.
+                    author: ci@example.com
+                    expires: 2020-01-31
+                  - rule: in-app-deletion-offered
+                    subject: com.sparrownotes.recipes
+                    justification: The recipes app is being retired.
+                    author: ci@example.com
+                    expires: 2999-12-31
+                """)
+        let check = ["check", "--config", config, "--events", log, "--as-of", "2026-07-01"]
+        let result = try CommandRunner.run(check)
+        #expect(result.status == 1, "\(result.stdout)\(result.stderr)")
+        #expect(result.stderr.contains("error: suppression expired on 2020-01-31"))
+        #expect(try CommandRunner.run(check + ["--fail-on", "never"]).status == 0)
+        let shard = try Fixtures.temporaryDirectory().appendingPathComponent("shard.json").path
+        let partial = try CommandRunner.run(check + ["--shard", "1/1", "--format", "json", "--fail-on", "never", "--output", shard])
+        #expect(partial.status == 0, "\(partial.stderr)")
+        #expect(try CommandRunner.run(["merge", shard]).status == 1)
+    }
+
     @Test func configurationErrorsPointAtTheLine() throws {
         let config = try Fixtures.temporaryFile(
             named: "relaylint.yml",

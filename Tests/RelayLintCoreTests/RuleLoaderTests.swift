@@ -131,3 +131,60 @@ import Testing
         #expect(throws: DiagnosticsError.self) { try RuleSet.load(paths: [first, second]) }
     }
 }
+
+/// YAML aliases are refused before the document is composed: nine anchors of nine aliases
+/// each ("billion laughs") took gigabytes and did not finish, in a rule file, `.relaylint.yml`
+/// or a manifest alike.
+@Suite struct YAMLAliasTests {
+    static func bomb(levels: Int = 9, aliasAsKey: Bool = false) -> MarkedText {
+        var lines = [#"a0: &a0 ["lol", "lol", "lol", "lol", "lol", "lol", "lol", "lol", "lol"]"#]
+        for level in 1..<levels {
+            let aliases = (0..<9).map { $0 == 0 && level == 1 ? "1️⃣*a0" : "*a\(level - 1)" }
+            lines.append("a\(level): &a\(level) [\(aliases.joined(separator: ", "))]")
+        }
+        if aliasAsKey { lines.append("? *a\(levels - 1)\n: x") }
+        return MarkedText(lines.joined(separator: "\n") + "\n")
+    }
+
+    @Test(arguments: [false, true])
+    func anAliasBombIsAnErrorAtTheFirstAlias(aliasAsKey: Bool) {
+        let marked = Self.bomb(aliasAsKey: aliasAsKey)
+        let found = RuleLoader.load(text: marked.text, path: "rule.yml", sha256: "").diagnostics
+        #expect(found.count == 1)
+        #expect(found.first?.location.description == "rule.yml:\(marked.position("1️⃣"))")
+        #expect(found.first?.message == "YAML aliases are not supported (*a0); write the value out")
+    }
+
+    @Test func aConfigurationAndAManifestRefuseAliasesToo() throws {
+        let marked = Self.bomb()
+        for name in [".relaylint.yml", "manifest.yml"] {
+            let path = try Fixtures.temporaryFile(named: name, contents: marked.text)
+            #expect {
+                if name == "manifest.yml" {
+                    _ = try AppManifestLoader.load(path: path, ruleKeys: [])
+                } else {
+                    _ = try ConfigurationLoader.load(path: path)
+                }
+            } throws: { error in
+                let diagnostics = (error as? DiagnosticsError)?.diagnostics ?? []
+                return diagnostics.count == 1 && diagnostics[0].location.description == "\(path):\(marked.position("1️⃣"))"
+            }
+        }
+    }
+
+    /// A `*` that is not an alias is text: in quotes, in a block scalar, inside a plain scalar.
+    @Test func anAsteriskInTextIsNotAnAlias() throws {
+        let text = """
+            id: stars
+            severity: note
+            description: |
+              * a bullet
+              *another
+            when: {type: "*signin", where: {note: a*b}}
+            require: {preceded_by: {type: '*x'}}
+            message: "* {subject}"
+            """
+        #expect(YAMLAliases.first(in: text) == nil)
+        #expect(RuleLoader.load(text: text, path: "rule.yml", sha256: "").diagnostics.isEmpty)
+    }
+}

@@ -49,6 +49,15 @@ public struct YAMLTree: Sendable, Equatable {
 
     /// Parses YAML text; syntax errors and non-string keys become diagnostics.
     public static func parse(_ text: String, path: String) -> Result<YAMLTree?, DiagnosticsError> {
+        // Before composing: an alias bomb blows up in whatever walks the composed tree.
+        if let alias = YAMLAliases.first(in: text) {
+            return .failure(
+                DiagnosticsError([
+                    Diagnostic(
+                        .error, "YAML aliases are not supported (*\(alias.name)); write the value out",
+                        at: SourceLocation(file: path, line: alias.line, column: alias.column))
+                ]))
+        }
         let node: Node?
         do {
             node = try Yams.compose(yaml: text)

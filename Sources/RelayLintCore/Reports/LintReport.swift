@@ -88,11 +88,13 @@ public struct LintReport: Sendable, Equatable {
     public var expiredSuppressions: [SuppressionOutcome] { suppressions.filter { $0.status == .expired } }
 
     /// Whether the run fails at the given threshold (nil: never): an unsuppressed finding at or
-    /// above it. An expired suppression no longer applies, so the findings it matched are
-    /// unsuppressed and fail the run; one that matches nothing is reported but changes nothing
-    /// (exit code 0 means no finding, as the contract says).
+    /// above it, or any expired suppression. The README says a suppression past its expiry date
+    /// "no longer applies and fails the run": also one that matches nothing, or whose findings
+    /// an active suppression accepts anyway, since renewing or removing it is due either way
+    /// (it is printed as an error, the most severe level, so every threshold fails on it).
     public func fails(at threshold: Severity?) -> Bool {
         guard let threshold else { return false }
+        if suppressions.contains(where: { $0.status == .expired }) { return true }
         // Not through `activeFindings`, which copies every finding (60 MB at 300k).
         return findings.contains { !$0.isSuppressed && $0.severity >= threshold }
     }
