@@ -174,7 +174,9 @@ struct CheckCommand: ParsableCommand {
         let configuration = try rules.configuration()
         let ruleSet = try rules.load(configuration: configuration)
         var request = LintRequest(
-            eventPaths: eventPaths, accountPaths: accountPaths, manifestPath: manifestPath, rules: ruleSet,
+            // `-` is standard input, named as the system names it in reports.
+            eventPaths: eventPaths.map { $0 == "-" ? "/dev/stdin" : $0 }, accountPaths: accountPaths, manifestPath: manifestPath,
+            rules: ruleSet,
             skipInvalid: skipInvalid, showPII: showPII)
         if let domains = configuration?.relayDomains { request.relayDomains = RelayDomains(domains) }
         if !relayDomains.isEmpty { request.relayDomains = RelayDomains(relayDomains) }

@@ -3,7 +3,9 @@
 extension DatasetBuilder {
     /// Reads one log a mapping describes. Notifications joined by Apple user id must be read
     /// after every other input, once the index of Apple user ids is complete.
-    mutating func readMappedEvents(path: String, fileIndex: Int, mapping: LogMapping, keys: SigningKeySet?) throws(InputError) {
+    mutating func readMappedEvents(
+        path: String, fileIndex: Int, mapping: LogMapping, keys: SigningKeySet?, prefix: [UInt8] = []
+    ) throws(InputError) {
         if eventPaths.count <= fileIndex { eventPaths += Array(repeating: "", count: fileIndex + 1 - eventPaths.count) }
         eventPaths[fileIndex] = path
         mappedFiles.insert(fileIndex)
@@ -26,7 +28,8 @@ extension DatasetBuilder {
                 unattributed.first = unattributed.first ?? location
             }
         }
-        let reader = MappedLogReader(path: path, mapping: mapping, keys: keys, parallelism: parallelism)
+        var reader = MappedLogReader(path: path, mapping: mapping, keys: keys, parallelism: parallelism)
+        reader.prefix = prefix
         let totals = try reader.read { delivery, line in
             let location = SourceLocation(file: path, line: line)
             switch delivery {

@@ -95,8 +95,10 @@ struct DatasetBuilder {
     }
 
     /// Reads one JSON Lines log. Invalid records are collected; `finish` decides whether they stop the run.
-    mutating func readEvents(path: String, fileIndex: Int) throws(InputError) {
-        let reader = EventLogReader(path: path, fileIndex: fileIndex, parallelism: parallelism)
+    /// - Parameter prefix: what was read from a pipe to recognise its format.
+    mutating func readEvents(path: String, fileIndex: Int, prefix: [UInt8] = []) throws(InputError) {
+        var reader = EventLogReader(path: path, fileIndex: fileIndex, parallelism: parallelism)
+        reader.prefix = prefix
         if eventPaths.count <= fileIndex { eventPaths += Array(repeating: "", count: fileIndex + 1 - eventPaths.count) }
         eventPaths[fileIndex] = path
         var summary = InputFileSummary(path: path, kind: .events, sha256: "", records: 0)

@@ -109,11 +109,14 @@ public enum Linter {
         var joinedLast: [(index: Int, path: String, mapping: LogMapping)] = []
         for (index, path) in request.eventPaths.enumerated() {
             do {
-                switch try EventLogFormat.recognize(path: path, mappings: request.mappings) {
-                case .native: try builder.readEvents(path: path, fileIndex: index)
-                case .mapped(let mapping) where mapping.joinsAppleIDs: joinedLast.append((index, path, mapping))
+                let (format, consumed) = try EventLogFormat.recognize(path: path, mappings: request.mappings)
+                switch format {
+                case .native: try builder.readEvents(path: path, fileIndex: index, prefix: consumed)
+                // A pipe cannot wait: its joins see what was read before it.
+                case .mapped(let mapping) where mapping.joinsAppleIDs && consumed.isEmpty: joinedLast.append((index, path, mapping))
                 case .mapped(let mapping):
-                    try builder.readMappedEvents(path: path, fileIndex: index, mapping: mapping, keys: request.appleKeys)
+                    try builder.readMappedEvents(
+                        path: path, fileIndex: index, mapping: mapping, keys: request.appleKeys, prefix: consumed)
                 }
             } catch {
                 problems.append(contentsOf: error.diagnostics)
@@ -180,6 +183,8 @@ public enum Linter {
     /// a device); 0 when it cannot be read (reading it reports why).
     private static func knownSize(_ path: String) -> Int? {
         guard let attributes = try? FileManager.default.attributesOfItem(atPath: path) else { return 0 }
+        // A compressed log holds several times its size.
+        if GzipStream.isGzip(path: path) { return nil }
         guard attributes[.type] as? FileAttributeType == .typeRegular else { return nil }
         return attributes[.size] as? Int ?? 0
     }

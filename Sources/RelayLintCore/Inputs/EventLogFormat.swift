@@ -1,5 +1,11 @@
 import Foundation
 
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
 /// What an `--events` file holds, recognised from its first record: relaylint events, or the
 /// records of a log format a mapping describes (Cloud Logging entries, Apple notifications, a
 /// team's own log). A file that is none of them is refused with what it looks like instead.
@@ -11,16 +17,50 @@ enum EventLogFormat {
     static let sniffLimit = 1 << 20
 
     /// Recognises a file's format; `mappings` are tried in order after relaylint's own format.
-    /// Files whose size is unknown before reading (pipes) are read as relaylint events.
-    static func recognize(path: String, mappings: [LogMapping]) throws(InputError) -> EventLogFormat {
-        guard let attributes = try? FileManager.default.attributesOfItem(atPath: path),
-            attributes[.type] as? FileAttributeType == .typeRegular
-        else { return .native }
-        guard let handle = FileHandle(forReadingAtPath: path) else { return .native }
+    /// A gzip file is recognised by what it holds. From a pipe (`--events -`, `<(…)`), the bytes
+    /// read to recognise it are handed back in `consumed`: the reader must take them first.
+    static func recognize(path: String, mappings: [LogMapping]) throws(InputError) -> (format: EventLogFormat, consumed: [UInt8]) {
+        if GzipStream.isGzip(path: path) {
+            let prefix = try GzipStream.prefix(path: path, limit: sniffLimit)
+            let format = try prefix.withUnsafeBufferPointer { bytes throws(InputError) in
+                try recognize(prefix: bytes, isWhole: bytes.count < sniffLimit, path: path, mappings: mappings)
+            }
+            return (format, [])
+        }
+        guard let handle = FileHandle(forReadingAtPath: path) else { return (.native, []) }
         defer { try? handle.close() }
-        let prefix = [UInt8]((try? handle.read(upToCount: sniffLimit)) ?? Data())
-        return try prefix.withUnsafeBufferPointer { bytes throws(InputError) in
-            try recognize(prefix: bytes, isWhole: bytes.count < sniffLimit, path: path, mappings: mappings)
+        let isRegular = (try? FileManager.default.attributesOfItem(atPath: path))?[.type] as? FileAttributeType == .typeRegular
+        let (prefix, isWhole) = readPrefix(handle.fileDescriptor, stopEarly: !isRegular)
+        let format = try prefix.withUnsafeBufferPointer { bytes throws(InputError) in
+            try recognize(prefix: bytes, isWhole: isWhole, path: path, mappings: mappings)
+        }
+        return (format, isRegular ? [] : prefix)
+    }
+
+    /// The first bytes of a file, up to `sniffLimit`. From a pipe it stops as soon as the first
+    /// record is complete (a line, or the first element of an array), so that a writer still
+    /// writing does not hold the answer back.
+    private static func readPrefix(_ descriptor: Int32, stopEarly: Bool) -> (bytes: [UInt8], isWhole: Bool) {
+        var bytes: [UInt8] = []
+        let block = UnsafeMutableRawPointer.allocate(byteCount: 1 << 16, alignment: 16)
+        defer { block.deallocate() }
+        while bytes.count < sniffLimit {
+            let got = read(descriptor, block, min(1 << 16, sniffLimit - bytes.count))
+            if got < 0, errno == EINTR { continue }
+            if got <= 0 { return (bytes, true) }
+            bytes.append(contentsOf: UnsafeRawBufferPointer(start: block, count: got))
+            if stopEarly, firstRecordIsComplete(bytes) { return (bytes, false) }
+        }
+        return (bytes, false)
+    }
+
+    private static func firstRecordIsComplete(_ bytes: [UInt8]) -> Bool {
+        guard let start = bytes.firstIndex(where: { ![0x20, 0x09, 0x0A, 0x0D, 0xEF, 0xBB, 0xBF].contains($0) }) else { return false }
+        if bytes[start] != UInt8(ascii: "[") { return bytes[start...].contains(0x0A) }
+        return bytes.withUnsafeBufferPointer { buffer in
+            var parser = JSONParser(bytes: buffer, offset: start + 1)
+            parser.skipWhitespace()
+            return (try? parser.parseValue(depth: 1)) != nil
         }
     }
 

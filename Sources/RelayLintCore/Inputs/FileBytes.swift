@@ -22,16 +22,26 @@ struct FileBytes {
     /// appended to a run and copied again by the log reader, a block cost two copies on the
     /// reading thread, which the parse workers wait for.) The hash is worked out on a queue of
     /// its own while `body` runs.
-    static func forEachRun(path: String, _ body: (ArraySlice<UInt8>) throws -> Void) throws -> String {
+    ///
+    /// A gzip file is read decompressed (its hash is then that of the text it holds); `prefix`
+    /// is what was already read from a pipe to recognise its format, and comes first.
+    static func forEachRun(path: String, prefix: [UInt8] = [], _ body: (ArraySlice<UInt8>) throws -> Void) throws -> String {
+        let gzip = GzipStream.isGzip(path: path) ? try GzipStream(path: path) : nil
         guard let handle = FileHandle(forReadingAtPath: path) else {
             throw InputError.unreadable(path: path, reason: FileBytes.openFailureReason(path))
         }
         defer { try? handle.close() }
+        let descriptor = handle.fileDescriptor
+        let source: (UnsafeMutableRawPointer, Int) throws -> Int = { buffer, count in
+            if let gzip { return try gzip.read(into: buffer, count: count) }
+            return systemRead(descriptor, buffer, count)
+        }
         let hasher = BackgroundSHA256()
         defer { hasher.wait() }
-        var carried: [UInt8] = []
+        var carried: [UInt8] = prefix
+        if !prefix.isEmpty { hasher.update(prefix, 0..<prefix.count) }
         while true {
-            let run = try readBlock(from: handle.fileDescriptor, after: carried, path: path)
+            let run = try readBlock(from: source, after: carried, path: path)
             guard run.count > carried.count else { break }
             hasher.update(run, carried.count..<run.count)
             guard let lastNewline = run.withUnsafeBufferPointer({ FileBytes.indexOfLastNewline(in: $0) }) else {
@@ -56,13 +66,15 @@ struct FileBytes {
     /// `prefix` followed by up to `blockSize` bytes read from `descriptor` (fewer only at the
     /// end of the input), in one new array; as many as `prefix` holds when that is more, so that
     /// a line of many blocks is copied a logarithmic number of times, not once per block.
-    private static func readBlock(from descriptor: Int32, after prefix: [UInt8], path: String) throws -> [UInt8] {
+    private static func readBlock(
+        from source: (UnsafeMutableRawPointer, Int) throws -> Int, after prefix: [UInt8], path: String
+    ) throws -> [UInt8] {
         var failure: Int32 = 0
-        let block = [UInt8](unsafeUninitializedCapacity: prefix.count + max(blockSize, prefix.count)) { buffer, count in
+        let block = try [UInt8](unsafeUninitializedCapacity: prefix.count + max(blockSize, prefix.count)) { buffer, count in
             _ = buffer.initialize(from: prefix)
             count = prefix.count
             while count < buffer.count {
-                let got = systemRead(descriptor, buffer.baseAddress! + count, buffer.count - count)
+                let got = try source(buffer.baseAddress! + count, buffer.count - count)
                 if got > 0 {
                     count += got
                 } else if got == 0 {

@@ -29,8 +29,14 @@ final class MappedFile: @unchecked Sendable {
     private let version: [Int]?
     private static let pageSize = Int(sysconf(Int32(_SC_PAGESIZE)))
 
-    init(path: String) throws(InputError) {
+    /// - Parameter prefix: what was already read from a pipe (to recognise its format); it comes first.
+    init(path: String, prefix: [UInt8] = []) throws(InputError) {
         self.path = path
+        if GzipStream.isGzip(path: path) {
+            contents = .read(try GzipStream.readAll(path: path))
+            version = nil
+            return
+        }
         let descriptor = open(path, O_RDONLY)
         guard descriptor >= 0 else { throw InputError.unreadable(path: path, reason: FileBytes.openFailureReason(path)) }
         defer { close(descriptor) }
@@ -45,7 +51,7 @@ final class MappedFile: @unchecked Sendable {
         // Read to the end through the same descriptor: a pipe has no size, and opening it again
         // would lose what its writer already wrote.
         do {
-            contents = .read(try FileHandle(fileDescriptor: descriptor, closeOnDealloc: false).readToEnd() ?? Data())
+            contents = .read(Data(prefix) + (try FileHandle(fileDescriptor: descriptor, closeOnDealloc: false).readToEnd() ?? Data()))
         } catch {
             throw InputError.unreadable(path: path, reason: FileBytes.readFailureReason(path, error))
         }

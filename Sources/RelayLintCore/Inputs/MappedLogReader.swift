@@ -11,6 +11,8 @@ struct MappedLogReader {
     let mapping: LogMapping
     let keys: SigningKeySet?
     var parallelism = 1
+    /// What was read from a pipe to recognise its format; it comes before the rest.
+    var prefix: [UInt8] = []
 
     /// What one record became.
     enum Delivery {
@@ -34,7 +36,7 @@ struct MappedLogReader {
 
     /// Hands each record's outcome to `body` in file order with the record's line.
     func read(_ body: (Delivery, _ line: Int) throws -> Void) throws(InputError) -> Totals {
-        let file = try MappedFile(path: path)
+        let file = try MappedFile(path: path, prefix: prefix)
         var totals = Totals()
         totals.sha256 = file.sha256()
         let workers = (0..<max(1, parallelism)).map { _ in TokenReader(keys: keys) }

@@ -1,0 +1,64 @@
+import CZlib
+import Foundation
+
+/// A gzip-compressed input read as the text it holds: Cloud Storage sinks and log archives are
+/// `.jsonl.gz`, and decompressing them to a file first would be the only step of a pipeline that
+/// needs disk. Recognised by its magic bytes, not its name. zlib reads concatenated members as
+/// one stream, as `gunzip` does.
+final class GzipStream {
+    private let file: gzFile
+    let path: String
+
+    /// Whether a regular file starts with gzip's magic bytes.
+    static func isGzip(path: String) -> Bool {
+        guard let attributes = try? FileManager.default.attributesOfItem(atPath: path),
+            attributes[.type] as? FileAttributeType == .typeRegular,
+            let handle = FileHandle(forReadingAtPath: path)
+        else { return false }
+        defer { try? handle.close() }
+        let magic = (try? handle.read(upToCount: 2)) ?? Data()
+        return magic == Data([0x1F, 0x8B])
+    }
+
+    init(path: String) throws(InputError) {
+        self.path = path
+        guard let file = gzopen(path, "rb") else { throw InputError.unreadable(path: path, reason: FileBytes.openFailureReason(path)) }
+        gzbuffer(file, 1 << 20)
+        self.file = file
+    }
+
+    deinit { gzclose(file) }
+
+    /// Up to `count` decompressed bytes into `buffer`; 0 at the end.
+    func read(into buffer: UnsafeMutableRawPointer, count: Int) throws(InputError) -> Int {
+        let got = gzread(file, buffer, UInt32(min(count, Int(Int32.max))))
+        guard got >= 0 else {
+            var code: Int32 = 0
+            let message = gzerror(file, &code).map { String(cString: $0) } ?? "unknown error"
+            throw InputError.unreadable(path: path, reason: "not a valid gzip file: \(message)")
+        }
+        return Int(got)
+    }
+
+    /// Up to `limit` decompressed bytes from the start.
+    static func prefix(path: String, limit: Int) throws(InputError) -> [UInt8] {
+        Array(try read(path: path, limit: limit))
+    }
+
+    /// The whole decompressed text.
+    static func readAll(path: String) throws(InputError) -> Data { try read(path: path, limit: .max) }
+
+    private static func read(path: String, limit: Int) throws(InputError) -> Data {
+        let stream = try GzipStream(path: path)
+        let blockSize = 1 << 20
+        let block = UnsafeMutableRawPointer.allocate(byteCount: blockSize, alignment: 16)
+        defer { block.deallocate() }
+        var data = Data()
+        while data.count < limit {
+            let got = try stream.read(into: block, count: min(blockSize, limit - data.count))
+            if got == 0 { break }
+            data.append(block.assumingMemoryBound(to: UInt8.self), count: got)
+        }
+        return data
+    }
+}

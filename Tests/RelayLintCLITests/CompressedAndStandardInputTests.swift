@@ -1,0 +1,78 @@
+import Dispatch
+import Foundation
+import RelayLintTestSupport
+import Testing
+
+/// Logs arrive compressed (Cloud Storage sink archives) or through a pipe: both are read as the
+/// same log would be read from a plain file, recognised from their content.
+@Suite struct CompressedAndStandardInputTests {
+    static let common = [
+        "check", "--accounts", "Examples/accounts.json", "--manifest", "Examples/manifest.yml", "--format", "json",
+        "--mapping", "Examples/real-logs/backend-mapping.yml",
+    ]
+
+    static func gzip(_ relative: String) throws -> String {
+        let output = try Fixtures.temporaryDirectory().appendingPathComponent((relative as NSString).lastPathComponent + ".gz")
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["gzip", "-c", Fixtures.path(relative)]
+        FileManager.default.createFile(atPath: output.path, contents: nil)
+        process.standardOutput = try FileHandle(forWritingTo: output)
+        try process.run()
+        process.waitUntilExit()
+        return output.path
+    }
+
+    /// A pipe whose writer sends the file's bytes and closes, as `cat FILE |` does.
+    static func pipe(_ relative: String) throws -> FileHandle {
+        let data = try Data(contentsOf: Fixtures.root.appendingPathComponent(relative))
+        let pipe = Pipe()
+        let writer = pipe.fileHandleForWriting
+        DispatchQueue.global().async {
+            writer.write(data)
+            try? writer.close()
+        }
+        return pipe.fileHandleForReading
+    }
+
+    static func findings(_ result: CommandRunner.Result) throws -> [String] {
+        let report = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
+        return (report["findings"] as? [[String: Any]] ?? []).map { "\($0["rule"]!) \($0["subject"]!) \($0["event"] ?? "-")" }
+    }
+
+    @Test func aGzipLogGivesTheFindingsOfThePlainOne() throws {
+        let plain = try CommandRunner.run(Self.common + ["--events", "Examples/events.jsonl"])
+        let compressed = try CommandRunner.run(Self.common + ["--events", try Self.gzip("Examples/events.jsonl")])
+        #expect(plain.status == 1 && compressed.status == 1)
+        #expect(try Self.findings(compressed) == Self.findings(plain))
+
+        let cloud = try Self.gzip("Examples/real-logs/identity-platform.jsonl")
+        let real = try CommandRunner.run(
+            Self.common + [
+                "--events", "Examples/real-logs/backend.jsonl", "--events", cloud, "--events", "Examples/real-logs/audit-logs.json",
+                "--events", "Examples/real-logs/apple-notifications.jsonl",
+            ])
+        #expect(real.status == 1, "\(real.stderr)")
+        #expect(try Self.findings(real) == Self.findings(plain))
+        #expect(
+            real.stdout.contains("\"format\" : \"google-cloud-logging\"") || real.stdout.contains("\"format\": \"google-cloud-logging\""))
+    }
+
+    @Test func standardInputIsReadAsAnyFileIs() throws {
+        let plain = try CommandRunner.run(Self.common + ["--events", "Examples/events.jsonl"])
+        let piped = try CommandRunner.run(
+            Self.common + ["--events", "-"],
+            standardInput: try Self.pipe("Examples/events.jsonl"))
+        #expect(piped.status == 1, "\(piped.stderr)")
+        #expect(try Self.findings(piped) == Self.findings(plain))
+        #expect(piped.stdout.contains("/dev/stdin"))
+
+        let array = try CommandRunner.run(
+            Self.common + [
+                "--events", "Examples/real-logs/backend.jsonl", "--events", "Examples/real-logs/identity-platform.jsonl", "--events", "-",
+                "--events", "Examples/real-logs/apple-notifications.jsonl",
+            ], standardInput: try Self.pipe("Examples/real-logs/audit-logs.json"))
+        #expect(array.status == 1, "\(array.stderr)")
+        #expect(try Self.findings(array) == Self.findings(plain))
+    }
+}
