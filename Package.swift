@@ -30,7 +30,7 @@ let package = Package(
                 .product(name: "_CryptoExtras", package: "swift-crypto"),
                 .product(name: "Plot", package: "Plot"),
             ],
-            resources: [.copy("../../Rules"), .copy("../../Mappings")],
+            resources: [.copy("../../Rules"), .copy("../../Mappings"), .copy("../../Vocabulary")],
             swiftSettings: strictSettings
         ),
         .executableTarget(

@@ -32,6 +32,19 @@ struct RulesCommand: ParsableCommand {
 
         func run() throws {
             let ruleSet = try rules.load()
+            // Fields and placeholders no event type declares: the built-in vocabulary, plus what
+            // the mappings in use (built-in and configured) produce.
+            do {
+                var vocabulary = try EventVocabulary.builtIn()
+                let configured = try rules.configuration()?.mappingPaths ?? []
+                for mapping in try MappingSet.load(userPaths: configured).mappings { vocabulary.add(mapping) }
+                for rule in ruleSet.rules {
+                    for warning in vocabulary.warnings(for: rule) { StandardError.write(warning.description) }
+                }
+            } catch let error as DiagnosticsError {
+                StandardError.write(error.diagnostics)
+                throw ExitCode(ExitStatus.invalidInput)
+            }
             let withoutExamples = ruleSet.rules.filter { $0.examples.isEmpty }
             for rule in withoutExamples {
                 StandardError.write("\(rule.location): warning: rule '\(rule.id)' has no examples; add some so 'rules test' can check it")

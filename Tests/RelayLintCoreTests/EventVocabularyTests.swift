@@ -1,0 +1,71 @@
+@testable import RelayLintCore
+import RelayLintTestSupport
+import Testing
+
+/// The event vocabulary catches a rule that reads a field no event type has (a typo would
+/// otherwise print "(unset)" in every finding), and learns what the mappings in use produce.
+@Suite struct EventVocabularyTests {
+    static func rule(_ text: String) throws -> Rule {
+        let loaded = RuleLoader.load(text: text, path: "rule.yml", sha256: "")
+        #expect(loaded.diagnostics.isEmpty, "\(loaded.diagnostics)")
+        return try #require(loaded.rules.first)
+    }
+
+    @Test func theBuiltInRulesReadOnlyDeclaredFields() throws {
+        var vocabulary = try EventVocabulary.builtIn()
+        for mapping in try MappingSet.load(userPaths: []).mappings { vocabulary.add(mapping) }
+        let rules = try RuleSet.load(paths: [Fixtures.rules])
+        #expect(rules.rules.flatMap(vocabulary.warnings(for:)).map(\.message) == [])
+    }
+
+    @Test func aMisspeltFieldAndPlaceholderAreWarnedAboutWithASuggestion() throws {
+        let rule = try Self.rule(
+            """
+            id: typo
+            severity: warning
+            message: "mail to {event.reciepient} from {event.from}"
+            when: {type: deletion.requested, where: {chanel: in_app}}
+            """)
+        var vocabulary = try EventVocabulary.builtIn()
+        vocabulary = EventVocabulary(types: vocabulary.types.merging(["deletion.requested": ["channel", "reciepient", "from"]]) { $1 })
+        let warnings = vocabulary.warnings(for: rule).map(\.message)
+        #expect(
+            warnings == [
+                "rule 'typo': no event type of deletion.requested declares a field 'chanel'; did you mean 'channel'? (if your logs carry it, add it to a mapping's fields or ignore this warning)"
+            ])
+
+        let mail = try Self.rule(
+            """
+            id: mail
+            severity: warning
+            message: "mail to {event.recipient}"
+            when: {type: email.sent}
+            """)
+        #expect(
+            try EventVocabulary.builtIn().warnings(for: mail).map(\.message).first?.contains(
+                "{event.recipient}: no event type of email.sent declares a field 'recipient'") == true)
+    }
+
+    @Test func aMappingsFieldsJoinTheVocabulary() throws {
+        let mapping = try MappingLoader.load(
+            text: """
+                mapping: shop
+                recognize: {path: order, exists: true}
+                events:
+                  - type: order.placed
+                    fields: {amount: {path: total}}
+                """, path: "shop.yml", sha256: ""
+        ).get()
+        let rule = try Self.rule(
+            """
+            id: big-order
+            severity: note
+            message: "order of {event.amount}"
+            when: {type: order.placed, where: {amount: {exists: true}}}
+            """)
+        var vocabulary = try EventVocabulary.builtIn()
+        #expect(vocabulary.warnings(for: rule).count == 2)
+        vocabulary.add(mapping)
+        #expect(vocabulary.warnings(for: rule).isEmpty)
+    }
+}
