@@ -1,4 +1,3 @@
-import Dispatch
 import Foundation
 import RelayLintTestSupport
 import Testing
@@ -23,16 +22,14 @@ import Testing
         return output.path
     }
 
-    /// A pipe whose writer sends the file's bytes and closes, as `cat FILE |` does.
-    static func pipe(_ relative: String) throws -> FileHandle {
-        let data = try Data(contentsOf: Fixtures.root.appendingPathComponent(relative))
-        let pipe = Pipe()
-        let writer = pipe.fileHandleForWriting
-        DispatchQueue.global().async {
-            writer.write(data)
-            try? writer.close()
-        }
-        return pipe.fileHandleForReading
+    /// Runs `cat FILE | relaylint ARGUMENTS` through a shell, so that the pipe belongs to the
+    /// shell: a pipe made in this process would leak its write end into the other tests' child
+    /// processes, and the reader would never see its end.
+    static func piped(_ relative: String, _ arguments: [String]) throws -> CommandRunner.Result {
+        let binary = CommandRunner.productsDirectory.appendingPathComponent("relaylint").path
+        let quoted = ([binary] + arguments).map { "'" + $0.replacingOccurrences(of: "'", with: "'\\''") + "'" }
+        return try CommandRunner.run(
+            ["-c", "cat '\(Fixtures.path(relative))' | " + quoted.joined(separator: " ")], executable: URL(fileURLWithPath: "/bin/sh"))
     }
 
     static func findings(_ result: CommandRunner.Result) throws -> [String] {
@@ -60,18 +57,17 @@ import Testing
 
     @Test func standardInputIsReadAsAnyFileIs() throws {
         let plain = try CommandRunner.run(Self.common + ["--events", "Examples/events.jsonl"])
-        let piped = try CommandRunner.run(
-            Self.common + ["--events", "-"],
-            standardInput: try Self.pipe("Examples/events.jsonl"))
+        let piped = try Self.piped("Examples/events.jsonl", Self.common + ["--events", "-"])
         #expect(piped.status == 1, "\(piped.stderr)")
         #expect(try Self.findings(piped) == Self.findings(plain))
         #expect(piped.stdout.contains("/dev/stdin"))
 
-        let array = try CommandRunner.run(
+        let array = try Self.piped(
+            "Examples/real-logs/audit-logs.json",
             Self.common + [
                 "--events", "Examples/real-logs/backend.jsonl", "--events", "Examples/real-logs/identity-platform.jsonl", "--events", "-",
                 "--events", "Examples/real-logs/apple-notifications.jsonl",
-            ], standardInput: try Self.pipe("Examples/real-logs/audit-logs.json"))
+            ])
         #expect(array.status == 1, "\(array.stderr)")
         #expect(try Self.findings(array) == Self.findings(plain))
     }

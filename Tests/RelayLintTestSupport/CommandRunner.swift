@@ -23,13 +23,13 @@ public enum CommandRunner {
 
     /// - Parameter standardOutput: where the command's standard output goes instead of a pipe
     ///   (`/dev/full`, say); `Result.stdout` is then empty.
-    /// - Parameter standardInput: a file the command reads as its standard input (`--events -`).
+    /// - Parameter executable: another program to run (a shell that pipes into relaylint).
     public static func run(
         _ arguments: [String], environment: [String: String] = [:], in directory: URL = Fixtures.root,
-        standardOutput: FileHandle? = nil, standardInput: FileHandle? = nil
+        standardOutput: FileHandle? = nil, executable: URL? = nil
     ) throws -> Result {
         let process = Process()
-        process.executableURL = productsDirectory.appendingPathComponent("relaylint")
+        process.executableURL = executable ?? productsDirectory.appendingPathComponent("relaylint")
         process.arguments = arguments
         process.currentDirectoryURL = directory
         var env = ProcessInfo.processInfo.environment
@@ -40,7 +40,7 @@ public enum CommandRunner {
         let err = Pipe()
         process.standardOutput = standardOutput ?? out
         process.standardError = err
-        process.standardInput = standardInput ?? FileHandle.nullDevice
+        process.standardInput = FileHandle.nullDevice
         try process.run()
         if standardOutput != nil { try out.fileHandleForWriting.close() }
         let stdout = out.fileHandleForReading.readDataToEndOfFile()

@@ -28,40 +28,26 @@ extension DatasetBuilder {
                 unattributed.first = unattributed.first ?? location
             }
         }
-        var reader = MappedLogReader(path: path, mapping: mapping, keys: keys, parallelism: parallelism)
+        var reader = MappedLogReader(
+            path: path, fileIndex: fileIndex, mapping: mapping, keys: keys, appleAccounts: appleAccounts, parallelism: parallelism)
         reader.prefix = prefix
-        let totals = try reader.read { delivery, line in
-            let location = SourceLocation(file: path, line: line)
+        let preparation = PreparedEvent.Preparation(relayDomains: relayDomains, shard: shard)
+        let totals = try reader.read(names: names, preparation: preparation) { delivery, line in
             switch delivery {
             case .invalid(let diagnostic):
                 summary.invalid += 1
                 invalid.append(diagnostic)
             case .skipped(let reason, let detail):
-                skip(reason, detail, at: location)
-            case .events(let mapped):
-                // Validated (and joined) as a whole: a record gives all its events or none.
-                var events: [(Event, JSONValue)] = []
-                for (number, event) in mapped.enumerated() {
-                    let sequence = EventLogReader.sequence(fileIndex: fileIndex, line: line << MappedLogReader.eventBits | number)
-                    switch MappedEvents.event(from: event, appleAccounts: appleAccounts, location: location, sequence: sequence) {
-                    case .event(let made):
-                        var content = event.members
-                        content["subject"] = .string(made.subject)
-                        events.append((made, .object(content)))
-                    case .skipped(let reason):
-                        skip(reason, nil, at: location)
-                        return
-                    case .invalid(let reason):
-                        summary.invalid += 1
-                        invalid.append(Diagnostic(.error, "\(reason) (mapping '\(mapping.id)')", at: location))
-                        return
-                    }
-                }
-                for (event, content) in events {
-                    made += 1
-                    if ingest(event, digest: ContentDigest(content), content: content) {
-                        summary.firstTime = min(summary.firstTime ?? event.time, event.time)
-                        summary.lastTime = max(summary.lastTime ?? event.time, event.time)
+                skip(reason, detail, at: SourceLocation(file: path, line: line))
+            case .events(let record):
+                record.bytes.withUnsafeBufferPointer { buffer in
+                    for (event, content) in zip(record.events, record.contents) {
+                        made += 1
+                        let time = event.time
+                        if content.withUnsafeBufferPointer({ ingest(event, in: buffer, line: $0) }) {
+                            summary.firstTime = min(summary.firstTime ?? time, time)
+                            summary.lastTime = max(summary.lastTime ?? time, time)
+                        }
                     }
                 }
             }

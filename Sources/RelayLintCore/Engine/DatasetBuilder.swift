@@ -50,7 +50,7 @@ struct DatasetBuilder {
     /// `account.created`'s index in the name table.
     private let accountCreated: Int
     /// The types, apps, field names and files of the stored events, shared with the parse workers.
-    private let names = NameTable()
+    let names = NameTable()
     static let noteLimit = 200
     /// Which account holds each Apple user id, for the notifications read last.
     var appleAccounts = AppleAccountIndex()

@@ -4,19 +4,32 @@ import Dispatch
 /// skipped), or one JSON array of records (as `gcloud logging read --format=json` prints it),
 /// each record mapped to events or skipped with its reason.
 ///
-/// Records are parsed and mapped on several threads, a batch at a time, and handed over in
-/// record order, so that what the caller sees does not depend on the number of threads.
-struct MappedLogReader {
+/// Records are parsed, mapped, validated and packed on several threads, a batch at a time, the
+/// next batch while the caller files the one before, and handed over in record order: what the
+/// caller sees does not depend on the number of threads, and the caller's single thread only
+/// files prepared events, as it does for relaylint's own log.
+struct MappedLogReader: Sendable {
     let path: String
+    let fileIndex: Int
     let mapping: LogMapping
     let keys: SigningKeySet?
+    /// Who holds each Apple user id; complete when a log joined through it is read.
+    let appleAccounts: AppleAccountIndex
     var parallelism = 1
     /// What was read from a pipe to recognise its format; it comes before the rest.
     var prefix: [UInt8] = []
 
+    /// A record's events, prepared on a worker: packed into `bytes` (each event's packed form,
+    /// id and subject), with each event's content as canonical JSON for the duplicate check.
+    struct PreparedRecord {
+        var events: [PreparedEvent] = []
+        var bytes: [UInt8] = []
+        var contents: [[UInt8]] = []
+    }
+
     /// What one record became.
     enum Delivery {
-        case events([RecordMapper.MappedEvent])
+        case events(PreparedRecord)
         case skipped(reason: String, detail: String?)
         case invalid(Diagnostic)
     }
@@ -34,22 +47,64 @@ struct MappedLogReader {
     /// 1024 events (a batch deletion names up to 1000 accounts).
     static let eventBits = 10
 
+    /// What one thread works with: its own token reader and view of the name table.
+    final class Worker: @unchecked Sendable {
+        let tokens: TokenReader
+        var names: NameTable.Cache
+        let file: Int
+        let preparation: PreparedEvent.Preparation
+
+        init(keys: SigningKeySet?, names: NameTable, path: String, preparation: PreparedEvent.Preparation) {
+            tokens = TokenReader(keys: keys)
+            self.names = NameTable.Cache(names)
+            file = self.names.index(of: path)
+            self.preparation = preparation
+        }
+    }
+
     /// Hands each record's outcome to `body` in file order with the record's line.
-    func read(_ body: (Delivery, _ line: Int) throws -> Void) throws(InputError) -> Totals {
+    func read(
+        names: NameTable, preparation: PreparedEvent.Preparation, _ body: (consuming Delivery, _ line: Int) throws -> Void
+    ) throws(InputError) -> Totals {
         let file = try MappedFile(path: path, prefix: prefix)
         var totals = Totals()
         totals.sha256 = file.sha256()
-        let workers = (0..<max(1, parallelism)).map { _ in TokenReader(keys: keys) }
+        let workers = (0..<max(1, parallelism)).map { _ in
+            Worker(keys: keys, names: names, path: path, preparation: preparation)
+        }
         do {
             try file.withBytes { bytes in
                 let records = try MappedLogReader.records(in: bytes, path: path)
                 totals.records = records.count
+                let shared = SharedBytes(bytes: bytes)
+                // The batch the workers map while this thread files the one before.
+                var pending: (batch: Batch, group: DispatchGroup)?
+                defer { pending?.group.wait() }
                 var start = 0
-                while start < records.count {
-                    let batch = Array(records[start..<min(records.count, start + MappedLogReader.batchSize)])
-                    start += batch.count
-                    let outcomes = mapBatch(batch, bytes: bytes, workers: workers)
-                    for (record, outcome) in zip(batch, outcomes) { try body(outcome, record.line) }
+                while start < records.count || pending != nil {
+                    var next: (batch: Batch, group: DispatchGroup)?
+                    if start < records.count {
+                        let batch = Batch(Array(records[start..<min(records.count, start + MappedLogReader.batchSize)]))
+                        start += batch.spans.count
+                        let group = DispatchGroup()
+                        let parts = batch.spans.count >= 64 ? workers.count : 1
+                        for part in 0..<parts {
+                            DispatchQueue.global().async(group: group) {
+                                for index in batch.spans.count * part / parts..<batch.spans.count * (part + 1) / parts {
+                                    batch.results[index] = map(batch.spans[index], bytes: shared.bytes, worker: workers[part])
+                                }
+                            }
+                        }
+                        next = (batch, group)
+                    }
+                    if let done = pending {
+                        done.group.wait()
+                        pending = nil
+                        for index in done.batch.spans.indices {
+                            try body(done.batch.results[index].take()!, done.batch.spans[index].line)
+                        }
+                    }
+                    pending = next
                 }
             }
         } catch let error as InputError {
@@ -58,8 +113,8 @@ struct MappedLogReader {
             throw InputError.unreadable(path: path, reason: "\(error)")
         }
         try file.checkUnchanged()
-        totals.tokensDecoded = workers.reduce(0) { $0 + $1.decoded }
-        totals.tokensVerified = workers.reduce(0) { $0 + $1.verified }
+        totals.tokensDecoded = workers.reduce(0) { $0 + $1.tokens.decoded }
+        totals.tokensVerified = workers.reduce(0) { $0 + $1.tokens.verified }
         return totals
     }
 
@@ -110,31 +165,10 @@ struct MappedLogReader {
         return spans
     }
 
-    private func mapBatch(_ batch: [RecordSpan], bytes: UnsafeBufferPointer<UInt8>, workers: [TokenReader]) -> [Delivery] {
-        let parts = batch.count >= 64 ? workers.count : 1
-        let results = UnsafeMutableBufferPointer<Delivery?>.allocate(capacity: batch.count)
-        results.initialize(repeating: nil)
-        defer {
-            _ = results.deinitialize()
-            results.deallocate()
-        }
-        let shared = SharedBatch(results: results, bytes: bytes)
-        let work: @Sendable (Int) -> Void = { part in
-            let mapper = RecordMapper(mapping: mapping, tokens: workers[part])
-            for index in batch.count * part / parts..<batch.count * (part + 1) / parts {
-                shared.results[index] = map(batch[index], bytes: shared.bytes, mapper: mapper)
-            }
-        }
-        if parts > 1 {
-            DispatchQueue.concurrentPerform(iterations: parts, execute: work)
-        } else {
-            work(0)
-        }
-        return results.map { $0! }
-    }
-
-    private func map(_ span: RecordSpan, bytes: UnsafeBufferPointer<UInt8>, mapper: RecordMapper) -> Delivery {
+    /// Parses, maps, validates and prepares one record on a worker.
+    private func map(_ span: RecordSpan, bytes: UnsafeBufferPointer<UInt8>, worker: Worker) -> Delivery {
         let record = UnsafeBufferPointer(rebasing: bytes[span.bytes])
+        let location = SourceLocation(file: path, line: span.line)
         let value: JSONValue
         do throws(JSONParser.SyntaxError) {
             value = try JSONParser.parseDocument(record)
@@ -145,18 +179,54 @@ struct MappedLogReader {
                     .error, "invalid JSON: \(error.reason)",
                     at: SourceLocation(file: path, line: span.line + position.line - 1, column: position.column)))
         }
-        switch mapper.map(value) {
-        case .events(let events): return .events(events)
+        let mapped: [RecordMapper.MappedEvent]
+        switch RecordMapper(mapping: mapping, tokens: worker.tokens).map(value) {
+        case .events(let events): mapped = events
         case .skipped(let reason, let detail): return .skipped(reason: reason, detail: detail)
-        case .invalid(let reason):
-            return .invalid(Diagnostic(.error, "\(reason) (mapping '\(mapping.id)')", at: SourceLocation(file: path, line: span.line)))
+        case .invalid(let reason): return .invalid(Diagnostic(.error, "\(reason) (mapping '\(mapping.id)')", at: location))
         }
+        guard mapped.count < 1 << MappedLogReader.eventBits else {
+            return .invalid(Diagnostic(.error, "a record gives \(mapped.count) events; at most 1023 are read", at: location))
+        }
+        // Validated (and joined) as a whole: a record gives all its events or none.
+        var prepared = PreparedRecord()
+        for (number, event) in mapped.enumerated() {
+            let sequence = EventLogReader.sequence(fileIndex: fileIndex, line: span.line << MappedLogReader.eventBits | number)
+            switch MappedEvents.event(from: event, appleAccounts: appleAccounts, location: location, sequence: sequence) {
+            case .event(let made):
+                var content = event.members
+                content["subject"] = .string(made.subject)
+                let object = JSONValue.object(content)
+                prepared.events.append(
+                    worker.preparation.prepare(made, digest: ContentDigest(object), names: &worker.names, into: &prepared.bytes))
+                prepared.contents.append(Array(object.canonicalText.utf8))
+            case .skipped(let reason): return .skipped(reason: reason, detail: nil)
+            case .invalid(let reason): return .invalid(Diagnostic(.error, "\(reason) (mapping '\(mapping.id)')", at: location))
+            }
+        }
+        return .events(prepared)
     }
 }
 
-/// The batch's result slots and the file's bytes, shared by the threads of one batch: each
-/// writes its own slots, and the reader reads them after all finished.
-private struct SharedBatch: @unchecked Sendable {
+/// One batch of records and their outcomes: each worker writes its own slots, and the reading
+/// thread takes them after all finished.
+private final class Batch: @unchecked Sendable {
+    let spans: [MappedLogReader.RecordSpan]
     let results: UnsafeMutableBufferPointer<MappedLogReader.Delivery?>
+
+    init(_ spans: [MappedLogReader.RecordSpan]) {
+        self.spans = spans
+        results = .allocate(capacity: spans.count)
+        results.initialize(repeating: nil)
+    }
+
+    deinit {
+        _ = results.deinitialize()
+        results.deallocate()
+    }
+}
+
+/// The file's bytes, read by every worker.
+private struct SharedBytes: @unchecked Sendable {
     let bytes: UnsafeBufferPointer<UInt8>
 }
