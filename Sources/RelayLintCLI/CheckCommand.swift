@@ -249,13 +249,14 @@ struct CheckCommand: ParsableCommand {
                 try handle.write(contentsOf: Data(GitHubReporter().stepSummary(report).utf8))
             } catch {
                 StandardError.write(
-                    "\(summaryPath): error: cannot append the step summary (GITHUB_STEP_SUMMARY): \(error.localizedDescription)")
+                    "\(StandardError.escaped(summaryPath)): error: cannot append the step summary (GITHUB_STEP_SUMMARY): \(error.localizedDescription)"
+                )
                 throw ExitCode(ExitStatus.invalidInput)
             }
         }
         for outcome in report.expiredSuppressions {
             StandardError.write(
-                "\(outcome.suppression.location): error: suppression expired on \(outcome.suppression.expires); renew it with a new justification or fix the findings"
+                "\(StandardError.escaped("\(outcome.suppression.location)")): error: suppression expired on \(StandardError.escaped(outcome.suppression.expires)); renew it with a new justification or fix the findings"
             )
         }
         let threshold = failOn == "never" ? nil : Severity(rawValue: failOn)
@@ -266,9 +267,9 @@ struct CheckCommand: ParsableCommand {
         do {
             try ReportBytes.write(toPath: path) { reporter.write(report, options: options, to: $0) }
         } catch {
-            StandardError.write("\(path): error: cannot write report: \(error.localizedDescription)")
+            StandardError.write("\(StandardError.escaped(path)): error: cannot write report: \(error.localizedDescription)")
             throw ExitCode(ExitStatus.invalidInput)
         }
-        StandardError.write("relaylint: wrote \(format) report to \(path) (\(report.summary.findings) findings)")
+        StandardError.write("relaylint: wrote \(format) report to \(StandardError.escaped(path)) (\(report.summary.findings) findings)")
     }
 }

@@ -65,6 +65,18 @@ import Testing
         #expect(result.stdout.isEmpty, "no report may claim a clean result")
     }
 
+    @Test func diagnosticsOnStandardErrorCannotForgeLines() throws {
+        let path = try Fixtures.temporaryFile(named: "bad\n::error file=forged.yml,line=1::FORGED\u{1B}[2J.jsonl", contents: "oops\n")
+        let result = try CommandRunner.run(["check", "--events", path])
+        #expect(result.status == 2)
+        let lines = result.stderr.split(separator: "\n")
+        #expect(!lines.contains { $0.hasPrefix("::") }, "\(result.stderr)")
+        #expect(!result.stderr.contains("\u{1B}"))
+        #expect(
+            result.stderr.contains(#"bad\n::error file=forged.yml,line=1::FORGED\u{1B}[2J.jsonl:1:1: error: invalid JSON"#),
+            "\(result.stderr)")
+    }
+
     @Test func skipInvalidGoesOnAndCountsTheLine() throws {
         let path = try Fixtures.temporaryFile(
             named: "bad.jsonl", contents: "oops\n" + #"{"id":"a","time":"2026-01-01T00:00:00Z","subject":"u","type":"signin"}"# + "\n")
