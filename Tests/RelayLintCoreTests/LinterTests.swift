@@ -276,6 +276,40 @@ import Testing
         #expect(shown.findings.first?.message == "linked jane@example.com")
     }
 
+    @Test func addressesAndNumbersInFreeTextAreMaskedInEveryFormat() throws {
+        let custom = try Fixtures.temporaryFile(
+            named: "note.yml",
+            contents: """
+                id: show-note
+                severity: note
+                when: {type: support.contact}
+                require: {preceded_by: {type: never}}
+                message: "contact {event.note}"
+                """)
+        let rules = try RuleSet.load(paths: [custom, Fixtures.path("Rules/relay-mail-from-registered-sender.yml")])
+        let manifest = try Fixtures.temporaryFile(named: "apps.yml", contents: "apps: [{bundle_id: app, relay_senders: [ok.example]}]")
+        let notes = ["call +1 415 555 0188", "or 415-555-0199 today", "mail JOHN+tag@Example.COM, ok"]
+        var lines = notes.enumerated().map { index, note in
+            #"{"id":"n\#(index)","time":"2026-01-01T00:00:0\#(index)Z","subject":"u","type":"support.contact","note":"\#(note)"}"#
+        }
+        lines.append(
+            #"{"id":"m","time":"2026-01-02T00:00:00Z","subject":"u","type":"email.sent","to":"x@privaterelay.appleid.com","from":"jane.doe@example.com (Jane)"}"#
+        )
+        let path = try Fixtures.temporaryFile(named: "e.jsonl", contents: lines.joined(separator: "\n") + "\n")
+        let report = try Linter.run(LintRequest(eventPaths: [path], manifestPath: manifest, rules: rules, parallelism: 1))
+        let messages = report.findings.map(\.message)
+        #expect(messages.contains("contact call +1••••••••88"), "\(messages)")
+        #expect(messages.contains("contact or ••••••••99 today"), "\(messages)")
+        #expect(messages.contains("contact mail J•••@Example.COM, ok"), "\(messages)")
+        #expect(messages.contains { $0.contains("comes from j•••@example.com (Jane), which is not") }, "\(messages)")
+        for reporter in ReporterRegistry.all {
+            let text = reporter.render(report, options: ReportOptions(parallelism: 1))
+            for secret in ["555 0188", "555-0199", "JOHN+tag", "jane.doe", "john+tag"] {
+                #expect(!text.contains(secret), "\(reporter.identifier) shows \(secret)")
+            }
+        }
+    }
+
     /// Many findings share their place in the order: those keep the order they came in.
     @Test func findingsAreSortedInReportOrderInPlace() {
         var generator = SplitMix64(seed: 7)
