@@ -310,6 +310,70 @@ import Testing
         }
     }
 
+    @Test func inputProblemsQuotingAValueAreMasked() throws {
+        let log = try Fixtures.temporaryFile(
+            named: "e.jsonl", contents: #"{"id":"a","time":"secret.person@example.com","subject":"u","type":"signin"}"# + "\n")
+        let export = try Fixtures.temporaryFile(
+            named: "accounts.json", contents: #"{"users":[{"localId":"x","createdAt":"secret.person@example.com"}]}"#)
+        let rules = try RuleSet.load(paths: [CIReportFixture.emailRule])
+        var request = LintRequest(eventPaths: [log], accountPaths: [export], rules: rules)
+        let error = try #require(throws: DiagnosticsError.self) { try Linter.run(request) }
+        #expect(error.diagnostics.count == 2)
+        #expect(error.diagnostics.allSatisfy { $0.message.contains("'s•••@example.com'") }, "\(error)")
+        #expect(!error.description.contains("secret.person"))
+        request.skipInvalid = true
+        let report = try Linter.run(request)
+        #expect(report.skipped.count == 2)
+        #expect(!report.skipped.description.contains("secret.person"))
+        request.showPII = true
+        #expect(try Linter.run(request).skipped.allSatisfy { $0.message.contains("secret.person@example.com") })
+    }
+
+    @Test func idsHoldingAnAddressAndJustificationsAreMaskedButStillMatch() throws {
+        let subject = "jane@example.com"
+        let report = try CIReportFixture.report(subjects: [subject, "+1 415 555 0188"], eventIDs: ["l-bob@example.com", "l2"])
+        #expect(report.findings.map(\.subject) == ["+1••••••••88", "j•••@example.com"])
+        let finding = try #require(report.findings.last)
+        #expect(finding.event == "l•••@example.com")
+        #expect(finding.evidence.map(\.event).contains("l•••@example.com"))
+        #expect(finding.message.contains("of j•••@example.com"), "\(finding.message)")
+        // The fingerprint is made from the whole ids.
+        #expect(
+            finding.fingerprint
+                == Fingerprint.of(
+                    rule: finding.rule, subject: subject, event: "l-bob@example.com",
+                    discriminator: nil))
+
+        // A suppression names the whole subject id; its justification is masked in every report.
+        let log = try Fixtures.temporaryFile(
+            named: "e.jsonl",
+            contents: [
+                #"{"id":"s","time":"2026-01-01T00:00:00Z","subject":"jane@example.com","app":"bob@example.com","type":"signin","provider":"apple.com","email":"a@privaterelay.appleid.com"}"#,
+                #"{"id":"l","time":"2026-01-02T00:00:00Z","subject":"jane@example.com","type":"identity.linked","kind":"email","value":"x@example.com"}"#,
+            ].joined(separator: "\n"))
+        var request = LintRequest(eventPaths: [log], rules: try RuleSet.load(paths: [CIReportFixture.emailRule]), parallelism: 1)
+        request.suppressions = [
+            Suppression(
+                rule: "consent-before-email-link", subject: subject,
+                justification: "agreed by mail from joe@example.com, call +1 415 555 0188",
+                author: "privacy team", expires: "2099-01-01", location: RelayLintCore.SourceLocation(file: ".relaylint.yml", line: 4))
+        ]
+        let suppressed = try Linter.run(request)
+        #expect(suppressed.findings.count == 1)
+        #expect(suppressed.findings[0].isSuppressed)
+        #expect(suppressed.suppressions.map(\.status) == [.active])
+        for reporter in ReporterRegistry.all {
+            let text = reporter.render(suppressed, options: ReportOptions(parallelism: 1))
+            for secret in ["joe@", "555 0188", "jane@", "bob@"] {
+                #expect(!text.contains(secret), "\(reporter.identifier) shows \(secret)")
+            }
+        }
+        request.showPII = true
+        let shown = try Linter.run(request)
+        #expect(shown.findings[0].subject == subject)
+        #expect(shown.suppressions[0].suppression.justification.contains("joe@example.com"))
+    }
+
     /// Many findings share their place in the order: those keep the order they came in.
     @Test func findingsAreSortedInReportOrderInPlace() {
         var generator = SplitMix64(seed: 7)

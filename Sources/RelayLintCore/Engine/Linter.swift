@@ -70,6 +70,14 @@ public enum Linter {
     /// Runs one check. Throws every input problem found (with file and line) when the inputs
     /// cannot be trusted; never prints.
     public static func run(_ request: LintRequest) throws(DiagnosticsError) -> LintReport {
+        do {
+            return try readAndEvaluate(request)
+        } catch {
+            throw DiagnosticsError(masked(error.diagnostics, by: PIIMasker(isEnabled: !request.showPII)))
+        }
+    }
+
+    private static func readAndEvaluate(_ request: LintRequest) throws(DiagnosticsError) -> LintReport {
         let subjectRules = request.rules.rules.filter { $0.scope == .subject }
         let appRules = request.rules.rules.filter { $0.scope == .app }
         var builder = DatasetBuilder(
@@ -285,7 +293,13 @@ public enum Linter {
         sortInReportOrder(&findings)
         let baselined = findings.count
         findings.removeAll { request.baselineFingerprints.contains($0.fingerprint) }
-        let suppressionOutcomes = applySuppressions(request.suppressions, to: &findings, asOf: request.asOfDay)
+        var suppressionOutcomes = applySuppressions(request.suppressions, to: &findings, asOf: request.asOfDay)
+        maskPersonalData(in: &findings, masker: context.masker)
+        if context.masker.isEnabled {
+            for index in suppressionOutcomes.indices {
+                suppressionOutcomes[index].suppression = masked(suppressionOutcomes[index].suppression, by: context.masker)
+            }
+        }
 
         var outcomes: [String: LintReport.RuleOutcome] = [:]
         for (rule, tally) in Array(zip(subjectRules, tallies)) + Array(zip(appRules, appResult.tallies)) {
@@ -309,7 +323,7 @@ public enum Linter {
             rules: request.rules.rules.compactMap { outcomes[$0.id] },
             apps: apps.map {
                 LintReport.AppOutcome(
-                    bundleId: $0.bundleId, createsAccounts: $0.createsAccounts,
+                    bundleId: context.masker.mask($0.bundleId), createsAccounts: $0.createsAccounts,
                     inManifest: $0.manifestEntry != nil, accounts: accountsPerApp[$0.bundleId] ?? 0)
             },
             summary: LintReport.Summary(
@@ -319,8 +333,8 @@ public enum Linter {
                 pending: tallies.reduce(0) { $0 + $1.pending }, bySeverity: bySeverity),
             findings: findings,
             suppressions: suppressionOutcomes,
-            skipped: dataset.skipped,
-            notes: dataset.notes,
+            skipped: masked(dataset.skipped, by: context.masker),
+            notes: masked(dataset.notes, by: context.masker),
             eventsPerDay: dataset.eventsPerDay.sorted { $0.key < $1.key }.map { (day: Timestamp.utcDay(number: $0.key), count: $0.value) },
             earliest: dataset.earliest, latest: dataset.latest, showsPII: request.showPII, shard: request.shard)
     }

@@ -27,9 +27,7 @@ public struct PIIMasker: Sendable {
 
     /// Masks every email address and phone number that stands in free text.
     public func maskText(_ text: String) -> String {
-        guard isEnabled, text.utf8.contains(where: { $0 == UInt8(ascii: "@") || (0x30...0x39).contains($0) }) else {
-            return text
-        }
+        guard isEnabled, Self.mayHoldPII(text) else { return text }
         let scalars = Array(text.unicodeScalars)
         var output = String.UnicodeScalarView()
         var index = 0
@@ -58,6 +56,20 @@ public struct PIIMasker: Sendable {
         }
         copy(upTo: scalars.count)
         return String(output)
+    }
+
+    /// A quick look at the bytes, for the ids most values are: an address needs an `@`, a phone
+    /// number at least 7 digits.
+    static func mayHoldPII(_ text: String) -> Bool {
+        var digits = 0
+        for byte in text.utf8 {
+            if byte == UInt8(ascii: "@") { return true }
+            if (0x30...0x39).contains(byte) {
+                digits += 1
+                if digits >= 7 { return true }
+            }
+        }
+        return false
     }
 
     // MARK: Email addresses
