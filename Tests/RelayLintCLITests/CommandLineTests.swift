@@ -77,6 +77,38 @@ import Testing
             "\(result.stderr)")
     }
 
+    @Test func aReportIsNeverWrittenOverAnInput() throws {
+        let log = #"{"id":"a","time":"2026-01-01T00:00:00Z","subject":"u","type":"signin"}"# + "\n"
+        let path = try Fixtures.temporaryFile(named: "events.jsonl", contents: log)
+        let directory = URL(fileURLWithPath: path).deletingLastPathComponent()
+        let link = directory.appendingPathComponent("link.jsonl").path
+        try FileManager.default.linkItem(atPath: path, toPath: link)
+        let otherSpelling = directory.path + "/./../" + directory.lastPathComponent + "/events.jsonl"
+        for output in [path, otherSpelling, link] {
+            let result = try CommandRunner.run(["check", "--events", path, "--output", output])
+            #expect(result.status == 2)
+            #expect(result.stderr.contains("is the input --events"), "\(result.stderr)")
+            let report = try CommandRunner.run(["check", "--events", path, "--report", "json=\(output)"])
+            #expect(report.status == 2)
+        }
+        #expect(try String(contentsOfFile: path, encoding: .utf8) == log)
+    }
+
+    @Test func twoReportsAreNeverWrittenToOneFile() throws {
+        let path = try Fixtures.temporaryFile(
+            named: "events.jsonl", contents: #"{"id":"a","time":"2026-01-01T00:00:00Z","subject":"u","type":"signin"}"# + "\n")
+        let directory = URL(fileURLWithPath: path).deletingLastPathComponent().path
+        let result = try CommandRunner.run([
+            "check", "--events", path, "--output", directory + "/out.txt", "--report", "html=\(directory)/./out.txt",
+        ])
+        #expect(result.status == 2)
+        #expect(result.stderr.contains("name the same file"), "\(result.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: directory + "/out.txt"))
+        // Devices are not files a report overwrites.
+        let null = try CommandRunner.run(["check", "--events", path, "--output", "/dev/null", "--report", "html=/dev/null"])
+        #expect(null.status == 0, "\(null.stderr)")
+    }
+
     @Test func skipInvalidGoesOnAndCountsTheLine() throws {
         let path = try Fixtures.temporaryFile(
             named: "bad.jsonl", contents: "oops\n" + #"{"id":"a","time":"2026-01-01T00:00:00Z","subject":"u","type":"signin"}"# + "\n")
