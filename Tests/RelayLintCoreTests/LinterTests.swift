@@ -201,6 +201,53 @@ import Testing
         #expect(error?.diagnostics.first?.message.contains("expected 28 or 52 columns") == true)
     }
 
+    /// One row of a 28-column CSV export, with its trailing comma.
+    static func csvRow(_ uid: String, email: String = "") -> String {
+        "\(uid),\(email)," + Array(repeating: "", count: 26).joined(separator: ",") + ",\n"
+    }
+
+    @Test func invalidUTF8InACSVExportIsAnErrorAtItsLineAndColumn() throws {
+        // "u\xFF" and "u\xFE" both decoded as "u\u{FFFD}": two accounts became one.
+        var bytes = Data(Self.csvRow("ok").utf8)
+        bytes += Data("u".utf8) + Data([0xFF]) + Data(Self.csvRow("", email: "a@example.com").utf8)
+        bytes += Data("u".utf8) + Data([0xFE]) + Data(Self.csvRow("").utf8)
+        let path = try Fixtures.temporaryDirectory().appendingPathComponent("accounts.csv")
+        try bytes.write(to: path)
+        let request = LintRequest(accountPaths: [path.path], rules: Self.builtIn, parallelism: 1)
+        let error = try #require(throws: DiagnosticsError.self) { try Linter.run(request) }
+        #expect(error.diagnostics.map(\.location) == [2, 3].map { RelayLintCore.SourceLocation(file: path.path, line: $0, column: 2) })
+        #expect(error.diagnostics.allSatisfy { $0.message.contains("invalid UTF-8") })
+        var skipping = request
+        skipping.skipInvalid = true
+        let report = try Linter.run(skipping)
+        #expect(report.summary.accounts == 1)
+        #expect(report.skipped.count == 2)
+    }
+
+    @Test func aCSVHeaderRowIsSkippedAndNoted() throws {
+        for header in ["localId,email,emailVerified", "UID,Email,Email Verified"] {
+            let csv = header + Array(repeating: ",x", count: 26).joined() + ",\n" + Self.csvRow("u1") + Self.csvRow("u2")
+            let report = try lint(accounts: csv, accountsName: "accounts.csv")
+            #expect(report.summary.accounts == 2)
+            #expect(report.inputs.first?.records == 2)
+            #expect(report.notes.contains { $0.message.hasPrefix("header row skipped") && $0.location.line == 1 }, "\(report.notes)")
+        }
+        // Only the first row can be a header.
+        let error = try #require(throws: DiagnosticsError.self) {
+            try lint(accounts: Self.csvRow("u1") + "localId,email\n", accountsName: "accounts.csv")
+        }
+        #expect(error.diagnostics.map(\.location.line) == [2])
+    }
+
+    @Test func aJSONExportMayStartWithAByteOrderMark() throws {
+        let report = try lint(accounts: "\u{FEFF}" + #"{"users": [{"localId": "u1"}]}"#)
+        #expect(report.summary.accounts == 1)
+        let array = try lint(accounts: "\u{FEFF}" + #"[{"localId": "u1"}, {"localId": "u2"}]"#)
+        #expect(array.summary.accounts == 2)
+        let csv = try lint(accounts: "\u{FEFF}" + Self.csvRow("u1"), accountsName: "accounts.csv")
+        #expect(csv.summary.accounts == 1)
+    }
+
     @Test func exportUsersCarryTheirLineNumbers() throws {
         let export = "{\"users\": [\n{\n  \"localId\": \"u1\"\n},\n{\n  \"localId\": 5\n}]}"
         do {

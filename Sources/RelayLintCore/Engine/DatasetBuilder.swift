@@ -244,6 +244,11 @@ struct DatasetBuilder {
                 return FirebaseCSVExportReader(path: path).read(data: data ?? Data())
             }
             (bad, records) = (result.invalid, result.records)
+            if let line = result.header {
+                addNote(
+                    .note, "header row skipped: it names the columns (a Firebase CSV export has no header)",
+                    at: SourceLocation(file: path, line: line))
+            }
             for account in result.accounts where !add(account) { duplicates += 1 }
         } else {
             // Each account is packed as soon as its batch is read.
