@@ -87,6 +87,11 @@ struct CheckCommand: ParsableCommand {
         help: "Count and list invalid records in the report and go on, instead of stopping with exit code 2.")
     var skipInvalid = false
 
+    @Flag(
+        name: .customLong("fail-on-empty"),
+        help: "Exit with 2, and write no report, when a log or an account export holds no record (it is always a warning).")
+    var failOnEmpty = false
+
     @Flag(name: .customLong("show-pii"), help: "Show email addresses and phone numbers unmasked (reports are masked by default).")
     var showPII = false
 
@@ -259,6 +264,16 @@ struct CheckCommand: ParsableCommand {
         } catch {
             StandardError.write(error.diagnostics)
             StandardError.write("relaylint: no report written: the inputs are invalid (use --skip-invalid to skip bad records)")
+            throw ExitCode(ExitStatus.invalidInput)
+        }
+        let empty = report.inputsReadNothing
+        for input in empty {
+            StandardError.write(
+                "\(StandardError.escaped(input.path)): warning: \(StandardError.escaped(LintReport.nothingReadMessage(input.path)))")
+        }
+        if failOnEmpty && !empty.isEmpty {
+            StandardError.write(
+                "relaylint: no report written: \(empty.count == 1 ? "an input" : "\(empty.count) inputs") held no record (--fail-on-empty)")
             throw ExitCode(ExitStatus.invalidInput)
         }
         let useColor =

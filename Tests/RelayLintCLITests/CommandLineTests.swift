@@ -109,6 +109,27 @@ import Testing
         #expect(null.status == 0, "\(null.stderr)")
     }
 
+    @Test func anEmptyInputIsAWarningAndFailOnEmptyFailsTheRun() throws {
+        let blank = try Fixtures.temporaryFile(named: "blank.jsonl", contents: "\n \n")
+        // /dev/null reads as a pipe whose command failed does: nothing.
+        for path in [blank, "/dev/null"] {
+            let result = try CommandRunner.run(["check", "--events", path])
+            #expect(result.status == 0)
+            #expect(result.stderr.contains("\(path): warning: no records were read from \(path)"), "\(result.stderr)")
+            #expect(result.stdout.contains("warning: no records were read from \(path)"))
+            let failing = try CommandRunner.run(["check", "--events", path, "--fail-on-empty"])
+            #expect(failing.status == 2)
+            #expect(failing.stdout.isEmpty)
+            #expect(failing.stderr.contains("--fail-on-empty"))
+        }
+        let log = try Fixtures.temporaryFile(
+            named: "clean.jsonl",
+            contents: #"{"id":"a","time":"2026-01-01T00:00:00Z","subject":"u","type":"signin","provider":"google.com"}"# + "\n")
+        let result = try CommandRunner.run(["check", "--events", log, "--fail-on-empty"])
+        #expect(result.status == 0)
+        #expect(result.stderr.isEmpty)
+    }
+
     @Test func skipInvalidGoesOnAndCountsTheLine() throws {
         let path = try Fixtures.temporaryFile(
             named: "bad.jsonl", contents: "oops\n" + #"{"id":"a","time":"2026-01-01T00:00:00Z","subject":"u","type":"signin"}"# + "\n")

@@ -248,6 +248,22 @@ import Testing
         #expect(csv.summary.accounts == 1)
     }
 
+    @Test func anInputWithoutRecordsIsAWarningInEveryReport() throws {
+        let report = try lint(events: ["", "\n  \n\t\n"], accounts: "", accountsName: "accounts.csv")
+        let paths = report.inputs.map(\.path)
+        #expect(report.inputsReadNothing.map(\.path) == paths)
+        #expect(report.notes.prefix(3).map(\.message) == paths.map(LintReport.nothingReadMessage))
+        #expect(report.notes.prefix(3).allSatisfy { $0.severity == .warning })
+        for reporter in ReporterRegistry.all {
+            let text = reporter.render(report, options: ReportOptions(parallelism: 1))
+            #expect(text.contains("no records were read from"), "\(reporter.identifier)")
+        }
+        #expect(GitHubReporter().stepSummary(report).contains("no records were read from"))
+        let read = try lint(events: [Self.emailLink])
+        #expect(read.inputsReadNothing.isEmpty)
+        #expect(read.notes.isEmpty)
+    }
+
     @Test func exportUsersCarryTheirLineNumbers() throws {
         let export = "{\"users\": [\n{\n  \"localId\": \"u1\"\n},\n{\n  \"localId\": 5\n}]}"
         do {

@@ -326,6 +326,12 @@ struct DatasetBuilder {
             guard skipInvalid else { throw InputError.invalidRecords(invalid) }
             dataset.skipped = invalid
         }
+        // An empty log or export (an empty file, blank lines, a pipe whose command failed) would
+        // otherwise give a clean "no findings": said first, as a warning.
+        let empty = dataset.inputs.filter(\.readNothing).map { input in
+            Diagnostic(.warning, LintReport.nothingReadMessage(input.path), at: SourceLocation(file: input.path))
+        }
+        dataset.notes.insert(contentsOf: empty, at: 0)
         if lookAlikeCount > DatasetBuilder.noteLimit {
             dataset.notes.append(
                 Diagnostic(

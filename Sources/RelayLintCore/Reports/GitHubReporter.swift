@@ -74,6 +74,7 @@ public struct GitHubReporter: Reporter {
         if expired > 0 { text += "; \(plural(expired, "expired suppression")) (fails the run)" }
         let skipped = report.summary.skippedRecords
         if skipped > 0 { text += "; \(plural(skipped, "invalid record")) skipped (--skip-invalid)" }
+        for input in report.inputsReadNothing { text += "; warning: " + escapeData(LintReport.nothingReadMessage(input.path)) }
         return text
     }
 

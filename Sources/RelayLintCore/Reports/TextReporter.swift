@@ -93,6 +93,9 @@ public struct TextReporter: Reporter {
             extras.append("\(report.expiredSuppressions.count) expired suppression\(report.expiredSuppressions.count == 1 ? "" : "s")")
         }
         if summary.pending > 0 { extras.append("\(summary.pending) check\(summary.pending == 1 ? "" : "s") pending (window still open)") }
+        for input in report.inputsReadNothing {
+            extras.append(style.severity(.warning) + ": " + TerminalEscaping.escape(LintReport.nothingReadMessage(input.path)))
+        }
         if !extras.isEmpty { text += "; " + extras.joined(separator: ", ") }
         return text
     }
