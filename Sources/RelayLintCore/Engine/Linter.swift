@@ -47,6 +47,9 @@ public struct LintRequest: Sendable {
     /// How a spilling run lays out its partitions; derived from the input size when nil (tests
     /// set it, to spill small inputs in many small chunks).
     var spillLayout: PartitionedArena.Layout?
+    /// Timelines of at least this many steps are searched through indexes (`TimelineSearch`);
+    /// shorter ones are walked. The report does not depend on it (tests compare both).
+    var indexedSearchFrom = TimelineSearch.minimumSteps
 
     public init(
         eventPaths: [String] = [], accountPaths: [String] = [], manifestPath: String? = nil, rules: RuleSet,
@@ -202,7 +205,11 @@ public enum Linter {
             horizon: dataset.latest ?? Timestamp(nanoseconds: 0), defaultApp: dataset.defaultApp,
             appMatchers: appRules.flatMap { EvaluationContext.appMatchers(of: $0.requirement) })
         let matching = MatcherEvaluation(relayDomains: request.relayDomains, manifest: dataset.manifest, defaultApp: dataset.defaultApp)
-        let evaluator = SubjectRuleEvaluator(rules: subjectRules, matching: matching, context: context)
+        let evaluator = {
+            var evaluator = SubjectRuleEvaluator(rules: subjectRules, matching: matching, context: context)
+            evaluator.indexedSearchFrom = request.indexedSearchFrom
+            return evaluator
+        }()
         // Outside the shard, only the app rules' matchers run: app rules depend on every subject.
         let appMatchersOnly = SubjectRuleEvaluator(rules: [], matching: matching, context: context)
         let shard = request.shard
