@@ -87,6 +87,11 @@ struct CheckCommand: ParsableCommand {
         help: "Count and list invalid records in the report and go on, instead of stopping with exit code 2.")
     var skipInvalid = false
 
+    @Flag(
+        name: .customLong("fail-on-empty"),
+        help: "Exit with 2, and write no report, when a log or an account export holds no record (it is always a warning).")
+    var failOnEmpty = false
+
     @Flag(name: .customLong("show-pii"), help: "Show email addresses and phone numbers unmasked (reports are masked by default).")
     var showPII = false
 
@@ -168,6 +173,48 @@ struct CheckCommand: ParsableCommand {
         if let asOf, asOf.count != 10 || Timestamp(rfc3339: asOf + "T00:00:00Z") == nil {
             throw ValidationError("--as-of must be a date YYYY-MM-DD; found '\(asOf)'")
         }
+        try checkOutputsOverwriteNothing()
+    }
+
+    /// A report written over an input destroys it (`--output events.jsonl` replaced the log
+    /// with the report), and two reports written to one file leave only the last. Files are
+    /// compared by device and inode, so another spelling or a link of the same file counts.
+    func checkOutputsOverwriteNothing() throws {
+        // Each file with the option that names it, as the message quotes it.
+        func named(_ option: String, _ path: String, _ shown: String? = nil) -> (path: String, text: String) {
+            (path, "\(option) '\(StandardError.escaped(shown ?? path))'")
+        }
+        var outputs = output.map { [named("--output", $0)] } ?? []
+        for entry in extraReports {
+            let parts = entry.split(separator: "=", maxSplits: 1).map(String.init)
+            if parts.count == 2 { outputs.append(named("--report", parts[1], entry)) }
+        }
+        guard !outputs.isEmpty else { return }
+        var inputs =
+            eventPaths.map { named("--events", $0) } + accountPaths.map { named("--accounts", $0) }
+            + mappingPaths.map { named("--mapping", $0) } + rules.paths.map { named("--rules", $0) }
+        for (option, path) in [
+            ("--manifest", manifestPath), ("--subject-map", subjectMap), ("--apple-keys", appleKeys), ("--baseline", baseline),
+        ] {
+            if let path { inputs.append(named(option, path)) }
+        }
+        let workingDirectory = FileManager.default.currentDirectoryPath
+        if let config = ConfigurationLoader.locate(explicit: rules.configPath, workingDirectory: workingDirectory) {
+            inputs.append(named("--config", config))
+        }
+        let inputIdentities = inputs.map { FileIdentity(path: $0.path) }
+        var written: [FileIdentity: String] = [:]
+        for target in outputs {
+            guard let identity = FileIdentity(path: target.path) else { continue }
+            if let index = inputIdentities.firstIndex(of: identity) {
+                throw ValidationError(
+                    "\(target.text) is the input \(inputs[index].text): the report would overwrite it; write it to another file")
+            }
+            if let earlier = written[identity] {
+                throw ValidationError("\(target.text) and \(earlier) name the same file: one report would overwrite the other")
+            }
+            written[identity] = target.text
+        }
     }
 
     func run() throws {
@@ -221,6 +268,16 @@ struct CheckCommand: ParsableCommand {
             StandardError.write("relaylint: no report written: the inputs are invalid (use --skip-invalid to skip bad records)")
             throw ExitCode(ExitStatus.invalidInput)
         }
+        let empty = report.inputsReadNothing
+        for input in empty {
+            StandardError.write(
+                "\(StandardError.escaped(input.path)): warning: \(StandardError.escaped(LintReport.nothingReadMessage(input.path)))")
+        }
+        if failOnEmpty && !empty.isEmpty {
+            StandardError.write(
+                "relaylint: no report written: \(empty.count == 1 ? "an input" : "\(empty.count) inputs") held no record (--fail-on-empty)")
+            throw ExitCode(ExitStatus.invalidInput)
+        }
         let useColor =
             color == "always"
             || (color == "auto" && output == nil && StandardOutput.isTerminal
@@ -251,13 +308,14 @@ struct CheckCommand: ParsableCommand {
                 try handle.write(contentsOf: Data(GitHubReporter().stepSummary(report).utf8))
             } catch {
                 StandardError.write(
-                    "\(summaryPath): error: cannot append the step summary (GITHUB_STEP_SUMMARY): \(error.localizedDescription)")
+                    "\(StandardError.escaped(summaryPath)): error: cannot append the step summary (GITHUB_STEP_SUMMARY): \(error.localizedDescription)"
+                )
                 throw ExitCode(ExitStatus.invalidInput)
             }
         }
         for outcome in report.expiredSuppressions {
             StandardError.write(
-                "\(outcome.suppression.location): error: suppression expired on \(outcome.suppression.expires); renew it with a new justification or fix the findings"
+                "\(StandardError.escaped("\(outcome.suppression.location)")): error: suppression expired on \(StandardError.escaped(outcome.suppression.expires)); renew it with a new justification or fix the findings"
             )
         }
         let threshold = failOn == "never" ? nil : Severity(rawValue: failOn)
@@ -268,9 +326,9 @@ struct CheckCommand: ParsableCommand {
         do {
             try ReportBytes.write(toPath: path) { reporter.write(report, options: options, to: $0) }
         } catch {
-            StandardError.write("\(path): error: cannot write report: \(error.localizedDescription)")
+            StandardError.write("\(StandardError.escaped(path)): error: cannot write report: \(error.localizedDescription)")
             throw ExitCode(ExitStatus.invalidInput)
         }
-        StandardError.write("relaylint: wrote \(format) report to \(path) (\(report.summary.findings) findings)")
+        StandardError.write("relaylint: wrote \(format) report to \(StandardError.escaped(path)) (\(report.summary.findings) findings)")
     }
 }

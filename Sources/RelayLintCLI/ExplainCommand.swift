@@ -26,7 +26,8 @@ struct ExplainCommand: ParsableCommand {
         if let report {
             do {
                 guard let text = try FindingExplanation.text(fingerprint: subject, reportPath: report) else {
-                    StandardError.write("error: no finding with fingerprint '\(subject)' in \(report)")
+                    StandardError.write(
+                        "error: no finding with fingerprint '\(StandardError.escaped(subject))' in \(StandardError.escaped(report))")
                     throw ExitCode(ExitStatus.invalidInput)
                 }
                 try StandardOutput.write(text)
@@ -38,7 +39,8 @@ struct ExplainCommand: ParsableCommand {
         }
         let ruleSet = try rules.load()
         guard let rule = ruleSet.rule(id: subject) else {
-            StandardError.write("error: no rule '\(subject)'; known rules: \(ruleSet.rules.map(\.id).joined(separator: ", "))")
+            StandardError.write(
+                "error: no rule '\(StandardError.escaped(subject))'; known rules: \(ruleSet.rules.map(\.id).joined(separator: ", "))")
             throw ExitCode(ExitStatus.invalidInput)
         }
         try StandardOutput.write(RuleExplanation(rule: rule).text)

@@ -34,7 +34,7 @@ struct MergeCommand: ParsableCommand {
         var inputs: [(path: String, data: Data)] = []
         for path in reports {
             guard let data = FileManager.default.contents(atPath: path) else {
-                StandardError.write("\(path): error: cannot read the shard report")
+                StandardError.write("\(StandardError.escaped(path)): error: cannot read the shard report")
                 throw ExitCode(ExitStatus.invalidInput)
             }
             inputs.append((path, data))
@@ -50,10 +50,11 @@ struct MergeCommand: ParsableCommand {
             do {
                 try ReportBytes.write(toPath: output, ReportBytes.pieces(of: merged.json))
             } catch {
-                StandardError.write("\(output): error: cannot write report: \(error.localizedDescription)")
+                StandardError.write("\(StandardError.escaped(output)): error: cannot write report: \(error.localizedDescription)")
                 throw ExitCode(ExitStatus.invalidInput)
             }
-            StandardError.write("relaylint: merged \(reports.count) shard reports into \(output) (\(merged.findingCount) findings)")
+            StandardError.write(
+                "relaylint: merged \(reports.count) shard reports into \(StandardError.escaped(output)) (\(merged.findingCount) findings)")
         } else {
             try StandardOutput.write(merged.json)
         }

@@ -53,14 +53,19 @@ enum StandardError {
         writeRaw(line)
     }
 
+    /// A value from the inputs or the command line (a path, an id) as it may stand in a line.
+    static func escaped(_ value: String) -> String { TerminalEscaping.escape(value) }
+
     /// The text as it is, for the progress line; errors are dropped as above.
     static func writeRaw(_ text: String) {
         try? FileHandle.standardError.write(contentsOf: Data(text.utf8))
     }
 
     /// Prints diagnostics compiler-style, at most `limit` of them, then how many were left out.
+    /// Each is one line: the values and file names they quote are escaped (`TerminalEscaping`),
+    /// so an input cannot forge a line of its own (a CI annotation) or a terminal sequence.
     static func write(_ diagnostics: [Diagnostic], limit: Int = 50) {
-        for diagnostic in diagnostics.prefix(limit) { write(diagnostic.description) }
+        for diagnostic in diagnostics.prefix(limit) { write(escaped(diagnostic.description)) }
         if diagnostics.count > limit { write("… and \(diagnostics.count - limit) more problems") }
     }
 }

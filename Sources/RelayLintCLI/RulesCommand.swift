@@ -47,7 +47,9 @@ struct RulesCommand: ParsableCommand {
             }
             let withoutExamples = ruleSet.rules.filter { $0.examples.isEmpty }
             for rule in withoutExamples {
-                StandardError.write("\(rule.location): warning: rule '\(rule.id)' has no examples; add some so 'rules test' can check it")
+                StandardError.write(
+                    "\(StandardError.escaped("\(rule.location)")): warning: rule '\(StandardError.escaped(rule.id))' has no examples; add some so 'rules test' can check it"
+                )
             }
             try StandardOutput.write("\(ruleSet.rules.count) rules in \(ruleSet.files.count) files are valid\n")
         }

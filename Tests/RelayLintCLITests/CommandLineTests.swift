@@ -65,6 +65,71 @@ import Testing
         #expect(result.stdout.isEmpty, "no report may claim a clean result")
     }
 
+    @Test func diagnosticsOnStandardErrorCannotForgeLines() throws {
+        let path = try Fixtures.temporaryFile(named: "bad\n::error file=forged.yml,line=1::FORGED\u{1B}[2J.jsonl", contents: "oops\n")
+        let result = try CommandRunner.run(["check", "--events", path])
+        #expect(result.status == 2)
+        let lines = result.stderr.split(separator: "\n")
+        #expect(!lines.contains { $0.hasPrefix("::") }, "\(result.stderr)")
+        #expect(!result.stderr.contains("\u{1B}"))
+        #expect(
+            result.stderr.contains(#"bad\n::error file=forged.yml,line=1::FORGED\u{1B}[2J.jsonl:1:1: error: invalid JSON"#),
+            "\(result.stderr)")
+    }
+
+    @Test func aReportIsNeverWrittenOverAnInput() throws {
+        let log = #"{"id":"a","time":"2026-01-01T00:00:00Z","subject":"u","type":"signin"}"# + "\n"
+        let path = try Fixtures.temporaryFile(named: "events.jsonl", contents: log)
+        let directory = URL(fileURLWithPath: path).deletingLastPathComponent()
+        let link = directory.appendingPathComponent("link.jsonl").path
+        try FileManager.default.linkItem(atPath: path, toPath: link)
+        let otherSpelling = directory.path + "/./../" + directory.lastPathComponent + "/events.jsonl"
+        for output in [path, otherSpelling, link] {
+            let result = try CommandRunner.run(["check", "--events", path, "--output", output])
+            #expect(result.status == 2)
+            #expect(result.stderr.contains("is the input --events"), "\(result.stderr)")
+            let report = try CommandRunner.run(["check", "--events", path, "--report", "json=\(output)"])
+            #expect(report.status == 2)
+        }
+        #expect(try String(contentsOfFile: path, encoding: .utf8) == log)
+    }
+
+    @Test func twoReportsAreNeverWrittenToOneFile() throws {
+        let path = try Fixtures.temporaryFile(
+            named: "events.jsonl", contents: #"{"id":"a","time":"2026-01-01T00:00:00Z","subject":"u","type":"signin"}"# + "\n")
+        let directory = URL(fileURLWithPath: path).deletingLastPathComponent().path
+        let result = try CommandRunner.run([
+            "check", "--events", path, "--output", directory + "/out.txt", "--report", "html=\(directory)/./out.txt",
+        ])
+        #expect(result.status == 2)
+        #expect(result.stderr.contains("name the same file"), "\(result.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: directory + "/out.txt"))
+        // Devices are not files a report overwrites.
+        let null = try CommandRunner.run(["check", "--events", path, "--output", "/dev/null", "--report", "html=/dev/null"])
+        #expect(null.status == 0, "\(null.stderr)")
+    }
+
+    @Test func anEmptyInputIsAWarningAndFailOnEmptyFailsTheRun() throws {
+        let blank = try Fixtures.temporaryFile(named: "blank.jsonl", contents: "\n \n")
+        // /dev/null reads as a pipe whose command failed does: nothing.
+        for path in [blank, "/dev/null"] {
+            let result = try CommandRunner.run(["check", "--events", path])
+            #expect(result.status == 0)
+            #expect(result.stderr.contains("\(path): warning: no records were read from \(path)"), "\(result.stderr)")
+            #expect(result.stdout.contains("warning: no records were read from \(path)"))
+            let failing = try CommandRunner.run(["check", "--events", path, "--fail-on-empty"])
+            #expect(failing.status == 2)
+            #expect(failing.stdout.isEmpty)
+            #expect(failing.stderr.contains("--fail-on-empty"))
+        }
+        let log = try Fixtures.temporaryFile(
+            named: "clean.jsonl",
+            contents: #"{"id":"a","time":"2026-01-01T00:00:00Z","subject":"u","type":"signin","provider":"google.com"}"# + "\n")
+        let result = try CommandRunner.run(["check", "--events", log, "--fail-on-empty"])
+        #expect(result.status == 0)
+        #expect(result.stderr.isEmpty)
+    }
+
     @Test func skipInvalidGoesOnAndCountsTheLine() throws {
         let path = try Fixtures.temporaryFile(
             named: "bad.jsonl", contents: "oops\n" + #"{"id":"a","time":"2026-01-01T00:00:00Z","subject":"u","type":"signin"}"# + "\n")

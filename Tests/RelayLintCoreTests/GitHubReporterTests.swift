@@ -58,6 +58,34 @@ import Testing
         #expect(GitHubReporter.escapeProperty(value) == property)
     }
 
+    @Test(arguments: [
+        ("esc\u{1B}[31m", #"esc\u{1B}[31m"#, #"esc\u{1B}[31m"#),
+        ("bel\u{7}nul\u{0}tab\t", #"bel\u{7}nul\u{0}tab\t"#, #"bel\u{7}nul\u{0}tab\t"#),
+        ("nel\u{85}del\u{7F}", #"nel\u{85}del\u{7F}"#, #"nel\u{85}del\u{7F}"#),
+        ("ls\u{2028}rlo\u{202E}", #"ls\u{2028}rlo\u{202E}"#, #"ls\u{2028}rlo\u{202E}"#),
+    ])
+    func controlCharactersAreEscaped(value: String, data: String, property: String) {
+        #expect(GitHubReporter.escapeData(value) == data)
+        #expect(GitHubReporter.escapeProperty(value) == property)
+    }
+
+    @Test func anAnnotationCarriesNoControlCharacter() throws {
+        let report = try CIReportFixture.report(subjects: ["u\u{1B}]8;;https://evil.example\u{7}x\u{85}::error::y"])
+        let output = render(report)
+        #expect(!output.unicodeScalars.contains { TerminalEscaping.isEscaped($0) && $0 != "\n" }, "\(output)")
+        #expect(lines(output).count == 3)
+    }
+
+    @Test func stepSummaryNeutralisesMentionsAndBareURLs() throws {
+        let report = try CIReportFixture.report(
+            subjects: ["@octocat https://evil.example/x www.evil.example @github/security"], eventIDs: ["e@admins"])
+        let summary = GitHubReporter().stepSummary(report)
+        for raw in ["@octocat", "https://", "www.evil", "@github/security"] { #expect(!summary.contains(raw), "\(raw)") }
+        #expect(summary.contains("@&#8203;octocat https&#8203;://evil.example/x www&#8203;.evil.example @&#8203;github/security"))
+        // An @ inside a word is no mention, but would make an email autolink.
+        #expect(summary.contains("e@&#8203;admins"))
+    }
+
     @Test func atMostTenAnnotationsPerLevelThenOneSummaryLine() throws {
         let base = try CIReportFixture.report(subjects: ["u1"])
         // 12 errors, 3 warnings and 11 notes, interleaved in report order.

@@ -201,6 +201,69 @@ import Testing
         #expect(error?.diagnostics.first?.message.contains("expected 28 or 52 columns") == true)
     }
 
+    /// One row of a 28-column CSV export, with its trailing comma.
+    static func csvRow(_ uid: String, email: String = "") -> String {
+        "\(uid),\(email)," + Array(repeating: "", count: 26).joined(separator: ",") + ",\n"
+    }
+
+    @Test func invalidUTF8InACSVExportIsAnErrorAtItsLineAndColumn() throws {
+        // "u\xFF" and "u\xFE" both decoded as "u\u{FFFD}": two accounts became one.
+        var bytes = Data(Self.csvRow("ok").utf8)
+        bytes += Data("u".utf8) + Data([0xFF]) + Data(Self.csvRow("", email: "a@example.com").utf8)
+        bytes += Data("u".utf8) + Data([0xFE]) + Data(Self.csvRow("").utf8)
+        let path = try Fixtures.temporaryDirectory().appendingPathComponent("accounts.csv")
+        try bytes.write(to: path)
+        let request = LintRequest(accountPaths: [path.path], rules: Self.builtIn, parallelism: 1)
+        let error = try #require(throws: DiagnosticsError.self) { try Linter.run(request) }
+        #expect(error.diagnostics.map(\.location) == [2, 3].map { RelayLintCore.SourceLocation(file: path.path, line: $0, column: 2) })
+        #expect(error.diagnostics.allSatisfy { $0.message.contains("invalid UTF-8") })
+        var skipping = request
+        skipping.skipInvalid = true
+        let report = try Linter.run(skipping)
+        #expect(report.summary.accounts == 1)
+        #expect(report.skipped.count == 2)
+    }
+
+    @Test func aCSVHeaderRowIsSkippedAndNoted() throws {
+        for header in ["localId,email,emailVerified", "UID,Email,Email Verified"] {
+            let csv = header + Array(repeating: ",x", count: 26).joined() + ",\n" + Self.csvRow("u1") + Self.csvRow("u2")
+            let report = try lint(accounts: csv, accountsName: "accounts.csv")
+            #expect(report.summary.accounts == 2)
+            #expect(report.inputs.first?.records == 2)
+            #expect(report.notes.contains { $0.message.hasPrefix("header row skipped") && $0.location.line == 1 }, "\(report.notes)")
+        }
+        // Only the first row can be a header.
+        let error = try #require(throws: DiagnosticsError.self) {
+            try lint(accounts: Self.csvRow("u1") + "localId,email\n", accountsName: "accounts.csv")
+        }
+        #expect(error.diagnostics.map(\.location.line) == [2])
+    }
+
+    @Test func aJSONExportMayStartWithAByteOrderMark() throws {
+        let report = try lint(accounts: "\u{FEFF}" + #"{"users": [{"localId": "u1"}]}"#)
+        #expect(report.summary.accounts == 1)
+        let array = try lint(accounts: "\u{FEFF}" + #"[{"localId": "u1"}, {"localId": "u2"}]"#)
+        #expect(array.summary.accounts == 2)
+        let csv = try lint(accounts: "\u{FEFF}" + Self.csvRow("u1"), accountsName: "accounts.csv")
+        #expect(csv.summary.accounts == 1)
+    }
+
+    @Test func anInputWithoutRecordsIsAWarningInEveryReport() throws {
+        let report = try lint(events: ["", "\n  \n\t\n"], accounts: "", accountsName: "accounts.csv")
+        let paths = report.inputs.map(\.path)
+        #expect(report.inputsReadNothing.map(\.path) == paths)
+        #expect(report.notes.prefix(3).map(\.message) == paths.map(LintReport.nothingReadMessage))
+        #expect(report.notes.prefix(3).allSatisfy { $0.severity == .warning })
+        for reporter in ReporterRegistry.all {
+            let text = reporter.render(report, options: ReportOptions(parallelism: 1))
+            #expect(text.contains("no records were read from"), "\(reporter.identifier)")
+        }
+        #expect(GitHubReporter().stepSummary(report).contains("no records were read from"))
+        let read = try lint(events: [Self.emailLink])
+        #expect(read.inputsReadNothing.isEmpty)
+        #expect(read.notes.isEmpty)
+    }
+
     @Test func exportUsersCarryTheirLineNumbers() throws {
         let export = "{\"users\": [\n{\n  \"localId\": \"u1\"\n},\n{\n  \"localId\": 5\n}]}"
         do {
@@ -274,6 +337,104 @@ import Testing
         #expect(masked.findings.first?.message == "linked j•••@example.com")
         let shown = try Linter.run(LintRequest(eventPaths: [path], rules: rules, showPII: true))
         #expect(shown.findings.first?.message == "linked jane@example.com")
+    }
+
+    @Test func addressesAndNumbersInFreeTextAreMaskedInEveryFormat() throws {
+        let custom = try Fixtures.temporaryFile(
+            named: "note.yml",
+            contents: """
+                id: show-note
+                severity: note
+                when: {type: support.contact}
+                require: {preceded_by: {type: never}}
+                message: "contact {event.note}"
+                """)
+        let rules = try RuleSet.load(paths: [custom, Fixtures.path("Rules/relay-mail-from-registered-sender.yml")])
+        let manifest = try Fixtures.temporaryFile(named: "apps.yml", contents: "apps: [{bundle_id: app, relay_senders: [ok.example]}]")
+        let notes = ["call +1 415 555 0188", "or 415-555-0199 today", "mail JOHN+tag@Example.COM, ok"]
+        var lines = notes.enumerated().map { index, note in
+            #"{"id":"n\#(index)","time":"2026-01-01T00:00:0\#(index)Z","subject":"u","type":"support.contact","note":"\#(note)"}"#
+        }
+        lines.append(
+            #"{"id":"m","time":"2026-01-02T00:00:00Z","subject":"u","type":"email.sent","to":"x@privaterelay.appleid.com","from":"jane.doe@example.com (Jane)"}"#
+        )
+        let path = try Fixtures.temporaryFile(named: "e.jsonl", contents: lines.joined(separator: "\n") + "\n")
+        let report = try Linter.run(LintRequest(eventPaths: [path], manifestPath: manifest, rules: rules, parallelism: 1))
+        let messages = report.findings.map(\.message)
+        #expect(messages.contains("contact call +1••••••••88"), "\(messages)")
+        #expect(messages.contains("contact or ••••••••99 today"), "\(messages)")
+        #expect(messages.contains("contact mail J•••@Example.COM, ok"), "\(messages)")
+        #expect(messages.contains { $0.contains("comes from j•••@example.com (Jane), which is not") }, "\(messages)")
+        for reporter in ReporterRegistry.all {
+            let text = reporter.render(report, options: ReportOptions(parallelism: 1))
+            for secret in ["555 0188", "555-0199", "JOHN+tag", "jane.doe", "john+tag"] {
+                #expect(!text.contains(secret), "\(reporter.identifier) shows \(secret)")
+            }
+        }
+    }
+
+    @Test func inputProblemsQuotingAValueAreMasked() throws {
+        let log = try Fixtures.temporaryFile(
+            named: "e.jsonl", contents: #"{"id":"a","time":"secret.person@example.com","subject":"u","type":"signin"}"# + "\n")
+        let export = try Fixtures.temporaryFile(
+            named: "accounts.json", contents: #"{"users":[{"localId":"x","createdAt":"secret.person@example.com"}]}"#)
+        let rules = try RuleSet.load(paths: [CIReportFixture.emailRule])
+        var request = LintRequest(eventPaths: [log], accountPaths: [export], rules: rules)
+        let error = try #require(throws: DiagnosticsError.self) { try Linter.run(request) }
+        #expect(error.diagnostics.count == 2)
+        #expect(error.diagnostics.allSatisfy { $0.message.contains("'s•••@example.com'") }, "\(error)")
+        #expect(!error.description.contains("secret.person"))
+        request.skipInvalid = true
+        let report = try Linter.run(request)
+        #expect(report.skipped.count == 2)
+        #expect(!report.skipped.description.contains("secret.person"))
+        request.showPII = true
+        #expect(try Linter.run(request).skipped.allSatisfy { $0.message.contains("secret.person@example.com") })
+    }
+
+    @Test func idsHoldingAnAddressAndJustificationsAreMaskedButStillMatch() throws {
+        let subject = "jane@example.com"
+        let report = try CIReportFixture.report(subjects: [subject, "+1 415 555 0188"], eventIDs: ["l-bob@example.com", "l2"])
+        #expect(report.findings.map(\.subject) == ["+1••••••••88", "j•••@example.com"])
+        let finding = try #require(report.findings.last)
+        #expect(finding.event == "l•••@example.com")
+        #expect(finding.evidence.map(\.event).contains("l•••@example.com"))
+        #expect(finding.message.contains("of j•••@example.com"), "\(finding.message)")
+        // The fingerprint is made from the whole ids.
+        #expect(
+            finding.fingerprint
+                == Fingerprint.of(
+                    rule: finding.rule, subject: subject, event: "l-bob@example.com",
+                    discriminator: nil))
+
+        // A suppression names the whole subject id; its justification is masked in every report.
+        let log = try Fixtures.temporaryFile(
+            named: "e.jsonl",
+            contents: [
+                #"{"id":"s","time":"2026-01-01T00:00:00Z","subject":"jane@example.com","app":"bob@example.com","type":"signin","provider":"apple.com","email":"a@privaterelay.appleid.com"}"#,
+                #"{"id":"l","time":"2026-01-02T00:00:00Z","subject":"jane@example.com","type":"identity.linked","kind":"email","value":"x@example.com"}"#,
+            ].joined(separator: "\n"))
+        var request = LintRequest(eventPaths: [log], rules: try RuleSet.load(paths: [CIReportFixture.emailRule]), parallelism: 1)
+        request.suppressions = [
+            Suppression(
+                rule: "consent-before-email-link", subject: subject,
+                justification: "agreed by mail from joe@example.com, call +1 415 555 0188",
+                author: "privacy team", expires: "2099-01-01", location: RelayLintCore.SourceLocation(file: ".relaylint.yml", line: 4))
+        ]
+        let suppressed = try Linter.run(request)
+        #expect(suppressed.findings.count == 1)
+        #expect(suppressed.findings[0].isSuppressed)
+        #expect(suppressed.suppressions.map(\.status) == [.active])
+        for reporter in ReporterRegistry.all {
+            let text = reporter.render(suppressed, options: ReportOptions(parallelism: 1))
+            for secret in ["joe@", "555 0188", "jane@", "bob@"] {
+                #expect(!text.contains(secret), "\(reporter.identifier) shows \(secret)")
+            }
+        }
+        request.showPII = true
+        let shown = try Linter.run(request)
+        #expect(shown.findings[0].subject == subject)
+        #expect(shown.suppressions[0].suppression.justification.contains("joe@example.com"))
     }
 
     /// Many findings share their place in the order: those keep the order they came in.

@@ -116,7 +116,7 @@ import Testing
         #expect(markdown.contains(", suppressed\n\n**Message:**"))
         #expect(
             markdown.contains(
-                "**Suppressed:** accepted by privacy@example.com until 2026-12-31 (.relaylint.yml:16:5): Consent from j•••@example.com recorded in the CRM"
+                "**Suppressed:** accepted by privacy@&#8203;example.com until 2026-12-31 (.relaylint.yml:16:5): Consent from j•••@example.com recorded in the CRM"
             ))
         #expect(!markdown.contains("jane.doe@example.com"))
         #expect(markdown.contains("\n## Suppressions (1)\n"))
@@ -163,9 +163,22 @@ import Testing
         ("*_`<>[]#&~$", ##"\*\_\`\<\>\[\]\#\&\~\$"##),
         ("one\ntwo\r\nthree\u{2028}four", "one<br>two<br>three<br>four"),
         ("esc\u{1B}", "esc&#x1B;"),
+        ("hi @octocat and @org/team", "hi @&#8203;octocat and @&#8203;org/team"),
+        ("see https://evil.example/x, HTTP://y, ftp://z", "see https&#8203;://evil.example/x, HTTP&#8203;://y, ftp&#8203;://z"),
+        ("www.evil.example and WWW.x", "www&#8203;.evil.example and WWW&#8203;.x"),
+        ("jane@example.com j•••@example.com", "jane@&#8203;example.com j•••@example.com"),
+        ("a:b awww.x e@ @ 1.0 user_1", "a:b awww.x e@ @ 1.0 user\\_1"),
     ])
     func inlineEscaping(input: String, expected: String) {
         #expect(MarkdownEscaping.inline(input) == expected)
+    }
+
+    @Test func mentionsAndURLsFromTheInputsDoNotReachTheReport() throws {
+        let report = try CIReportFixture.report(subjects: ["@octocat see https://evil.example"])
+        let markdown = reporter.render(report, options: ReportOptions())
+        #expect(!markdown.contains("@octocat"))
+        #expect(!markdown.contains("https://evil"))
+        #expect(markdown.contains("@&#8203;octocat see https&#8203;://evil.example"))
     }
 
     @Test func linksOnlyToHTTP() {

@@ -90,4 +90,38 @@ import Testing
         )
         #expect(PIIMasker().maskText("call (+15555550167)") == "call (+1••••••••67)")
     }
+
+    @Test(arguments: [
+        ("jane.doe@example.com (Jane)", "j•••@example.com (Jane)"),
+        ("please write to jane@example.com", "please write to j•••@example.com"),
+        ("mail JOHN+tag@Example.COM, ok", "mail J•••@Example.COM, ok"),
+        ("<jane@example.com>; bob_smith@mail.example.co.uk.", "<j•••@example.com>; b•••@mail.example.co.uk."),
+        ("sent to jane@example.com and then nothing else happened", "sent to j•••@example.com and then nothing else happened"),
+        ("mailto:zoë@exämple.de", "mailto:z•••@exämple.de"),
+        ("call +1 415 555 0188", "call +1••••••••88"),
+        ("call 415-555-0199 now", "call ••••••••99 now"),
+        ("(415) 555-0199", "••••••••99"),
+        ("+44 20 7946 0958, or 020 7946 0958", "+4•••••••••58, or •••••••••58"),
+        ("fax 415.555.0199.", "fax ••••••••99."),
+        ("mobile 0612345678", "mobile ••••••••78"),
+        ("+33 6 12 34 56 78 and 06 12 34 56 78", "+3••••••••78 and ••••••••78"),
+        ("0049 30 1234567", "•••••••••••67"),
+        ("phone:+15555550167", "phone:+1••••••••67"),
+    ])
+    func masksAddressesAndNumbersWhereverTheyStand(value: String, masked: String) {
+        #expect(PIIMasker().mask(value) == masked)
+        #expect(PIIMasker(isEnabled: false).mask(value) == value)
+    }
+
+    @Test(arguments: [
+        "evt-0012", "uid-42", "u1", "1767225600000", "1767225600", "2026-01-15", "2026-01-15T08:31:12Z", "2026-01-15 08:31:12",
+        "15-01-2026", "08:31:12.123456789", "version 15.19.0", "1.2.3", "192.168.100.200", "10.0.0.1", "pkg@1.2.3",
+        "sha256 9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08", "123e4567-e89b-12d3-a456-426614174000",
+        "Yz4uJoHgkb7jjRw8CmnqbGSkbZ0z", "ticket SUP-1432", "1,234,567 events", "@octocat", "user@localhost",
+        "j•••@example.com", "+1••••••••67", "4 of 9 checked, 44.4 %", "30d", "1234567", "order 98765432",
+        "evt-0109 at 2026-06-02T07:58:42.118Z", "#12345678", "id=0612345678",
+    ])
+    func leavesIdsDatesTimesVersionsAndHashes(value: String) {
+        #expect(PIIMasker().mask(value) == value)
+    }
 }

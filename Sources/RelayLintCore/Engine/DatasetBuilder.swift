@@ -246,6 +246,11 @@ struct DatasetBuilder {
                 return FirebaseCSVExportReader(path: path).read(data: data ?? Data())
             }
             (bad, records) = (result.invalid, result.records)
+            if let line = result.header {
+                addNote(
+                    .note, "header row skipped: it names the columns (a Firebase CSV export has no header)",
+                    at: SourceLocation(file: path, line: line))
+            }
             for account in result.accounts where !add(account) { duplicates += 1 }
         } else {
             // Each account is packed as soon as its batch is read.
@@ -323,6 +328,12 @@ struct DatasetBuilder {
             guard skipInvalid else { throw InputError.invalidRecords(invalid) }
             dataset.skipped = invalid
         }
+        // An empty log or export (an empty file, blank lines, a pipe whose command failed) would
+        // otherwise give a clean "no findings": said first, as a warning.
+        let empty = dataset.inputs.filter(\.readNothing).map { input in
+            Diagnostic(.warning, LintReport.nothingReadMessage(input.path), at: SourceLocation(file: input.path))
+        }
+        dataset.notes.insert(contentsOf: empty, at: 0)
         if lookAlikeCount > DatasetBuilder.noteLimit {
             dataset.notes.append(
                 Diagnostic(

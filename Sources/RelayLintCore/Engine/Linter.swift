@@ -47,6 +47,9 @@ public struct LintRequest: Sendable {
     /// How a spilling run lays out its partitions; derived from the input size when nil (tests
     /// set it, to spill small inputs in many small chunks).
     var spillLayout: PartitionedArena.Layout?
+    /// Timelines of at least this many steps are searched through indexes (`TimelineSearch`);
+    /// shorter ones are walked. The report does not depend on it (tests compare both).
+    var indexedSearchFrom = TimelineSearch.minimumSteps
 
     public init(
         eventPaths: [String] = [], accountPaths: [String] = [], manifestPath: String? = nil, rules: RuleSet,
@@ -70,6 +73,14 @@ public enum Linter {
     /// Runs one check. Throws every input problem found (with file and line) when the inputs
     /// cannot be trusted; never prints.
     public static func run(_ request: LintRequest) throws(DiagnosticsError) -> LintReport {
+        do {
+            return try readAndEvaluate(request)
+        } catch {
+            throw DiagnosticsError(masked(error.diagnostics, by: PIIMasker(isEnabled: !request.showPII)))
+        }
+    }
+
+    private static func readAndEvaluate(_ request: LintRequest) throws(DiagnosticsError) -> LintReport {
         let subjectRules = request.rules.rules.filter { $0.scope == .subject }
         let appRules = request.rules.rules.filter { $0.scope == .app }
         var builder = DatasetBuilder(
@@ -199,7 +210,11 @@ public enum Linter {
             horizon: dataset.latest ?? Timestamp(nanoseconds: 0), defaultApp: dataset.defaultApp,
             appMatchers: appRules.flatMap { EvaluationContext.appMatchers(of: $0.requirement) })
         let matching = MatcherEvaluation(relayDomains: request.relayDomains, manifest: dataset.manifest, defaultApp: dataset.defaultApp)
-        let evaluator = SubjectRuleEvaluator(rules: subjectRules, matching: matching, context: context)
+        let evaluator = {
+            var evaluator = SubjectRuleEvaluator(rules: subjectRules, matching: matching, context: context)
+            evaluator.indexedSearchFrom = request.indexedSearchFrom
+            return evaluator
+        }()
         // Outside the shard, only the app rules' matchers run: app rules depend on every subject.
         let appMatchersOnly = SubjectRuleEvaluator(rules: [], matching: matching, context: context)
         let shard = request.shard
@@ -290,7 +305,13 @@ public enum Linter {
         sortInReportOrder(&findings)
         let baselined = findings.count
         findings.removeAll { request.baselineFingerprints.contains($0.fingerprint) }
-        let suppressionOutcomes = applySuppressions(request.suppressions, to: &findings, asOf: request.asOfDay)
+        var suppressionOutcomes = applySuppressions(request.suppressions, to: &findings, asOf: request.asOfDay)
+        maskPersonalData(in: &findings, masker: context.masker)
+        if context.masker.isEnabled {
+            for index in suppressionOutcomes.indices {
+                suppressionOutcomes[index].suppression = masked(suppressionOutcomes[index].suppression, by: context.masker)
+            }
+        }
 
         var outcomes: [String: LintReport.RuleOutcome] = [:]
         for (rule, tally) in Array(zip(subjectRules, tallies)) + Array(zip(appRules, appResult.tallies)) {
@@ -314,7 +335,7 @@ public enum Linter {
             rules: request.rules.rules.compactMap { outcomes[$0.id] },
             apps: apps.map {
                 LintReport.AppOutcome(
-                    bundleId: $0.bundleId, createsAccounts: $0.createsAccounts,
+                    bundleId: context.masker.mask($0.bundleId), createsAccounts: $0.createsAccounts,
                     inManifest: $0.manifestEntry != nil, accounts: accountsPerApp[$0.bundleId] ?? 0)
             },
             summary: LintReport.Summary(
@@ -324,8 +345,8 @@ public enum Linter {
                 pending: tallies.reduce(0) { $0 + $1.pending }, bySeverity: bySeverity),
             findings: findings,
             suppressions: suppressionOutcomes,
-            skipped: dataset.skipped,
-            notes: dataset.notes,
+            skipped: masked(dataset.skipped, by: context.masker),
+            notes: masked(dataset.notes, by: context.masker),
             eventsPerDay: dataset.eventsPerDay.sorted { $0.key < $1.key }.map { (day: Timestamp.utcDay(number: $0.key), count: $0.value) },
             earliest: dataset.earliest, latest: dataset.latest, showsPII: request.showPII, shard: request.shard)
     }

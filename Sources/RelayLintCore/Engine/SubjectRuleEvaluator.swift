@@ -11,6 +11,8 @@ struct SubjectRuleEvaluator {
     /// lookups and a merge per event did (~1.5% of a run's samples).
     private let candidatesByType: [String: Candidates]
     private let candidatesOfOtherTypes: Candidates
+    /// Timelines of at least this many steps are searched through a `TimelineSearch`.
+    var indexedSearchFrom = TimelineSearch.minimumSteps
 
     struct Candidates {
         var rules: [Int] = []
@@ -80,12 +82,13 @@ struct SubjectRuleEvaluator {
             appMatches: Array(repeating: [:], count: context.appMatchers.count),
             wasEverAnonymized: timeline.wasEverAnonymized)
         let steps = timeline.steps
+        let search = steps.count >= indexedSearchFrom ? TimelineSearch(steps: steps, matching: matching) : nil
         for (index, step) in steps.enumerated() {
             let candidates = candidatesByType[step.event.type] ?? candidatesOfOtherTypes
             for ruleIndex in candidates.rules {
                 guard let trigger = rules[ruleIndex].trigger, matching.matches(trigger, step) else { continue }
                 let origin = Origin(index: index, time: step.event.time, event: step.event, state: step.before)
-                check(rules[ruleIndex], ruleIndex, from: origin, in: timeline, into: &result)
+                check(rules[ruleIndex], ruleIndex, from: origin, in: timeline, search: search, into: &result)
             }
             for matcherIndex in candidates.appMatchers where matching.matches(context.appMatchers[matcherIndex], step) {
                 let app = context.app(of: step.event)
@@ -101,15 +104,18 @@ struct SubjectRuleEvaluator {
                 guard let condition = rules[ruleIndex].accountTrigger, state.satisfies(condition) else { continue }
                 let rule = rules[ruleIndex]
                 let origin = Origin(index: steps.count, time: context.horizon, event: nil, state: state)
-                check(rule, ruleIndex, from: origin, in: timeline, into: &result)
+                check(rule, ruleIndex, from: origin, in: timeline, search: search, into: &result)
             }
         }
         return result
     }
 
-    private func check(_ rule: Rule, _ ruleIndex: Int, from origin: Origin, in timeline: Timeline, into result: inout Result) {
+    private func check(
+        _ rule: Rule, _ ruleIndex: Int, from origin: Origin, in timeline: Timeline, search: TimelineSearch?, into result: inout Result
+    ) {
         result.tallies[ruleIndex].triggered += 1
-        switch verdict(rule.requirement, from: origin, in: timeline.steps) {
+        let place = search.map { Place(search: $0, slot: ruleIndex << 16) }
+        switch verdict(rule.requirement, from: origin, in: timeline.steps, place: place) {
         case .satisfied: break
         case .pending: result.tallies[ruleIndex].pending += 1
         case .violated(let failure):
@@ -120,14 +126,31 @@ struct SubjectRuleEvaluator {
 
     // MARK: Requirements
 
-    func verdict(_ requirement: Requirement, from origin: Origin, in steps: [Timeline.Step]) -> RequirementVerdict {
+    /// A long timeline's indexes and the slot of the requirement being decided in them (see
+    /// `TimelineSearch`).
+    struct Place {
+        let search: TimelineSearch
+        let slot: Int
+
+        /// The slots of a requirement's parts, numbered in pre-order.
+        func parts(_ requirements: [Requirement]) -> [Place] {
+            var next = slot + 1
+            return requirements.map { requirement in
+                defer { next += requirement.nodeCount }
+                return Place(search: search, slot: next)
+            }
+        }
+    }
+
+    func verdict(_ requirement: Requirement, from origin: Origin, in steps: [Timeline.Step], place: Place? = nil) -> RequirementVerdict {
         switch requirement {
         case .temporal(let temporal):
-            return verdict(temporal, from: origin, in: steps)
+            return verdict(temporal, from: origin, in: steps, place: place)
         case .all(let requirements):
             var sawPending = false
-            for inner in requirements {
-                switch verdict(inner, from: origin, in: steps) {
+            let places = place?.parts(requirements)
+            for (number, inner) in requirements.enumerated() {
+                switch verdict(inner, from: origin, in: steps, place: places?[number]) {
                 case .violated(let failure): return .violated(failure)
                 case .pending: sawPending = true
                 case .satisfied: break
@@ -137,8 +160,9 @@ struct SubjectRuleEvaluator {
         case .any(let requirements):
             var failures: [RequirementFailure] = []
             var sawPending = false
-            for inner in requirements {
-                switch verdict(inner, from: origin, in: steps) {
+            let places = place?.parts(requirements)
+            for (number, inner) in requirements.enumerated() {
+                switch verdict(inner, from: origin, in: steps, place: places?[number]) {
                 case .satisfied: return .satisfied
                 case .pending: sawPending = true
                 case .violated(let failure): failures.append(failure)
@@ -150,12 +174,23 @@ struct SubjectRuleEvaluator {
                     expected: failures.map(\.expected).joined(separator: "; or "),
                     evidence: failures.flatMap(\.evidence), witness: failures.lazy.compactMap(\.witness).first))
         case .conditional(let condition, let inner):
-            return origin.state.satisfies(condition) ? verdict(inner, from: origin, in: steps) : .satisfied
+            return origin.state.satisfies(condition)
+                ? verdict(inner, from: origin, in: steps, place: place.map { Place(search: $0.search, slot: $0.slot + 1) }) : .satisfied
         case .exists(let matcher):
-            if steps.contains(where: { matching.matches(matcher, $0, trigger: origin.event) }) { return .satisfied }
+            if case .some(let first) = place?.search.firstMatch(slot: place!.slot, of: matcher) {
+                if first != nil { return .satisfied }
+            } else if steps.contains(where: { matching.matches(matcher, $0, trigger: origin.event) }) {
+                return .satisfied
+            }
             return .violated(RequirementFailure(expected: "at least one " + matcher.summary + " in the subject's log", evidence: []))
         case .absent(let matcher):
-            guard let found = steps.firstIndex(where: { matching.matches(matcher, $0, trigger: origin.event) }) else { return .satisfied }
+            let first: Int?
+            if case .some(let known) = place?.search.firstMatch(slot: place!.slot, of: matcher) {
+                first = known
+            } else {
+                first = steps.firstIndex(where: { matching.matches(matcher, $0, trigger: origin.event) })
+            }
+            guard let found = first else { return .satisfied }
             return .violated(
                 RequirementFailure(
                     expected: "no " + matcher.summary + " in the subject's log",
@@ -168,8 +203,12 @@ struct SubjectRuleEvaluator {
         }
     }
 
-    /// Scans from the origin towards the past (`before`) or the future (`after`).
-    func verdict(_ requirement: TemporalRequirement, from origin: Origin, in steps: [Timeline.Step]) -> RequirementVerdict {
+    /// Scans from the origin towards the past (`before`) or the future (`after`). On a long
+    /// timeline the scan jumps over the steps that cannot change its course (`TimelineSearch`):
+    /// those that are no witness, interruption, boundary or near miss and lie inside the window.
+    func verdict(
+        _ requirement: TemporalRequirement, from origin: Origin, in steps: [Timeline.Step], place: Place? = nil
+    ) -> RequirementVerdict {
         let step = requirement.direction == .before ? -1 : 1
         var failure = RequirementFailure(expected: "", evidence: [])
         // The summary is text for the report, built only for a violation: most verdicts hold,
@@ -184,12 +223,32 @@ struct SubjectRuleEvaluator {
         var nearMisses = 0
         func matches(_ matcher: EventMatcher, _ index: Int) -> Bool { matching.matches(matcher, steps[index], trigger: origin.event) }
         var cursor = origin.index + step
+        let lists = place.flatMap { $0.search.lists(slot: $0.slot, for: requirement) }
+        let windowEdge =
+            lists == nil
+            ? nil
+            : requirement.within.flatMap { within in
+                place!.search.windowEdge(from: cursor, by: step, origin: origin.time, window: UInt64(within.nanoseconds))
+            }
         while cursor >= 0, cursor < steps.count {
+            if let lists {
+                // The nearest step that can change the scan's course; none: the scan runs out.
+                func nearer(_ a: Int?, _ b: Int?) -> Int? {
+                    guard let a, let b else { return a ?? b }
+                    return step > 0 ? min(a, b) : max(a, b)
+                }
+                var next = nearer(TimelineSearch.nearest(in: lists.stoppers, from: cursor, by: step), windowEdge)
+                if requirement.mustExist, nearMisses < 3 {
+                    next = nearer(next, TimelineSearch.nearest(in: lists.witnessTypes, from: cursor, by: step))
+                }
+                guard let next else { break }
+                cursor = next
+            }
             let candidate = steps[cursor]
             if let within = requirement.within, origin.time.distance(to: candidate.event.time) > UInt64(within.nanoseconds) {
                 guard requirement.mustExist else { return .satisfied }
                 noteSkippedWitness(
-                    requirement, from: cursor, by: step, in: steps, origin: origin, into: &failure,
+                    requirement, from: cursor, by: step, in: steps, origin: origin, lists: lists, into: &failure,
                     note: "outside the \(within.text) window")
                 return violation()
             }
@@ -214,7 +273,7 @@ struct SubjectRuleEvaluator {
                 guard requirement.mustExist else { return .satisfied }
                 failure.evidence.append((cursor, .interruption, "breaks off any earlier match"))
                 noteSkippedWitness(
-                    requirement, from: cursor + step, by: step, in: steps, origin: origin, into: &failure,
+                    requirement, from: cursor + step, by: step, in: steps, origin: origin, lists: lists, into: &failure,
                     note: "does not count: \(candidate.event.id) lies in between")
                 return violation()
             }
@@ -226,7 +285,7 @@ struct SubjectRuleEvaluator {
                         requirement.direction == .before ? "the search starts after this event" : "the search ends at this event"
                     ))
                 noteSkippedWitness(
-                    requirement, from: cursor + step, by: step, in: steps, origin: origin, into: &failure,
+                    requirement, from: cursor + step, by: step, in: steps, origin: origin, lists: lists, into: &failure,
                     note: "does not count: it lies beyond \(candidate.event.id)")
                 return violation()
             }
@@ -245,8 +304,16 @@ struct SubjectRuleEvaluator {
     /// shows what came close.
     private func noteSkippedWitness(
         _ requirement: TemporalRequirement, from start: Int, by step: Int, in steps: [Timeline.Step], origin: Origin,
-        into failure: inout RequirementFailure, note: String
+        lists: TimelineSearch.Lists?, into failure: inout RequirementFailure, note: String
     ) {
+        if let lists {
+            guard start >= 0, start < steps.count, let found = TimelineSearch.nearest(in: lists.witnesses, from: start, by: step) else {
+                return
+            }
+            failure.evidence.append((found, .witness, note))
+            failure.witness = failure.witness ?? found
+            return
+        }
         var cursor = start
         while cursor >= 0, cursor < steps.count {
             if matching.matches(requirement.witness, steps[cursor], trigger: origin.event) {

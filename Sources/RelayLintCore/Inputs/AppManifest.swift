@@ -17,13 +17,25 @@ public struct AppManifest: Sendable, Equatable {
         public func declares(_ key: String) -> Bool { declarations[key] == .bool(true) }
     }
 
-    public var entries: [Entry]
+    public var entries: [Entry] { didSet { positions = Self.positions(of: entries) } }
     public var path: String
+    /// Where each bundle id's entry is: looked up for every app, a search of the list made a
+    /// manifest of 153k apps take minutes.
+    private var positions: [String: Int]
 
     public init(entries: [Entry], path: String) {
         self.entries = entries
         self.path = path
+        positions = Self.positions(of: entries)
     }
 
-    public func entry(for bundleId: String) -> Entry? { entries.first { $0.bundleId == bundleId } }
+    public func entry(for bundleId: String) -> Entry? { positions[bundleId].map { entries[$0] } }
+
+    /// The first entry of each bundle id (the loader refuses a repeated one).
+    private static func positions(of entries: [Entry]) -> [String: Int] {
+        var positions: [String: Int] = [:]
+        positions.reserveCapacity(entries.count)
+        for (index, entry) in entries.enumerated() where positions[entry.bundleId] == nil { positions[entry.bundleId] = index }
+        return positions
+    }
 }

@@ -1,7 +1,8 @@
 import Foundation
 
 /// Reads the CSV variant of `firebase auth:export` (FORMATS §1.4): no header, a trailing comma on
-/// every line, 28 columns from CLIs before 15.19 and 52 from newer ones.
+/// every line, 28 columns from CLIs before 15.19 and 52 from newer ones. A header row that names
+/// the columns is skipped (and noted), a byte order mark too; a row with invalid UTF-8 is invalid.
 ///
 /// Written by hand rather than with a CSV library because legacy exports contain bare `"` inside
 /// unquoted display names, which strict RFC 4180 readers reject.
@@ -16,21 +17,83 @@ struct FirebaseCSVExportReader {
         (44, "linkedin.com"), (48, "yahoo.com"),
     ]
 
-    func read(data: Data) -> (accounts: [AccountRecord], invalid: [Diagnostic], records: Int) {
-        let text = String(decoding: data, as: UTF8.self)
+    /// The accounts, the invalid rows, the rows read (accounts and invalid ones), and the line
+    /// of a header row that was skipped.
+    func read(data: Data) -> (accounts: [AccountRecord], invalid: [Diagnostic], records: Int, header: Int?) {
+        // Invalid UTF-8 would be decoded as U+FFFD, and two distinct uids would become one.
+        let invalidUTF8 = FirebaseCSVExportReader.invalidUTF8(in: data)
+        let text = String(decoding: data.starts(with: [0xEF, 0xBB, 0xBF]) ? data.dropFirst(3) : data, as: UTF8.self)
         var accounts: [AccountRecord] = []
         var invalid: [Diagnostic] = []
         var records = 0
-        for (fields, line) in FirebaseCSVExportReader.rows(of: text) {
-            if fields.count == 1, fields[0].allSatisfy(\.isWhitespace) { continue }
+        var header: Int? = nil
+        let rows = FirebaseCSVExportReader.rows(of: text)
+        var badLines = invalidUTF8.makeIterator()
+        var nextBad = badLines.next()
+        for (number, (fields, line)) in rows.enumerated() {
+            let lastLine = number + 1 < rows.count ? rows[number + 1].1 - 1 : Int.max
+            var badByte: (line: Int, column: Int)? = nil
+            while let bad = nextBad, bad.line <= lastLine {
+                if badByte == nil, bad.line >= line { badByte = bad }
+                nextBad = badLines.next()
+            }
+            if fields.count == 1, fields[0].allSatisfy(\.isWhitespace), badByte == nil { continue }
+            if records == 0, header == nil, badByte == nil, FirebaseCSVExportReader.isHeader(fields) {
+                header = line
+                continue
+            }
             records += 1
+            if let badByte {
+                invalid.append(
+                    Diagnostic(
+                        .error, "invalid UTF-8: the export must be UTF-8 text",
+                        at: SourceLocation(file: path, line: badByte.line, column: badByte.column)))
+                continue
+            }
             let location = SourceLocation(file: path, line: line)
             switch account(from: fields, location: location) {
             case .success(let account): accounts.append(account)
             case .failure(let problem): invalid.append(Diagnostic(.error, problem.reason, at: location))
             }
         }
-        return (accounts, invalid, records)
+        return (accounts, invalid, records, header)
+    }
+
+    /// A first row that names the columns (`localId,email,…` or `UID,Email,…`), as a
+    /// spreadsheet or a script may add: Firebase writes none, and as an account it would be a
+    /// subject called `localId`.
+    static func isHeader(_ fields: [String]) -> Bool {
+        guard fields.count >= 2 else { return false }
+        let first = fields[0].trimmingWhitespace.lowercased()
+        let second = fields[1].trimmingWhitespace.lowercased()
+        return ["localid", "uid", "local_id", "user_id", "userid"].contains(first) && ["email", "e-mail", "mail"].contains(second)
+    }
+
+    /// The first invalid UTF-8 byte of each line that has one, as 1-based line and byte column.
+    static func invalidUTF8(in data: Data) -> [(line: Int, column: Int)] {
+        let isASCII = data.withUnsafeBytes { bytes in !bytes.contains { $0 >= 0x80 } }
+        if isASCII { return [] }
+        var found: [(line: Int, column: Int)] = []
+        var line = 1
+        var lineStart = 0
+        var offset = 0
+        var iterator = data.makeIterator()
+        var parser = Unicode.UTF8.ForwardParser()
+        while true {
+            switch parser.parseScalar(from: &iterator) {
+            case .valid(let encoded):
+                if encoded.count == 1, encoded.first == 0x0A {
+                    line += 1
+                    lineStart = offset + 1
+                }
+                offset += encoded.count
+            case .error(let length):
+                if found.last?.line != line { found.append((line, offset - lineStart + 1)) }
+                offset += length
+            case .emptyInput:
+                return found
+            }
+        }
     }
 
     func account(from rawFields: [String], location: SourceLocation) -> Result<AccountRecord, InputProblem> {

@@ -46,7 +46,9 @@ struct FirebaseJSONExportReader {
     private func read(
         _ bytes: UnsafeBufferPointer<UInt8>, into deliver: inout UserDelivery, _ invalid: inout [Diagnostic]
     ) -> Result<Void, InputError> {
-        var parser = JSONParser(bytes: bytes)
+        // A byte order mark is skipped, as the logs skip it: editors on Windows write one.
+        let hasBOM = bytes.count >= 3 && bytes[0] == 0xEF && bytes[1] == 0xBB && bytes[2] == 0xBF
+        var parser = JSONParser(bytes: bytes, offset: hasBOM ? 3 : 0)
         var lineCounter = LineCounter(bytes: bytes)
         do throws(JSONParser.SyntaxError) {
             parser.skipWhitespace()

@@ -63,3 +63,8 @@ public struct InputFileSummary: Sendable, Hashable, Codable {
         self.lastTime = lastTime
     }
 }
+
+extension InputFileSummary {
+    /// A log or an account export that held no record at all: the run checked nothing from it.
+    public var readNothing: Bool { (kind == .events || kind == .accounts) && records == 0 }
+}

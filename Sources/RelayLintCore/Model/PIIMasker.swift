@@ -1,69 +1,212 @@
 /// Masks email addresses and phone numbers in report text, so a report can be forwarded beyond
 /// the people allowed to see users' addresses (contract §6).
+///
+/// Addresses and numbers are found wherever they stand in a value (`from: "jane@example.com
+/// (Jane)"`, `call +1 415 555 0188`, `mail JOHN+tag@Example.COM, ok`), and only they are replaced:
+/// the text around them stays. Ids, dates, times, versions, IP addresses and hashes are not
+/// phone numbers (see `phoneNumber(in:from:)` for how they are told apart).
 public struct PIIMasker: Sendable {
     /// When false, values pass through unchanged (`--show-pii`).
     public var isEnabled: Bool
 
     public init(isEnabled: Bool = true) { self.isEnabled = isEnabled }
 
-    /// Masks a value if it is an email address or a phone number; other values are returned as
-    /// they are.
-    public func mask(_ value: String) -> String {
-        guard isEnabled else { return value }
-        if let masked = PIIMasker.maskEmail(value) { return masked }
-        if let masked = PIIMasker.maskPhone(value) { return masked }
-        return value
-    }
+    /// Masks every email address and phone number in a value; the rest is returned as it is.
+    public func mask(_ value: String) -> String { maskText(value) }
 
     /// Masks a value known to be a phone number (a phone field), whatever its format: a number
-    /// written `0612345678` or `555-555-0123` does not look like one to `mask(_:)`.
+    /// written `0612345678` does not look like one to `mask(_:)`.
     public func maskPhoneField(_ value: String) -> String {
         guard isEnabled else { return value }
-        if let masked = PIIMasker.maskPhone(value) { return masked }
+        let masked = maskText(value)
+        guard masked == value else { return masked }
         let digits = value.filter { $0.isASCII && $0.isNumber }
-        guard digits.count >= 4 else { return mask(value) }
+        guard digits.count >= 4 else { return value }
         return String(repeating: "•", count: digits.count - 2) + String(digits.suffix(2))
     }
 
-    /// Masks every email address and phone number that stands as a word in free text.
+    /// Masks every email address and phone number that stands in free text.
     public func maskText(_ text: String) -> String {
-        guard isEnabled, text.contains("@") || text.contains(where: \.isNumber) else { return text }
-        var output = ""
-        var word = ""
-        func flush() {
-            if !word.isEmpty { output += mask(word) }
-            word = ""
+        guard isEnabled, Self.mayHoldPII(text) else { return text }
+        let scalars = Array(text.unicodeScalars)
+        var output = String.UnicodeScalarView()
+        var index = 0
+        var copied = 0
+        func copy(upTo end: Int) {
+            if copied < end { output.append(contentsOf: scalars[copied..<end]) }
         }
-        for character in text {
-            if character.isWhitespace || "()<>,;\"'[]{}".contains(character) {
-                flush()
-                output.append(character)
-            } else {
-                word.append(character)
+        while index < scalars.count {
+            if scalars[index] == "@", let email = Self.email(in: scalars, at: index), email.start >= copied {
+                copy(upTo: email.start)
+                output.append(scalars[email.start])
+                output.append(contentsOf: "•••@".unicodeScalars)
+                output.append(contentsOf: scalars[(index + 1)..<email.end])
+                copied = email.end
+                index = email.end
+                continue
+            }
+            if index >= copied, let phone = Self.phoneNumber(in: scalars, from: index) {
+                copy(upTo: index)
+                output.append(contentsOf: Self.maskedPhone(scalars[index..<phone]).unicodeScalars)
+                copied = phone
+                index = phone
+                continue
+            }
+            index += 1
+        }
+        copy(upTo: scalars.count)
+        return String(output)
+    }
+
+    /// A quick look at the bytes, for the ids most values are: an address needs an `@`, a phone
+    /// number at least 7 digits.
+    static func mayHoldPII(_ text: String) -> Bool {
+        var digits = 0
+        for byte in text.utf8 {
+            if byte == UInt8(ascii: "@") { return true }
+            if (0x30...0x39).contains(byte) {
+                digits += 1
+                if digits >= 7 { return true }
             }
         }
-        flush()
-        return output
+        return false
     }
 
-    /// `jane@example.com` → `j•••@example.com`.
-    static func maskEmail(_ value: String) -> String? {
-        let trimmed = RelayDomains.trimWhitespace(value)
-        guard let at = trimmed.lastIndex(of: "@"), at != trimmed.startIndex else { return nil }
-        let domain = trimmed[trimmed.index(after: at)...]
-        guard domain.contains("."), !domain.contains(" ") else { return nil }
-        return String(trimmed.first!) + "•••@" + domain
+    // MARK: Email addresses
+
+    /// The address around the `@` at `at`: its first scalar and the end of its domain, or nil.
+    /// The local part is what RFC 5322 allows unquoted, less the characters that usually quote
+    /// or delimit it in text (`'`, `/`, `{`, `|`, `}`…); the domain is labels of letters, digits
+    /// and hyphens with at least one dot, ending in a label of letters (`pkg@1.2.3` is a version).
+    static func email(in scalars: [Unicode.Scalar], at at: Int) -> (start: Int, end: Int)? {
+        var start = at
+        while start > 0, isLocalPart(scalars[start - 1]) { start -= 1 }
+        while start < at, scalars[start] == "." { start += 1 }
+        guard start < at else { return nil }
+        var end = at + 1
+        while end < scalars.count, isDomain(scalars[end]) { end += 1 }
+        // A sentence's full stop or a dash after the address is not part of it.
+        while end > at + 1, scalars[end - 1] == "." || scalars[end - 1] == "-" { end -= 1 }
+        let domain = scalars[(at + 1)..<end]
+        guard let dot = domain.lastIndex(of: "."), domain.first != "." else { return nil }
+        let topLevel = domain[(dot + 1)...]
+        guard topLevel.count >= 2, topLevel.allSatisfy({ $0.properties.isAlphabetic }) else { return nil }
+        return (start, end)
     }
 
-    /// `+15555550167` → `+1•••••••67`: country digit and last two digits kept.
-    static func maskPhone(_ value: String) -> String? {
-        let trimmed = RelayDomains.trimWhitespace(value)
-        let allowed = trimmed.allSatisfy { $0.isASCII && ($0.isNumber || " +-().".contains($0)) }
-        let digits = trimmed.filter { $0.isASCII && $0.isNumber }
-        guard allowed, trimmed.hasPrefix("+") || trimmed.hasPrefix("("), digits.count >= 7, digits.count <= 15 else {
-            return nil
+    private static func isLocalPart(_ scalar: Unicode.Scalar) -> Bool {
+        if scalar.isASCII {
+            return isASCIIAlphanumeric(scalar) || "._%+-!#$&*=?^`~".unicodeScalars.contains(scalar)
         }
-        let prefix = trimmed.hasPrefix("+") ? "+" + String(digits.first!) : String(digits.first!)
-        return prefix + String(repeating: "•", count: digits.count - 3) + String(digits.suffix(2))
+        return scalar.properties.isAlphabetic || scalar.properties.numericType != nil
+    }
+
+    private static func isDomain(_ scalar: Unicode.Scalar) -> Bool {
+        if scalar.isASCII { return isASCIIAlphanumeric(scalar) || scalar == "." || scalar == "-" }
+        return scalar.properties.isAlphabetic || scalar.properties.numericType != nil
+    }
+
+    // MARK: Phone numbers
+
+    /// The end of a phone number that starts at `start`, or nil.
+    ///
+    /// A number is groups of ASCII digits, each separated by one space, `-` or `.`, perhaps with
+    /// a `+` in front and an area code in parentheses, standing alone: neither a letter, a digit
+    /// nor a character that joins words into ids (`_-./:@#&=`, but for a `+`) stands right before it, and
+    /// neither a letter, a digit nor `:`, `/` or `_` right after. It is a phone number when it
+    /// has 7 to 15 digits and
+    /// - starts with `+` or `00`, or has a parenthesised area code;
+    /// - or is one run of 10 or 11 digits starting with `0` (`0612345678`); a longer or shorter
+    ///   run, or one not starting with 0, is an id or a time (`1767225600000`);
+    /// - or is split by `-` into groups (at least 7 digits) or by spaces (at least 8), and is
+    ///   not a date (`2026-01-15`, `15-01-2026`);
+    /// - or is split by dots as `415.555.0199` is (a version or an IP address is not).
+    static func phoneNumber(in scalars: [Unicode.Scalar], from start: Int) -> Int? {
+        let first = scalars[start]
+        guard first == "+" || first == "(" || isDigit(first) else { return nil }
+        if start > 0 {
+            let before = scalars[start - 1]
+            if isASCIIAlphanumeric(before) || before.properties.isAlphabetic || "_+•".unicodeScalars.contains(before) { return nil }
+            // `phone:+1…` is a number; `12:34`, `v1.2`, `a-1`, `#12` and `x=12` are not.
+            if first != "+" && "-./:@#&=\\".unicodeScalars.contains(before) { return nil }
+        }
+        var groups: [Int] = []
+        var separators: Set<Unicode.Scalar> = []
+        var hasParentheses = false
+        var index = start
+        if first == "+" { index += 1 }
+        var end = index
+        while index < scalars.count {
+            if scalars[index] == "(" && !hasParentheses {
+                // `(415)` or `(0)`: digits up to a closing parenthesis.
+                var close = index + 1
+                while close < scalars.count, isDigit(scalars[close]) { close += 1 }
+                guard close > index + 1, close - index - 1 <= 5, close < scalars.count, scalars[close] == ")" else { break }
+                groups.append(close - index - 1)
+                hasParentheses = true
+                index = close + 1
+                end = index
+                if index < scalars.count, scalars[index] == " " || scalars[index] == "-" {
+                    separators.insert(scalars[index])
+                    index += 1
+                }
+                continue
+            }
+            guard isDigit(scalars[index]) else { break }
+            var groupEnd = index
+            while groupEnd < scalars.count, isDigit(scalars[groupEnd]) { groupEnd += 1 }
+            groups.append(groupEnd - index)
+            end = groupEnd
+            index = groupEnd
+            guard index + 1 < scalars.count, " -.".unicodeScalars.contains(scalars[index]),
+                isDigit(scalars[index + 1]) || scalars[index + 1] == "("
+            else { break }
+            separators.insert(scalars[index])
+            index += 1
+        }
+        if end < scalars.count {
+            let after = scalars[end]
+            if isASCIIAlphanumeric(after) || after.properties.isAlphabetic || after == "_" || after == "/" || after == ":" || after == "@" {
+                return nil
+            }
+        }
+        let digits = groups.reduce(0, +)
+        guard (7...15).contains(digits), !groups.isEmpty else { return nil }
+        if first == "+" || hasParentheses { return end }
+        if groups.count == 1 {
+            let leadingZero = scalars[start] == "0"
+            let international = leadingZero && start + 1 < end && scalars[start + 1] == "0"
+            return leadingZero && (10...11).contains(digits) || international ? end : nil
+        }
+        if scalars[start] == "0" && scalars[start + 1] == "0" && digits >= 9 { return end }
+        if isDate(groups) { return nil }
+        if separators == ["."] {
+            return groups == [3, 3, 4] ? end : nil
+        }
+        if separators.contains(".") { return nil }
+        if separators.contains("-") { return digits >= 7 && groups.allSatisfy { $0 >= 2 } ? end : nil }
+        return digits >= 8 && groups.allSatisfy({ $0 >= 2 }) && groups.first! <= 4 ? end : nil
+    }
+
+    /// Year, month and day in either order, perhaps followed by an hour.
+    private static func isDate(_ groups: [Int]) -> Bool {
+        groups.starts(with: [4, 2, 2]) || groups.starts(with: [2, 2, 4])
+    }
+
+    /// `+1 415 555 0188` → `+1••••••••88`; a number without a country code keeps only its last
+    /// two digits: `415-555-0199` → `••••••••99`.
+    static func maskedPhone(_ number: ArraySlice<Unicode.Scalar>) -> String {
+        let digits = number.filter(isDigit).map(Character.init)
+        let tail = String(digits.suffix(2))
+        if number.first == "+" {
+            return "+" + String(digits[0]) + String(repeating: "•", count: digits.count - 3) + tail
+        }
+        return String(repeating: "•", count: digits.count - 2) + tail
+    }
+
+    private static func isDigit(_ scalar: Unicode.Scalar) -> Bool { ("0"..."9").contains(scalar) }
+
+    private static func isASCIIAlphanumeric(_ scalar: Unicode.Scalar) -> Bool {
+        ("a"..."z").contains(scalar) || ("A"..."Z").contains(scalar) || ("0"..."9").contains(scalar)
     }
 }

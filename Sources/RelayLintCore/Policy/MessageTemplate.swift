@@ -2,8 +2,8 @@
 ///
 /// Placeholders: `{subject}`, `{app}`, `{rule}`, `{event.FIELD}` (any field of the firing event,
 /// `id`, `type` and `time` included), `{witness.FIELD}` (the event that satisfied or broke a
-/// negative requirement), `{expected}`. Values that are email addresses or phone numbers are
-/// masked unless PII display is on.
+/// negative requirement), `{expected}`. Email addresses and phone numbers in the values (a
+/// subject or app id that is one included) are masked unless PII display is on.
 public struct MessageTemplate: Sendable, Equatable {
     enum Part: Sendable, Equatable {
         case text(String)
@@ -56,9 +56,7 @@ public struct MessageTemplate: Sendable, Equatable {
             case .text(let text): output += text
             case .placeholder(let name):
                 if let filled = value(name) {
-                    output +=
-                        name == "subject" || name == "rule" || name == "app" || name == "expected"
-                        ? filled : masker.mask(filled)
+                    output += name == "rule" || name == "expected" ? filled : masker.mask(filled)
                 } else {
                     output += "(unset)"
                 }

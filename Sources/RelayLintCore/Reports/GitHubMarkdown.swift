@@ -6,7 +6,8 @@
 /// `_` would restyle the text, and a line break would let a value start a heading or a list. Every
 /// Markdown-significant character is therefore backslash-escaped (CommonMark lets any ASCII
 /// punctuation be escaped, also inside table cells) and line breaks become spaces, so a value
-/// always renders as the literal text it is and stays inside its cell or paragraph.
+/// always renders as the literal text it is and stays inside its cell or paragraph. Mentions and
+/// bare URLs get `MarkdownEscaping.autolinkBreak`, so a value cannot notify anyone or plant a link.
 enum GitHubMarkdown {
     /// Characters escaped wherever they stand: the backslash itself first, so an escape of ours
     /// can never be undone by one from the input; then tables, emphasis, code, HTML and
@@ -19,7 +20,9 @@ enum GitHubMarkdown {
         output.reserveCapacity(value.utf8.count)
         var atStart = true
         var leadingDigits = false
-        for scalar in value.unicodeScalars {
+        let scalars = Array(value.unicodeScalars)
+        for (index, scalar) in scalars.enumerated() {
+            defer { if MarkdownEscaping.breaksAutolink(after: index, in: scalars) { output += MarkdownEscaping.autolinkBreak } }
             if isBreakOrControl(scalar) {
                 // A line break would end a table row or start a block; a control character has
                 // no business in rendered text.

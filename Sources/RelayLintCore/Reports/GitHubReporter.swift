@@ -74,6 +74,7 @@ public struct GitHubReporter: Reporter {
         if expired > 0 { text += "; \(plural(expired, "expired suppression")) (fails the run)" }
         let skipped = report.summary.skippedRecords
         if skipped > 0 { text += "; \(plural(skipped, "invalid record")) skipped (--skip-invalid)" }
+        for input in report.inputsReadNothing { text += "; warning: " + escapeData(LintReport.nothingReadMessage(input.path)) }
         return text
     }
 
@@ -94,7 +95,10 @@ public struct GitHubReporter: Reporter {
     static func escapeProperty(_ value: String) -> String { escape(value, isProperty: true) }
 
     /// Works on Unicode scalars, not characters: a `:` followed by a combining mark is one
-    /// `Character` but still a colon to the runner.
+    /// `Character` but still a colon to the runner. Line breaks are the runner's own escapes (it
+    /// puts them back into the annotation); every other control scalar (ESC and the rest of C0
+    /// and C1, U+2028/U+2029, bidi overrides) is written as `TerminalEscaping` writes it, since the
+    /// raw command line is shown in the log too.
     private static func escape(_ value: String, isProperty: Bool) -> String {
         var output = ""
         output.reserveCapacity(value.utf8.count)
@@ -105,6 +109,7 @@ public struct GitHubReporter: Reporter {
             case "\n": output += "%0A"
             case ":" where isProperty: output += "%3A"
             case "," where isProperty: output += "%2C"
+            case _ where TerminalEscaping.isEscaped(scalar): output += TerminalEscaping.escape(scalar)
             default: output.unicodeScalars.append(scalar)
             }
         }

@@ -50,6 +50,9 @@ struct GitHubStepSummary {
                 "**\(summary.skippedRecords) invalid record\(summary.skippedRecords == 1 ? " was" : "s were") skipped** (--skip-invalid): their data was not checked."
             )
         }
+        for input in report.inputsReadNothing {
+            remarks.append("**Warning: " + cell(LintReport.nothingReadMessage(input.path)) + "**: nothing from it was checked.")
+        }
         if summary.duplicates > 0 { remarks.append("\(summary.duplicates) duplicate event\(summary.duplicates == 1 ? "" : "s") ignored.") }
         if summary.pending > 0 {
             remarks.append(

@@ -147,6 +147,17 @@ public struct JUnitReporter: Reporter {
                             outcome: .expired(message: message, body: body))
                     }))
         }
+        let empty = report.inputsReadNothing
+        if !empty.isEmpty {
+            suites.append(
+                TestSuite(
+                    name: "inputs", properties: [],
+                    cases: empty.map { input in
+                        TestCase(
+                            name: LintReport.nothingReadMessage(input.path), classname: "relaylint.inputs",
+                            outcome: .skipped(message: "the input held no record; nothing from it was checked", body: nil))
+                    }))
+        }
         if !report.skipped.isEmpty {
             let count = report.skipped.count
             var body = report.skipped.prefix(Self.maximumListedRecords).map(\.description).joined(separator: "\n")

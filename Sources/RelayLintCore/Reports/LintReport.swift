@@ -81,6 +81,13 @@ public struct LintReport: Sendable, Equatable {
             && lhs.eventsPerDay.map(\.day) == rhs.eventsPerDay.map(\.day) && lhs.eventsPerDay.map(\.count) == rhs.eventsPerDay.map(\.count)
     }
 
+    /// The logs and exports that held no record (`InputFileSummary.readNothing`): each is also a
+    /// warning note, and `--fail-on-empty` fails the run on them.
+    public var inputsReadNothing: [InputFileSummary] { inputs.filter(\.readNothing) }
+
+    /// The warning for an input that held no record.
+    public static func nothingReadMessage(_ path: String) -> String { "no records were read from \(path)" }
+
     /// Findings no suppression accepts: the ones that count.
     public var activeFindings: [Finding] { findings.filter { !$0.isSuppressed } }
 

@@ -5,7 +5,8 @@
 /// links, raw HTML, headings, table pipes, entities, strikethrough and math. Line breaks become
 /// `<br>`, so a value stays inside its table cell or paragraph and never starts a line of its
 /// own: neither a new Markdown block nor, in a CI log, a `::workflow-command::`. Other control
-/// characters become numeric character references.
+/// characters become numeric character references. Mentions and bare URLs are broken with an
+/// invisible `autolinkBreak`, so a value cannot notify anyone or plant a link.
 enum MarkdownEscaping {
     /// Backslash-escaped wherever they appear.
     static let significant: Set<Unicode.Scalar> = ["\\", "|", "*", "_", "`", "<", ">", "[", "]", "#", "&", "~", "$"]
@@ -14,23 +15,70 @@ enum MarkdownEscaping {
     static func inline(_ value: String) -> String {
         var output = ""
         output.reserveCapacity(value.utf8.count)
-        for character in value {
-            if character.isNewline {
+        let scalars = Array(value.unicodeScalars)
+        var index = 0
+        while index < scalars.count {
+            let scalar = scalars[index]
+            defer { index += 1 }
+            if isLineBreak(scalar) {
                 output += "<br>"
+                // CR LF is one line break.
+                if scalar == "\r", index + 1 < scalars.count, scalars[index + 1] == "\n" { index += 1 }
                 continue
             }
-            for scalar in character.unicodeScalars {
-                if significant.contains(scalar) {
-                    output += "\\"
-                    output.unicodeScalars.append(scalar)
-                } else if scalar.value < 0x20 && scalar != "\t" || (0x7F...0x9F).contains(scalar.value) {
-                    output += "&#x" + String(scalar.value, radix: 16, uppercase: true) + ";"
-                } else {
-                    output.unicodeScalars.append(scalar)
-                }
+            if significant.contains(scalar) {
+                output += "\\"
+                output.unicodeScalars.append(scalar)
+            } else if scalar.value < 0x20 && scalar != "\t" || (0x7F...0x9F).contains(scalar.value) {
+                output += "&#x" + String(scalar.value, radix: 16, uppercase: true) + ";"
+            } else {
+                output.unicodeScalars.append(scalar)
             }
+            if breaksAutolink(after: index, in: scalars) { output += autolinkBreak }
         }
         return output
+    }
+
+    /// What `Character.isNewline` calls a line break.
+    private static func isLineBreak(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.value {
+        case 0x0A...0x0D, 0x85, 0x2028, 0x2029: true
+        default: false
+        }
+    }
+
+    // MARK: Mentions and autolinks
+
+    /// A zero-width space, as a character reference: invisible, but it keeps GitHub from reading
+    /// `@name` as a mention (which notifies that user or team) and keeps GFM's autolinks from
+    /// turning `https://…`, `www.…` or `name@domain` in a value into a link. Backslash escapes and
+    /// other entities do not: both are resolved before mentions and autolinks are found.
+    static let autolinkBreak = "&#8203;"
+
+    /// Whether `autolinkBreak` goes between `scalars[index]` and the next scalar: after an `@`
+    /// that a letter or digit follows (a mention, or an email autolink when PII is shown; a
+    /// masked address, `j•••@example.com`, is neither), before the `:` of `scheme://`, and
+    /// before the `.` of a `www.` that starts a word.
+    static func breaksAutolink(after index: Int, in scalars: [Unicode.Scalar]) -> Bool {
+        guard index + 1 < scalars.count else { return false }
+        let scalar = scalars[index]
+        let next = scalars[index + 1]
+        if scalar == "@" {
+            return isASCIIAlphanumeric(next) && (index == 0 || scalars[index - 1] != "•")
+        }
+        if next == ":" {
+            return index + 3 < scalars.count && scalars[index + 2] == "/" && scalars[index + 3] == "/"
+                && isASCIIAlphanumeric(scalar)
+        }
+        if next == ".", index >= 2 {
+            let www = scalars[(index - 2)...index].allSatisfy { $0 == "w" || $0 == "W" }
+            return www && (index == 2 || !isASCIIAlphanumeric(scalars[index - 3]))
+        }
+        return false
+    }
+
+    private static func isASCIIAlphanumeric(_ scalar: Unicode.Scalar) -> Bool {
+        scalar.isASCII && (("a"..."z").contains(scalar) || ("A"..."Z").contains(scalar) || ("0"..."9").contains(scalar))
     }
 
     /// A link to an http(s) URL, `[title](url)`, or nil when the URL must not be linked (another

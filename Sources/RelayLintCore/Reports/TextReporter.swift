@@ -1,5 +1,7 @@
 /// The terminal report: findings grouped by rule, compiler-style lines that editors link, the
-/// evidence indented below, and a summary line.
+/// evidence indented below, and a summary line. Every value from the inputs and the rules goes
+/// through `TerminalEscaping`, so no id, field value or file name can start a line of its own or
+/// send a control sequence to the terminal.
 public struct TextReporter: Reporter {
     public init() {}
     public var identifier: String { "text" }
@@ -8,26 +10,29 @@ public struct TextReporter: Reporter {
 
     public func render(_ report: LintReport, options: ReportOptions) -> String {
         let style = ANSIStyle(enabled: options.color)
+        let e = TerminalEscaping.escape as (String) -> String
         var lines: [String] = []
         let byRule = Dictionary(grouping: report.activeFindings, by: \.rule)
         for outcome in report.rules {
             guard let findings = byRule[outcome.rule.id], !findings.isEmpty else { continue }
             let rule = outcome.rule
-            lines.append(style.bold("\(rule.id)") + " — \(rule.title) " + style.dim("(\(findings.count) of \(outcome.checked) checked)"))
+            lines.append(style.bold(e(rule.id)) + " — \(e(rule.title)) " + style.dim("(\(findings.count) of \(outcome.checked) checked)"))
             for finding in findings {
-                let place = finding.location.map { "\($0): " } ?? ""
+                let place = finding.location.map { e("\($0)") + ": " } ?? ""
                 let severity = style.severity(finding.severity)
-                lines.append("  \(place)\(severity): \(finding.message) [\(finding.rule)]")
+                lines.append("  \(place)\(severity): \(e(finding.message)) [\(e(finding.rule))]")
                 lines.append(
                     style.dim(
-                        "      subject \(finding.subject)" + (finding.event.map { ", event \($0)" } ?? "")
-                            + (finding.time.map { " at \($0)" } ?? "")))
-                lines.append(style.dim("      expected: \(finding.expected)"))
+                        e(
+                            "      subject \(finding.subject)" + (finding.event.map { ", event \($0)" } ?? "")
+                                + (finding.time.map { " at \($0)" } ?? ""))))
+                lines.append(style.dim(e("      expected: \(finding.expected)")))
                 for item in finding.evidence where item.role != .trigger {
                     lines.append(
                         style.dim(
-                            "      \(item.role.rawValue): \(item.type) \(item.event) at \(item.time) (\(item.location))"
-                                + (item.note.map { ": \($0)" } ?? "")))
+                            e(
+                                "      \(item.role.rawValue): \(item.type) \(item.event) at \(item.time) (\(item.location))"
+                                    + (item.note.map { ": \($0)" } ?? ""))))
                 }
             }
             lines.append("")
@@ -43,23 +48,23 @@ public struct TextReporter: Reporter {
                 let status: String
                 switch outcome.status {
                 case .active: status = "\(outcome.matched) finding\(outcome.matched == 1 ? "" : "s") accepted"
-                case .expired: status = style.severity(.error) + ": expired on \(suppression.expires), no longer applied"
+                case .expired: status = style.severity(.error) + ": expired on \(e(suppression.expires)), no longer applied"
                 case .stale: status = style.severity(.warning) + ": matches no finding any more; remove it"
                 }
-                lines.append("  \(suppression.location): \(target): \(status)")
-                lines.append(style.dim("      \(suppression.justification) (\(suppression.author), until \(suppression.expires))"))
+                lines.append("  " + e("\(suppression.location): \(target)") + ": \(status)")
+                lines.append(style.dim(e("      \(suppression.justification) (\(suppression.author), until \(suppression.expires))")))
             }
             lines.append("")
         }
         if !report.skipped.isEmpty {
             lines.append(style.bold("skipped records") + " (\(report.skipped.count), --skip-invalid)")
-            for diagnostic in report.skipped.prefix(20) { lines.append("  \(diagnostic)") }
+            for diagnostic in report.skipped.prefix(20) { lines.append("  " + e(diagnostic.description)) }
             if report.skipped.count > 20 { lines.append("  … \(report.skipped.count - 20) more in the JSON report") }
             lines.append("")
         }
         if !report.notes.isEmpty {
             lines.append(style.bold("data-quality notes") + " (\(report.notes.count))")
-            for diagnostic in report.notes.prefix(20) { lines.append("  \(diagnostic)") }
+            for diagnostic in report.notes.prefix(20) { lines.append("  " + e(diagnostic.description)) }
             if report.notes.count > 20 { lines.append("  … \(report.notes.count - 20) more in the JSON report") }
             lines.append("")
         }
@@ -88,6 +93,9 @@ public struct TextReporter: Reporter {
             extras.append("\(report.expiredSuppressions.count) expired suppression\(report.expiredSuppressions.count == 1 ? "" : "s")")
         }
         if summary.pending > 0 { extras.append("\(summary.pending) check\(summary.pending == 1 ? "" : "s") pending (window still open)") }
+        for input in report.inputsReadNothing {
+            extras.append(style.severity(.warning) + ": " + TerminalEscaping.escape(LintReport.nothingReadMessage(input.path)))
+        }
         if !extras.isEmpty { text += "; " + extras.joined(separator: ", ") }
         return text
     }

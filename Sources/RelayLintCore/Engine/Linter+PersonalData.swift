@@ -1,0 +1,61 @@
+/// Masking of what the engine reports beyond rule messages (contract §6): without `--show-pii`,
+/// an email address or a phone number is masked wherever a report or standard error prints it,
+/// also where it stands in an id (a subject id that is an address, an event or app id holding
+/// one), in an input problem that quotes a value, or in a suppression's justification.
+///
+/// Done once matching is over: fingerprints are made from the whole ids, and suppressions and
+/// baselines are matched against them, before anything is masked.
+extension Linter {
+    /// Masks the findings' ids and evidence, then puts them back in report order, which is the
+    /// order of what the report shows: `relaylint merge` sorts the masked findings of its shards
+    /// the same way and must give the same bytes.
+    static func maskPersonalData(in findings: inout [Finding], masker: PIIMasker) {
+        guard masker.isEnabled else { return }
+        var changed = false
+        func mask(_ value: inout String) {
+            let masked = masker.mask(value)
+            if masked != value {
+                value = masked
+                changed = true
+            }
+        }
+        for index in findings.indices {
+            mask(&findings[index].subject)
+            mask(&findings[index].app)
+            if var event = findings[index].event {
+                mask(&event)
+                findings[index].event = event
+            }
+            for item in findings[index].evidence.indices {
+                mask(&findings[index].evidence[item].event)
+                if var note = findings[index].evidence[item].note {
+                    mask(&note)
+                    findings[index].evidence[item].note = note
+                }
+            }
+            if let suppression = findings[index].suppression {
+                findings[index].suppression = masked(suppression, by: masker)
+            }
+        }
+        if changed { sortInReportOrder(&findings) }
+    }
+
+    /// A suppression as a report shows it: its justification and subject masked. It has been
+    /// matched already.
+    static func masked(_ suppression: Suppression, by masker: PIIMasker) -> Suppression {
+        var suppression = suppression
+        suppression.justification = masker.mask(suppression.justification)
+        suppression.subject = suppression.subject.map(masker.mask)
+        return suppression
+    }
+
+    /// Diagnostics whose messages quote input values (`found 'jane@example.com'`), masked.
+    static func masked(_ diagnostics: [Diagnostic], by masker: PIIMasker) -> [Diagnostic] {
+        guard masker.isEnabled else { return diagnostics }
+        return diagnostics.map { diagnostic in
+            var diagnostic = diagnostic
+            diagnostic.message = masker.mask(diagnostic.message)
+            return diagnostic
+        }
+    }
+}
