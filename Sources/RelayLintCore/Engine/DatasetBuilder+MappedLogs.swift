@@ -4,7 +4,7 @@ extension DatasetBuilder {
     /// Reads one log a mapping describes. Notifications joined by Apple user id must be read
     /// after every other input, once the index of Apple user ids is complete.
     mutating func readMappedEvents(
-        path: String, fileIndex: Int, mapping: LogMapping, keys: SigningKeySet?, prefix: [UInt8] = []
+        path: String, fileIndex: Int, mapping: LogMapping, keys: SigningKeySet?, opened: OpenedInput? = nil
     ) throws(InputError) {
         if eventPaths.count <= fileIndex { eventPaths += Array(repeating: "", count: fileIndex + 1 - eventPaths.count) }
         eventPaths[fileIndex] = path
@@ -30,7 +30,7 @@ extension DatasetBuilder {
         }
         var reader = MappedLogReader(
             path: path, fileIndex: fileIndex, mapping: mapping, keys: keys, appleAccounts: appleAccounts, parallelism: parallelism)
-        reader.prefix = prefix
+        reader.opened = opened
         let preparation = PreparedEvent.Preparation(relayDomains: relayDomains, shard: shard)
         let totals = try reader.read(names: names, preparation: preparation) { delivery, line in
             switch delivery {

@@ -95,10 +95,10 @@ struct DatasetBuilder {
     }
 
     /// Reads one JSON Lines log. Invalid records are collected; `finish` decides whether they stop the run.
-    /// - Parameter prefix: what was read from a pipe to recognise its format.
-    mutating func readEvents(path: String, fileIndex: Int, prefix: [UInt8] = []) throws(InputError) {
+    /// - Parameter opened: a pipe already opened (and begun) to recognise its format.
+    mutating func readEvents(path: String, fileIndex: Int, opened: OpenedInput? = nil) throws(InputError) {
         var reader = EventLogReader(path: path, fileIndex: fileIndex, parallelism: parallelism)
-        reader.prefix = prefix
+        reader.opened = opened
         if eventPaths.count <= fileIndex { eventPaths += Array(repeating: "", count: fileIndex + 1 - eventPaths.count) }
         eventPaths[fileIndex] = path
         var summary = InputFileSummary(path: path, kind: .events, sha256: "", records: 0)

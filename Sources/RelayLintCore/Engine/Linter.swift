@@ -120,14 +120,14 @@ public enum Linter {
         var joinedLast: [(index: Int, path: String, mapping: LogMapping)] = []
         for (index, path) in request.eventPaths.enumerated() {
             do {
-                let (format, consumed) = try EventLogFormat.recognize(path: path, mappings: request.mappings)
+                let (format, opened) = try EventLogFormat.recognize(path: path, mappings: request.mappings)
                 switch format {
-                case .native: try builder.readEvents(path: path, fileIndex: index, prefix: consumed)
+                case .native: try builder.readEvents(path: path, fileIndex: index, opened: opened)
                 // A pipe cannot wait: its joins see what was read before it.
-                case .mapped(let mapping) where mapping.joinsAppleIDs && consumed.isEmpty: joinedLast.append((index, path, mapping))
+                case .mapped(let mapping) where mapping.joinsAppleIDs && opened == nil: joinedLast.append((index, path, mapping))
                 case .mapped(let mapping):
                     try builder.readMappedEvents(
-                        path: path, fileIndex: index, mapping: mapping, keys: request.appleKeys, prefix: consumed)
+                        path: path, fileIndex: index, mapping: mapping, keys: request.appleKeys, opened: opened)
                 }
             } catch {
                 problems.append(contentsOf: error.diagnostics)

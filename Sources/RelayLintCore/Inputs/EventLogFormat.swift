@@ -18,23 +18,29 @@ enum EventLogFormat {
 
     /// Recognises a file's format; `mappings` are tried in order after relaylint's own format.
     /// A gzip file is recognised by what it holds. From a pipe (`--events -`, `<(…)`), the bytes
-    /// read to recognise it are handed back in `consumed`: the reader must take them first.
-    static func recognize(path: String, mappings: [LogMapping]) throws(InputError) -> (format: EventLogFormat, consumed: [UInt8]) {
+    /// read to recognise it are handed back in `opened` with the open pipe: the reader takes them
+    /// first, then reads on from that pipe.
+    static func recognize(path: String, mappings: [LogMapping]) throws(InputError) -> (format: EventLogFormat, opened: OpenedInput?) {
         if GzipStream.isGzip(path: path) {
             let prefix = try GzipStream.prefix(path: path, limit: sniffLimit)
             let format = try prefix.withUnsafeBufferPointer { bytes throws(InputError) in
                 try recognize(prefix: bytes, isWhole: bytes.count < sniffLimit, path: path, mappings: mappings)
             }
-            return (format, [])
+            return (format, nil)
         }
-        guard let handle = FileHandle(forReadingAtPath: path) else { return (.native, []) }
-        defer { try? handle.close() }
+        guard let handle = FileHandle(forReadingAtPath: path) else { return (.native, nil) }
         let isRegular = (try? FileManager.default.attributesOfItem(atPath: path))?[.type] as? FileAttributeType == .typeRegular
         let (prefix, isWhole) = readPrefix(handle.fileDescriptor, stopEarly: !isRegular)
         let format = try prefix.withUnsafeBufferPointer { bytes throws(InputError) in
             try recognize(prefix: bytes, isWhole: isWhole, path: path, mappings: mappings)
         }
-        return (format, isRegular ? [] : prefix)
+        if isRegular {
+            try? handle.close()
+            return (format, nil)
+        }
+        // A pipe is read on through the same descriptor: a FIFO opened again would wait for a
+        // writer that may be gone, and one closed meanwhile would break a writer still writing.
+        return (format, OpenedInput(prefix: prefix, handle: handle))
     }
 
     /// The first bytes of a file, up to `sniffLimit`. From a pipe it stops as soon as the first
@@ -137,4 +143,18 @@ enum EventLogFormat {
     private static func refusal(_ path: String, _ message: String) -> InputError {
         .invalidRecords([Diagnostic(.error, message, at: SourceLocation(file: path, line: 1))])
     }
+}
+
+/// A pipe whose first bytes were read to recognise its format, still open: its reader takes
+/// `prefix` first, then reads on from `handle`.
+final class OpenedInput: @unchecked Sendable {
+    let prefix: [UInt8]
+    let handle: FileHandle
+
+    init(prefix: [UInt8], handle: FileHandle) {
+        self.prefix = prefix
+        self.handle = handle
+    }
+
+    deinit { try? handle.close() }
 }

@@ -11,8 +11,8 @@ struct EventLogReader {
     let fileIndex: Int
     /// Threads that parse a run's lines.
     var parallelism = 1
-    /// What was read from a pipe to recognise its format; it comes before the rest.
-    var prefix: [UInt8] = []
+    /// A pipe already opened (and begun) to recognise its format.
+    var opened: OpenedInput?
 
     /// The input order of a line: file first, then line.
     static func sequence(fileIndex: Int, line: Int) -> UInt64 { UInt64(fileIndex) << 40 | UInt64(line) }
@@ -80,7 +80,7 @@ struct EventLogReader {
         // for a sixth of the reading); `forEachRun` hashes on a queue of its own.
         var parsing: (run: ParsedRun, group: DispatchGroup)?
         defer { parsing?.group.wait() }
-        let sha256 = try FileBytes.forEachRun(path: path, prefix: prefix) { bytes in
+        let sha256 = try FileBytes.forEachRun(path: path, opened: opened) { bytes in
             let lines = bytes.withUnsafeBufferPointer { FileBytes.lineRanges(in: $0, firstLine: nextLine) }
             nextLine += lines.count
             let parts = workers.count > 1 && lines.count >= 256 ? workers.count : 1

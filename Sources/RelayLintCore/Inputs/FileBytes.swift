@@ -23,14 +23,15 @@ struct FileBytes {
     /// reading thread, which the parse workers wait for.) The hash is worked out on a queue of
     /// its own while `body` runs.
     ///
-    /// A gzip file is read decompressed (its hash is then that of the text it holds); `prefix`
-    /// is what was already read from a pipe to recognise its format, and comes first.
-    static func forEachRun(path: String, prefix: [UInt8] = [], _ body: (ArraySlice<UInt8>) throws -> Void) throws -> String {
-        let gzip = GzipStream.isGzip(path: path) ? try GzipStream(path: path) : nil
-        guard let handle = FileHandle(forReadingAtPath: path) else {
+    /// A gzip file is read decompressed (its hash is then that of the text it holds); a pipe
+    /// `opened` to recognise its format is read on, its first bytes first.
+    static func forEachRun(path: String, opened: OpenedInput? = nil, _ body: (ArraySlice<UInt8>) throws -> Void) throws -> String {
+        let gzip = opened == nil && GzipStream.isGzip(path: path) ? try GzipStream(path: path) : nil
+        guard let handle = opened?.handle ?? FileHandle(forReadingAtPath: path) else {
             throw InputError.unreadable(path: path, reason: FileBytes.openFailureReason(path))
         }
-        defer { try? handle.close() }
+        defer { if opened == nil { try? handle.close() } }
+        let prefix = opened?.prefix ?? []
         let descriptor = handle.fileDescriptor
         let source: (UnsafeMutableRawPointer, Int) throws -> Int = { buffer, count in
             if let gzip { return try gzip.read(into: buffer, count: count) }

@@ -29,9 +29,18 @@ final class MappedFile: @unchecked Sendable {
     private let version: [Int]?
     private static let pageSize = Int(sysconf(Int32(_SC_PAGESIZE)))
 
-    /// - Parameter prefix: what was already read from a pipe (to recognise its format); it comes first.
-    init(path: String, prefix: [UInt8] = []) throws(InputError) {
+    /// - Parameter opened: a pipe already opened (and begun) to recognise its format.
+    init(path: String, opened: OpenedInput? = nil) throws(InputError) {
         self.path = path
+        if let opened {
+            do {
+                contents = .read(Data(opened.prefix) + (try opened.handle.readToEnd() ?? Data()))
+            } catch {
+                throw InputError.unreadable(path: path, reason: FileBytes.readFailureReason(path, error))
+            }
+            version = nil
+            return
+        }
         if GzipStream.isGzip(path: path) {
             contents = .read(try GzipStream.readAll(path: path))
             version = nil
@@ -51,7 +60,7 @@ final class MappedFile: @unchecked Sendable {
         // Read to the end through the same descriptor: a pipe has no size, and opening it again
         // would lose what its writer already wrote.
         do {
-            contents = .read(Data(prefix) + (try FileHandle(fileDescriptor: descriptor, closeOnDealloc: false).readToEnd() ?? Data()))
+            contents = .read(try FileHandle(fileDescriptor: descriptor, closeOnDealloc: false).readToEnd() ?? Data())
         } catch {
             throw InputError.unreadable(path: path, reason: FileBytes.readFailureReason(path, error))
         }

@@ -16,8 +16,8 @@ struct MappedLogReader: Sendable {
     /// Who holds each Apple user id; complete when a log joined through it is read.
     let appleAccounts: AppleAccountIndex
     var parallelism = 1
-    /// What was read from a pipe to recognise its format; it comes before the rest.
-    var prefix: [UInt8] = []
+    /// A pipe already opened (and begun) to recognise its format.
+    var opened: OpenedInput?
 
     /// A record's events, prepared on a worker: packed into `bytes` (each event's packed form,
     /// id and subject), with each event's content as canonical JSON for the duplicate check.
@@ -66,7 +66,7 @@ struct MappedLogReader: Sendable {
     func read(
         names: NameTable, preparation: PreparedEvent.Preparation, _ body: (consuming Delivery, _ line: Int) throws -> Void
     ) throws(InputError) -> Totals {
-        let file = try MappedFile(path: path, prefix: prefix)
+        let file = try MappedFile(path: path, opened: opened)
         var totals = Totals()
         totals.sha256 = file.sha256()
         let workers = (0..<max(1, parallelism)).map { _ in
