@@ -36,11 +36,11 @@ struct RuleOptions: ParsableArguments {
     /// - Parameter applyingParameters: false for `rules test`, whose examples are written for the defaults.
     func load(configuration: Configuration?, applyingParameters: Bool = true) throws -> RuleSet {
         do {
-            var locations = paths
-            if locations.isEmpty, configuration?.includesBuiltInRules ?? true { locations = [try RuleSet.builtInDirectory()] }
-            locations += configuration?.rulePaths ?? []
+            var sources = paths.map(RuleSource.path)
+            if sources.isEmpty, configuration?.includesBuiltInRules ?? true { sources = [.builtIn] }
+            sources += (configuration?.rulePaths ?? []).map(RuleSource.path)
             let overrides = applyingParameters ? configuration?.parameterOverrides ?? [:] : [:]
-            let ruleSet = try RuleSet.load(paths: locations, parameterOverrides: overrides)
+            let ruleSet = try RuleSet.load(sources: sources, parameterOverrides: overrides)
             return try configuration?.apply(to: ruleSet) ?? ruleSet
         } catch {
             StandardError.write(error.diagnostics)

@@ -167,6 +167,33 @@ import Testing
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stdout.contains("in-app-deletion-offered"))
     }
+
+    @Test func aCopiedExecutableAloneRunsTheExamplesWithTheBuiltInPack() throws {
+        let directory = try Fixtures.temporaryDirectory()
+        let copy = directory.appendingPathComponent("relaylint")
+        try FileManager.default.copyItem(at: CommandRunner.productsDirectory.appendingPathComponent("relaylint"), to: copy)
+        let examples = ["--accounts", "accounts.json", "--events", "events.jsonl", "--manifest", "manifest.yml"]
+        let result = try CommandRunner.run(
+            ["check", "--format", "json"] + examples, in: Fixtures.root.appendingPathComponent("Examples"), executable: copy)
+        #expect(result.status == 1, "\(result.stderr)")
+        let report = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any]
+        let files = ((report?["rulePack"] as? [String: Any])?["files"] as? [[String: Any]])?.compactMap { $0["path"] as? String }
+        #expect(files?.count == 12)
+        #expect(files?.contains("Rules/consent-before-email-link.yml") == true, "\(files ?? [])")
+    }
+
+    @Test func relaylintRulesNamesAFolderThatReplacesTheBuiltInPack() throws {
+        let folder = try Fixtures.temporaryDirectory()
+        try FileManager.default.copyItem(
+            atPath: Fixtures.path("Rules/token-revoked-before-deletion.yml"),
+            toPath: folder.appendingPathComponent("only.yml").path)
+        let result = try CommandRunner.run(["rules", "validate"], environment: ["RELAYLINT_RULES": folder.path])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout.contains("1 rule"), "\(result.stdout)")
+        let mappings = try CommandRunner.run(["mappings", "validate"], environment: ["RELAYLINT_MAPPINGS": folder.path])
+        #expect(mappings.status == 2, "a folder of rules is no mapping: \(mappings.stdout)")
+        #expect(mappings.stderr.contains("Mappings/only.yml"), "\(mappings.stderr)")
+    }
 }
 
 /// Configuration, suppressions, baselines: how a team adopts and tunes the tool.

@@ -21,14 +21,16 @@ public enum CommandRunner {
         return Bundle.main.bundleURL
     }
 
-    /// - Parameter standardOutput: where the command's standard output goes instead of a pipe
-    ///   (`/dev/full`, say); `Result.stdout` is then empty.
+    /// - Parameters:
+    ///   - standardOutput: where the command's standard output goes instead of a pipe
+    ///     (`/dev/full`, say); `Result.stdout` is then empty.
+    ///   - executable: another copy of the executable to run (one copied elsewhere, say).
     public static func run(
         _ arguments: [String], environment: [String: String] = [:], in directory: URL = Fixtures.root,
-        standardOutput: FileHandle? = nil
+        standardOutput: FileHandle? = nil, executable: URL? = nil
     ) throws -> Result {
         let process = Process()
-        process.executableURL = productsDirectory.appendingPathComponent("relaylint")
+        process.executableURL = executable ?? productsDirectory.appendingPathComponent("relaylint")
         process.arguments = arguments
         process.currentDirectoryURL = directory
         var env = ProcessInfo.processInfo.environment
