@@ -6,10 +6,17 @@ struct EvaluationContext: Sendable {
     var horizon: Timestamp
     /// The app of events without an `app` field (contract §2.4, "Apps").
     var defaultApp: String
+    /// Whether a manifest was given, for the hint in the name of the app without a name.
+    var hasManifest = false
     /// The event matchers app rules test (`exists`, `absent`), in `AppRuleEvaluator` order.
     var appMatchers: [EventMatcher]
 
     func app(of event: Event) -> String { event.app ?? defaultApp }
+
+    /// How messages name an app: its bundle id, or what the data without an app is.
+    func readableName(ofApp app: String) -> String {
+        app == UnnamedApp.id ? UnnamedApp.readableName(hasManifest: hasManifest) : app
+    }
 
     func severity(of rule: Rule) -> Severity { rule.severity }
 

@@ -191,7 +191,7 @@ public enum Linter {
     ) throws(DiagnosticsError) -> LintReport {
         let context = EvaluationContext(
             relayDomains: request.relayDomains, masker: PIIMasker(isEnabled: !request.showPII),
-            horizon: dataset.latest ?? Timestamp(nanoseconds: 0), defaultApp: dataset.defaultApp,
+            horizon: dataset.latest ?? Timestamp(nanoseconds: 0), defaultApp: dataset.defaultApp, hasManifest: dataset.manifest != nil,
             appMatchers: appRules.flatMap { EvaluationContext.appMatchers(of: $0.requirement) })
         let matching = MatcherEvaluation(relayDomains: request.relayDomains, manifest: dataset.manifest, defaultApp: dataset.defaultApp)
         let evaluator = SubjectRuleEvaluator(rules: subjectRules, matching: matching, context: context)

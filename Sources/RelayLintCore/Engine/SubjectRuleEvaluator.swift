@@ -274,7 +274,7 @@ struct SubjectRuleEvaluator {
         let message = rule.message.render(masker: context.masker) { name in
             switch name {
             case "subject": return timeline.subject
-            case "app": return app
+            case "app": return context.readableName(ofApp: app)
             case "rule": return rule.id
             case "expected": return failure.expected
             default:

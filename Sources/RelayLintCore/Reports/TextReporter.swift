@@ -20,7 +20,8 @@ public struct TextReporter: Reporter {
                 lines.append("  \(place)\(severity): \(finding.message) [\(finding.rule)]")
                 lines.append(
                     style.dim(
-                        "      subject \(finding.subject)" + (finding.event.map { ", event \($0)" } ?? "")
+                        "      subject \(rule.scope == .app ? UnnamedApp.readableSubject(finding.subject) : finding.subject)"
+                            + (finding.event.map { ", event \($0)" } ?? "")
                             + (finding.time.map { " at \($0)" } ?? "")))
                 lines.append(style.dim("      expected: \(finding.expected)"))
                 for item in finding.evidence where item.role != .trigger {

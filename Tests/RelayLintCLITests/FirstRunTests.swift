@@ -1,0 +1,43 @@
+import Foundation
+import RelayLintTestSupport
+import Testing
+
+/// What a new user meets on a first run: names, counts and hints that read right.
+@Suite struct FirstRunTests {
+    /// One Apple sign-up in a log whose events name no app.
+    static func applessLog() throws -> String {
+        try Fixtures.temporaryFile(
+            named: "events.jsonl",
+            contents: #"{"id":"e1","time":"2026-01-01T00:00:00Z","subject":"u1","type":"account.created","provider":"apple.com"}"#
+                + "\n")
+    }
+
+    @Test func dataWithoutAnAppIsNamedSoAReaderUnderstandsIt() throws {
+        let log = try Self.applessLog()
+        let text = try CommandRunner.run(["check", "--events", log])
+        #expect(text.status == 1)
+        #expect(
+            text.stdout.contains("error: data without an app (add a manifest to name the app) creates accounts but shows no way"),
+            "\(text.stdout)")
+        #expect(text.stdout.contains("subject data without an app\n"), "\(text.stdout)")
+        #expect(!text.stdout.contains("app app"))
+        for format in ["markdown", "html"] {
+            let report = try CommandRunner.run(["check", "--events", log, "--format", format])
+            #expect(report.stdout.contains("data without an app"), "\(format)")
+            #expect(!report.stdout.contains("app app"), "\(format)")
+        }
+        // The JSON report keeps the contract's id for the app without a name.
+        let json = try CommandRunner.run(["check", "--events", log, "--format", "json"])
+        let object = try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any]
+        let finding = try #require((object?["findings"] as? [[String: Any]])?.first)
+        #expect(finding["subject"] as? String == "app")
+        #expect(finding["app"] as? String == "app")
+    }
+
+    @Test func withAManifestOfSeveralAppsTheHintSaysWhyTheDataHasNoApp() throws {
+        let manifest = try Fixtures.temporaryFile(
+            named: "manifest.yml", contents: "apps:\n  - bundle_id: com.example.one\n  - bundle_id: com.example.two\n")
+        let result = try CommandRunner.run(["check", "--events", try Self.applessLog(), "--manifest", manifest])
+        #expect(result.stdout.contains("data without an app (its events have no app field and the manifest lists several apps)"))
+    }
+}
