@@ -346,6 +346,22 @@ import Testing
         #expect(explained.status == 2)
     }
 
+    @Test func aSuppressionOfAFindingTheBaselineHidesIsNotStale() throws {
+        let directory = try Fixtures.temporaryDirectory()
+        let previous = directory.appendingPathComponent("previous.json").path
+        let withConfig = ["--config", "Examples/.relaylint.yml"] + Self.examples
+        _ = try CommandRunner.run(["check", "--format", "json", "--output", previous] + withConfig)
+        let result = try CommandRunner.run(["check", "--baseline", previous] + withConfig)
+        #expect(result.status == 0, "\(result.stdout)")
+        #expect(!result.stdout.contains("matches no finding any more"), "\(result.stdout)")
+        #expect(
+            result.stdout.contains("consent-before-phone-link for Yz4uJoHgkb7jjRw8CmnqbGSkbZ0z: 1 finding accepted"), "\(result.stdout)")
+        let json = try CommandRunner.run(["check", "--baseline", previous, "--format", "json"] + withConfig)
+        let object = try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any]
+        let statuses = (object?["suppressions"] as? [[String: Any]])?.compactMap { $0["status"] as? String }
+        #expect(statuses == ["active"])
+    }
+
     @Test func explainShowsOneFindingsEvidence() throws {
         let directory = try Fixtures.temporaryDirectory()
         let report = directory.appendingPathComponent("report.json").path

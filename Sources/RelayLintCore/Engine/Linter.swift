@@ -283,9 +283,11 @@ public enum Linter {
         findings.reserveCapacity(findings.count + appResult.findings.count)
         findings.append(contentsOf: appResult.findings)
         sortInReportOrder(&findings)
+        // Suppressions are matched before the baseline hides findings: one that still accepts a
+        // finding the baseline hides is in use, not stale.
+        let suppressionOutcomes = applySuppressions(request.suppressions, to: &findings, asOf: request.asOfDay)
         let baselined = findings.count
         findings.removeAll { request.baselineFingerprints.contains($0.fingerprint) }
-        let suppressionOutcomes = applySuppressions(request.suppressions, to: &findings, asOf: request.asOfDay)
 
         var outcomes: [String: LintReport.RuleOutcome] = [:]
         for (rule, tally) in Array(zip(subjectRules, tallies)) + Array(zip(appRules, appResult.tallies)) {
