@@ -269,6 +269,6 @@ struct CheckCommand: ParsableCommand {
             StandardError.write("\(path): error: cannot write report: \(error.localizedDescription)")
             throw ExitCode(ExitStatus.invalidInput)
         }
-        StandardError.write("relaylint: wrote \(format) report to \(path) (\(report.summary.findings) findings)")
+        StandardError.write("relaylint: wrote \(format) report to \(path) (\(Plural.counted(report.summary.findings, "finding")))")
     }
 }

@@ -53,7 +53,9 @@ struct MergeCommand: ParsableCommand {
                 StandardError.write("\(output): error: cannot write report: \(error.localizedDescription)")
                 throw ExitCode(ExitStatus.invalidInput)
             }
-            StandardError.write("relaylint: merged \(reports.count) shard reports into \(output) (\(merged.findingCount) findings)")
+            StandardError.write(
+                "relaylint: merged \(Plural.counted(reports.count, "shard report")) into \(output) (\(Plural.counted(merged.findingCount, "finding")))"
+            )
         } else {
             try StandardOutput.write(merged.json)
         }

@@ -36,7 +36,9 @@ struct RulesCommand: ParsableCommand {
             for rule in withoutExamples {
                 StandardError.write("\(rule.location): warning: rule '\(rule.id)' has no examples; add some so 'rules test' can check it")
             }
-            try StandardOutput.write("\(ruleSet.rules.count) rules in \(ruleSet.files.count) files are valid\n")
+            let rules = Plural.counted(ruleSet.rules.count, "rule")
+            let files = Plural.counted(ruleSet.files.count, "file")
+            try StandardOutput.write("\(rules) in \(files) \(ruleSet.rules.count == 1 ? "is" : "are") valid\n")
         }
     }
 

@@ -40,4 +40,28 @@ import Testing
         let result = try CommandRunner.run(["check", "--events", try Self.applessLog(), "--manifest", manifest])
         #expect(result.stdout.contains("data without an app (its events have no app field and the manifest lists several apps)"))
     }
+
+    @Test func countsOfOneReadInTheSingular() throws {
+        let rule = Fixtures.path("Rules/in-app-deletion-offered.yml")
+        let log = try Self.applessLog()
+        let config = try Fixtures.temporaryFile(
+            named: "relaylint.yml",
+            contents: """
+                suppressions:
+                  - rule: in-app-deletion-offered
+                    justification: testing the register
+                    author: tests@example.com
+                    expires: 2099-01-01
+                """)
+        let text = try CommandRunner.run(["check", "--rules", rule, "--events", log, "--config", config])
+        #expect(text.stdout.contains("(1 finding accepted)"), "\(text.stdout)")
+        #expect(text.stdout.contains("in 1 subject, 1 event, 0 accounts; 1 rule; 1 suppressed"), "\(text.stdout)")
+        let html = try CommandRunner.run(["check", "--rules", rule, "--events", log, "--format", "html"])
+        #expect(html.stdout.contains(#"<span class="label">subject</span>"#))
+        #expect(!html.stdout.contains(#"<span class="label">subjects</span>"#))
+        let github = try CommandRunner.run(["check", "--rules", rule, "--events", log, "--format", "github"])
+        #expect(github.stdout.contains("relaylint: 1 finding (1 error)"), "\(github.stdout)")
+        let validate = try CommandRunner.run(["rules", "validate", "--rules", rule])
+        #expect(validate.stdout == "1 rule in 1 file is valid\n")
+    }
 }
