@@ -7,7 +7,7 @@ struct RuleOptions: ParsableArguments {
     @Option(
         name: .customLong("rules"),
         help: ArgumentHelp(
-            "A rule file or a folder of rule files (.yml, .yaml); repeat for several. Default: the built-in pack.",
+            "A rule file or a folder of rule files (.yml, .yaml), or 'builtin' for the built-in pack; repeat for several (--rules builtin --rules mine/ adds yours to it). Default: the built-in pack.",
             valueName: "path"))
     var paths: [String] = []
 
@@ -36,7 +36,7 @@ struct RuleOptions: ParsableArguments {
     /// - Parameter applyingParameters: false for `rules test`, whose examples are written for the defaults.
     func load(configuration: Configuration?, applyingParameters: Bool = true) throws -> RuleSet {
         do {
-            var sources = paths.map(RuleSource.path)
+            var sources = paths.map(RuleSource.init(argument:))
             if sources.isEmpty, configuration?.includesBuiltInRules ?? true { sources = [.builtIn] }
             sources += (configuration?.rulePaths ?? []).map(RuleSource.path)
             let overrides = applyingParameters ? configuration?.parameterOverrides ?? [:] : [:]

@@ -64,4 +64,28 @@ import Testing
         let validate = try CommandRunner.run(["rules", "validate", "--rules", rule])
         #expect(validate.stdout == "1 rule in 1 file is valid\n")
     }
+
+    @Test func builtinNamesTheBuiltInPackBesideYourOwnRules() throws {
+        let mine = try Fixtures.temporaryFile(
+            named: "mine.yml",
+            contents: """
+                id: no-signin-at-all
+                severity: warning
+                when: {type: signin}
+                message: "{subject} signed in"
+                """)
+        let both = try CommandRunner.run(["rules", "list", "--rules", "builtin", "--rules", mine])
+        #expect(both.status == 0, "\(both.stderr)")
+        let ids = both.stdout.split(separator: "\n").map { String($0.prefix { $0 != " " }) }
+        #expect(ids.count == 13)
+        #expect(ids.contains("consent-before-email-link") && ids.last == "no-signin-at-all")
+        let mineOnly = try CommandRunner.run(["rules", "list", "--rules", mine])
+        #expect(mineOnly.stdout.split(separator: "\n").count == 1)
+        // A folder that happens to be called so is reached as ./builtin.
+        let folder = try Fixtures.temporaryDirectory()
+        try FileManager.default.createDirectory(at: folder.appendingPathComponent("builtin"), withIntermediateDirectories: true)
+        try FileManager.default.copyItem(atPath: mine, toPath: folder.appendingPathComponent("builtin/mine.yml").path)
+        let dotted = try CommandRunner.run(["rules", "list", "--rules", "./builtin"], in: folder)
+        #expect(dotted.stdout.hasPrefix("no-signin-at-all"), "\(dotted.stdout)\(dotted.stderr)")
+    }
 }

@@ -4,4 +4,13 @@ public enum RuleSource: Sendable, Equatable {
     case builtIn
     /// A rule file or a folder of rule files, searched recursively.
     case path(String)
+
+    /// The word that names the built-in pack where a path is expected (`--rules builtin`).
+    public static let builtInName = "builtin"
+
+    /// Reads a command-line value: `builtin` is the built-in pack, anything else a path (a
+    /// folder that happens to be called so is `./builtin`).
+    public init(argument: String) {
+        self = argument == Self.builtInName ? .builtIn : .path(argument)
+    }
 }
