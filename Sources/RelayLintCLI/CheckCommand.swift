@@ -15,6 +15,8 @@ struct CheckCommand: ParsableCommand {
 
     @OptionGroup var rules: RuleOptions
 
+    @OptionGroup(title: "Turning rules on and off") var selection: RuleSelection
+
     @Option(
         name: .customLong("accounts"),
         help: ArgumentHelp(
@@ -172,7 +174,7 @@ struct CheckCommand: ParsableCommand {
 
     func run() throws {
         let configuration = try rules.configuration()
-        let ruleSet = try rules.load(configuration: configuration)
+        let ruleSet = try rules.load(configuration: configuration, selection: selection)
         var request = LintRequest(
             eventPaths: eventPaths, accountPaths: accountPaths, manifestPath: manifestPath, rules: ruleSet,
             skipInvalid: skipInvalid, showPII: showPII)

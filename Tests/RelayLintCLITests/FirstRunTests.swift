@@ -88,4 +88,49 @@ import Testing
         let dotted = try CommandRunner.run(["rules", "list", "--rules", "./builtin"], in: folder)
         #expect(dotted.stdout.hasPrefix("no-signin-at-all"), "\(dotted.stdout)\(dotted.stderr)")
     }
+
+    static let examples = [
+        "--accounts", "Examples/accounts.json", "--events", "Examples/events.jsonl", "--manifest", "Examples/manifest.yml",
+    ]
+
+    /// The rule ids of the JSON report's findings and rules.
+    static func ruleIDs(_ arguments: [String]) throws -> (findings: Set<String>, rules: Set<String>) {
+        let result = try CommandRunner.run(["check", "--format", "json"] + arguments)
+        #expect(result.status != 2, "\(result.stderr)")
+        let object = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any]
+        let findings = (object?["findings"] as? [[String: Any]])?.compactMap { $0["rule"] as? String } ?? []
+        let rules = (object?["rules"] as? [[String: Any]])?.compactMap { $0["id"] as? String } ?? []
+        return (Set(findings), Set(rules))
+    }
+
+    @Test func disableTurnsARuleOffForOneRun() throws {
+        let all = try Self.ruleIDs(Self.examples)
+        #expect(all.findings.contains("token-revoked-before-deletion"))
+        let fewer = try Self.ruleIDs(
+            Self.examples + ["--disable", "token-revoked-before-deletion", "--disable", "in-app-deletion-offered"])
+        #expect(fewer.rules == all.rules.subtracting(["token-revoked-before-deletion", "in-app-deletion-offered"]))
+        #expect(fewer.findings == all.findings.subtracting(["token-revoked-before-deletion", "in-app-deletion-offered"]))
+    }
+
+    @Test func enableTurnsOnARuleTheConfigurationTurnsOff() throws {
+        let config = try Fixtures.temporaryFile(
+            named: "relaylint.yml", contents: "rules:\n  token-revoked-before-deletion: {enabled: false}\n")
+        let off = try Self.ruleIDs(Self.examples + ["--config", config])
+        #expect(!off.rules.contains("token-revoked-before-deletion"))
+        let on = try Self.ruleIDs(Self.examples + ["--config", config, "--enable", "token-revoked-before-deletion"])
+        #expect(on.findings.contains("token-revoked-before-deletion"))
+    }
+
+    @Test func anUnknownRuleIDIsBadUsageWithAHint() throws {
+        let result = try CommandRunner.run(["check", "--disable", "token-revoked-before-deleton"] + Self.examples)
+        #expect(result.status == 2)
+        #expect(
+            result.stderr.contains(
+                "relaylint: error: --disable names no loaded rule 'token-revoked-before-deleton'; did you mean 'token-revoked-before-deletion'?"
+            ),
+            "\(result.stderr)")
+        let both = try CommandRunner.run(["check", "--enable", "x", "--disable", "x"] + Self.examples)
+        #expect(both.status == 2)
+        #expect(both.stderr.contains("rule 'x' is given with both --enable and --disable"), "\(both.stderr)")
+    }
 }
