@@ -13,8 +13,18 @@ struct RulesCommand: ParsableCommand {
         static let configuration = CommandConfiguration(abstract: "List the rules with their severity, scope and title.")
         @OptionGroup var rules: RuleOptions
 
+        @Option(
+            help: ArgumentHelp(
+                "text (a table) or json (every rule's id, title, severity, scope, description, references, parameters and file).",
+                valueName: "format"))
+        var format: ListFormat = .text
+
         func run() throws {
             let ruleSet = try rules.load()
+            if format == .json {
+                try StandardOutput.write(RuleCatalog(ruleSet).json)
+                return
+            }
             let width = ruleSet.rules.map(\.id.count).max() ?? 0
             for rule in ruleSet.rules {
                 let id = rule.id.padding(toLength: width, withPad: " ", startingAt: 0)
@@ -23,6 +33,10 @@ struct RulesCommand: ParsableCommand {
                 try StandardOutput.write("\(id)  \(severity)  \(scope)  \(rule.title)\n")
             }
         }
+    }
+
+    enum ListFormat: String, ExpressibleByArgument, CaseIterable {
+        case text, json
     }
 
     struct Validate: ParsableCommand {

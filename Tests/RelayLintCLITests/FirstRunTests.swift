@@ -133,4 +133,27 @@ import Testing
         #expect(both.status == 2)
         #expect(both.stderr.contains("rule 'x' is given with both --enable and --disable"), "\(both.stderr)")
     }
+
+    @Test func rulesListAsJSONDescribesEveryRule() throws {
+        let config = try Fixtures.temporaryFile(
+            named: "relaylint.yml", contents: "rules:\n  deletion-request-completed: {params: {window: 14d}}\n")
+        let result = try CommandRunner.run(["rules", "list", "--format", "json", "--config", config])
+        #expect(result.status == 0, "\(result.stderr)")
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
+        #expect(object["version"] as? Int == 1)
+        let rules = try #require(object["rules"] as? [[String: Any]])
+        #expect(rules.count == 12)
+        let rule = try #require(rules.first { $0["id"] as? String == "deletion-request-completed" })
+        #expect(rule["severity"] as? String == "error")
+        #expect(rule["scope"] as? String == "subject")
+        #expect(rule["file"] as? String == "Rules/deletion-request-completed.yml")
+        #expect((rule["examples"] as? Int ?? 0) > 0)
+        let window = (rule["parameters"] as? [[String: Any]])?.first { $0["name"] as? String == "window" }
+        #expect(window?["value"] as? String == "14d")
+        #expect(window?["defaultValue"] as? String == "30d")
+        #expect(((object["rulePack"] as? [String: Any])?["sha256"] as? String)?.count == 64)
+        // The same inputs give the same bytes.
+        let again = try CommandRunner.run(["rules", "list", "--format", "json", "--config", config])
+        #expect(again.stdout == result.stdout)
+    }
 }
