@@ -39,6 +39,10 @@ struct RulesCommand: ParsableCommand {
         case text, json
     }
 
+    enum TestFormat: String, ExpressibleByArgument, CaseIterable {
+        case text, junit
+    }
+
     struct Validate: ParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Check rule files for unknown keys, wrong types, bad durations and severities, and missing examples.")
@@ -62,9 +66,20 @@ struct RulesCommand: ParsableCommand {
             discussion: "Exit codes: 0 all examples pass, 1 some fail, 2 the rules are invalid.")
         @OptionGroup var rules: RuleOptions
 
+        @Option(
+            help: ArgumentHelp(
+                "text (PASS/FAIL lines, timelines of failures) or junit (JUnit XML for CI test dashboards, one suite per rule).",
+                valueName: "format"))
+        var format: TestFormat = .text
+
         func run() throws {
             let ruleSet = try rules.load(configuration: try rules.configuration(), applyingParameters: false)
             let outcomes = RuleExampleRunner.run(ruleSet)
+            if format == .junit {
+                try StandardOutput.write(RuleExampleJUnit.render(outcomes, rules: ruleSet))
+                if outcomes.contains(where: { !$0.passed }) { throw ExitCode(ExitStatus.findings) }
+                return
+            }
             var failed = 0
             for outcome in outcomes {
                 if outcome.passed {

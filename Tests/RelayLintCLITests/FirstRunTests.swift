@@ -156,4 +156,44 @@ import Testing
         let again = try CommandRunner.run(["rules", "list", "--format", "json", "--config", config])
         #expect(again.stdout == result.stdout)
     }
+
+    @Test func rulesTestWritesJUnitForTestDashboards() throws {
+        let rules = try Fixtures.temporaryFile(
+            named: "rules.yml",
+            contents: """
+                rules:
+                  - id: wrong-expectation
+                    severity: note
+                    when: {type: signin}
+                    require: {preceded_by: {type: consent.granted}}
+                    message: m
+                    examples:
+                      - name: expects nothing but fires
+                        events:
+                          - {id: e1, time: "2026-01-01T00:00:00Z", type: signin, provider: google.com}
+                        fires: []
+                      - name: consent <first>
+                        events:
+                          - {id: c1, time: "2026-01-01T00:00:00Z", type: consent.granted}
+                          - {id: e1, time: "2026-01-02T00:00:00Z", type: signin, provider: google.com}
+                        fires: []
+                  - id: no-examples
+                    severity: note
+                    when: {type: signin}
+                    message: m
+                """)
+        let result = try CommandRunner.run(["rules", "test", "--rules", rules, "--format", "junit"])
+        #expect(result.status == 1, "a failing example fails the run: \(result.stderr)")
+        let xml = result.stdout
+        #expect(xml.hasPrefix(#"<?xml version="1.0" encoding="UTF-8"?>"#))
+        #expect(xml.contains(#"<testsuites name="relaylint rules test" tests="3" failures="1" errors="0" skipped="1" time="0">"#))
+        #expect(xml.contains(#"<testsuite name="wrong-expectation" tests="2" failures="1" errors="0" skipped="0" time="0">"#))
+        #expect(xml.contains(#"<failure message="expected to fire [], fired [e1]" type="example">"#), "\(xml)")
+        #expect(xml.contains("2026-01-01T00:00:00Z u1 e1 signin provider=google.com"))
+        #expect(xml.contains(#"<testcase name="consent &lt;first&gt;" classname="wrong-expectation" time="0"/>"#))
+        #expect(xml.contains(#"<skipped message="the rule has no examples"/>"#))
+        let builtIn = try CommandRunner.run(["rules", "test", "--format", "junit"])
+        #expect(builtIn.status == 0)
+        #expect(builtIn.stdout.contains(#"failures="0""#))
+    }
 }
