@@ -196,4 +196,71 @@ import Testing
         #expect(builtIn.status == 0)
         #expect(builtIn.stdout.contains(#"failures="0""#))
     }
+
+    /// Runs `relaylint init` with the example export and log in a new folder.
+    static func initInNewFolder(_ extra: [String] = []) throws -> (folder: URL, result: CommandRunner.Result) {
+        let folder = try Fixtures.temporaryDirectory()
+        let result = try CommandRunner.run(
+            ["init", "--accounts", Fixtures.path("Examples/accounts.json"), "--events", Fixtures.path("Examples/events.jsonl")] + extra,
+            in: folder)
+        return (folder, result)
+    }
+
+    static func text(_ folder: URL, _ name: String) throws -> String {
+        try String(contentsOf: folder.appendingPathComponent(name), encoding: .utf8)
+    }
+
+    @Test func initWritesACommentedStarterConfigurationAndManifestFromTheInputs() throws {
+        let (folder, result) = try Self.initInNewFolder()
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(
+            result.stdout.contains(
+                "com.sparrownotes.recipes: creates accounts, 0 in-app deletion requests, no relay senders declared (1 sender seen)"))
+        let manifest = try Self.text(folder, "relaylint-apps.yml")
+        #expect(manifest.contains("  - bundle_id: com.sparrownotes.app\n"))
+        #expect(manifest.contains("    in_app_deletion: true   # the log shows in-app deletion requests"))
+        // Senders seen are offered for review, never declared for the team.
+        #expect(manifest.contains("    # relay_senders: [digest@mail.sparrownotes.example, noreply@sparrow-notes-7f3a1.firebaseapp.com]"))
+        #expect(!manifest.contains("\n    relay_senders:"))
+        let configuration = try Self.text(folder, ".relaylint.yml")
+        #expect(configuration.contains("# suppressions:"))
+        // What init wrote is what check reads: the configuration is picked up from the folder.
+        let check = try CommandRunner.run(
+            [
+                "check", "--accounts", Fixtures.path("Examples/accounts.json"), "--events", Fixtures.path("Examples/events.jsonl"),
+                "--manifest", "relaylint-apps.yml",
+            ], in: folder)
+        #expect(check.status == 1)
+        #expect(check.stderr.isEmpty, "\(check.stderr)")
+    }
+
+    @Test func initKeepsTheDeclarationsOfAGivenManifest() throws {
+        let (folder, result) = try Self.initInNewFolder(["--manifest", Fixtures.path("Examples/manifest.yml")])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout.contains("com.sparrownotes.app: creates accounts, 4 in-app deletion requests, relay senders declared"))
+        let manifest = try Self.text(folder, "relaylint-apps.yml")
+        #expect(manifest.contains("    relay_senders: [noreply@sparrow-notes-7f3a1.firebaseapp.com, mail.sparrownotes.example]"))
+    }
+
+    @Test func initNamesTheAppTheDataLacks() throws {
+        let folder = try Fixtures.temporaryDirectory()
+        let result = try CommandRunner.run(["init", "--events", try Self.applessLog()], in: folder)
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout.contains("data without an app (name it in the manifest): creates accounts"))
+        let manifest = try Self.text(folder, "relaylint-apps.yml")
+        #expect(
+            manifest.contains(
+                "  # The events name no app (no 'app' field): give your app's bundle id here.\n  - bundle_id: com.example.app"))
+    }
+
+    @Test func initNeverOverwritesAFile() throws {
+        let folder = try Fixtures.temporaryDirectory()
+        let existing = folder.appendingPathComponent(".relaylint.yml")
+        try Data("rules: {}\n".utf8).write(to: existing)
+        let result = try CommandRunner.run(["init", "--events", try Self.applessLog()], in: folder)
+        #expect(result.status == 2)
+        #expect(result.stderr.contains(".relaylint.yml: error: already exists; relaylint init never overwrites a file"), "\(result.stderr)")
+        #expect(try Self.text(folder, ".relaylint.yml") == "rules: {}\n")
+        #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent("relaylint-apps.yml").path), "nothing is written")
+    }
 }
