@@ -1,5 +1,5 @@
 # relaylint on debian:bookworm-slim: the release tarball's binary and nothing else (it needs
-# only glibc). Build the tarball first, then the image:
+# only glibc and libstdc++, which the image has). Build the tarball first, then the image:
 #   Scripts/release.sh
 #   docker build --build-arg VERSION=0.1.0 -t relaylint:0.1.0 .
 #   docker run --rm -v "$PWD:/work" relaylint:0.1.0 check --events events.jsonl

@@ -2,7 +2,8 @@
 # Builds the release tarball: relaylint-VERSION-linux-ARCH.tar.gz and its .sha256, in OUT (default
 # out/). The binary is linked with the Swift runtime and Foundation built in
 # (--static-swift-stdlib), and the built-in rules and mappings are compiled into it, so it needs
-# nothing but glibc. The tarball holds the binary, LICENSE, README.md, shell completions (bash, zsh,
+# nothing but glibc, libstdc++ and libgcc_s, which every Linux distribution has (a minimal
+# debootstrap root included; see Scripts/test-release-in-chroot.sh). The tarball holds the binary, LICENSE, README.md, shell completions (bash, zsh,
 # fish) and a man page made by swift-argument-parser's generate-manual plugin.
 #
 # Usage: Scripts/release.sh            (VERSION from Sources/RelayLintCore/Model/RelayLintVersion.swift)
