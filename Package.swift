@@ -30,9 +30,17 @@ let package = Package(
                 .product(name: "_CryptoExtras", package: "swift-crypto"),
                 .product(name: "Plot", package: "Plot"),
             ],
-            resources: [.copy("../../Rules"), .copy("../../Mappings"), .copy("../../Vocabulary")],
-            swiftSettings: strictSettings
+            swiftSettings: strictSettings,
+            plugins: ["EmbedBuiltInFilesPlugin"]
         ),
+        // Compiles the top-level Rules/, Mappings/ and Vocabulary/ folders into RelayLintCore, so one copied
+        // executable carries its built-in rules and log mappings. The folders are resources of the
+        // generator only so that SwiftPM notices a file added to or removed from them and runs the
+        // plugin again; the shipped executable needs no resource bundle.
+        .executableTarget(
+            name: "EmbedBuiltInFiles", resources: [.copy("../../Rules"), .copy("../../Mappings"), .copy("../../Vocabulary")],
+            swiftSettings: strictSettings),
+        .plugin(name: "EmbedBuiltInFilesPlugin", capability: .buildTool(), dependencies: ["EmbedBuiltInFiles"]),
         .executableTarget(
             name: "relaylint",
             dependencies: [

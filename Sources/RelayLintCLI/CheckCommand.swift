@@ -15,6 +15,8 @@ struct CheckCommand: ParsableCommand {
 
     @OptionGroup var rules: RuleOptions
 
+    @OptionGroup(title: "Turning rules on and off") var selection: RuleSelection
+
     @Option(
         name: .customLong("accounts"),
         help: ArgumentHelp(
@@ -219,7 +221,7 @@ struct CheckCommand: ParsableCommand {
 
     func run() throws {
         let configuration = try rules.configuration()
-        let ruleSet = try rules.load(configuration: configuration)
+        let ruleSet = try rules.load(configuration: configuration, selection: selection)
         var request = LintRequest(
             // `-` is standard input, named as the system names it in reports.
             eventPaths: eventPaths.map { $0 == "-" ? "/dev/stdin" : $0 }, accountPaths: accountPaths, manifestPath: manifestPath,
@@ -329,6 +331,7 @@ struct CheckCommand: ParsableCommand {
             StandardError.write("\(StandardError.escaped(path)): error: cannot write report: \(error.localizedDescription)")
             throw ExitCode(ExitStatus.invalidInput)
         }
-        StandardError.write("relaylint: wrote \(format) report to \(StandardError.escaped(path)) (\(report.summary.findings) findings)")
+        StandardError.write(
+            "relaylint: wrote \(format) report to \(StandardError.escaped(path)) (\(Plural.counted(report.summary.findings, "finding")))")
     }
 }

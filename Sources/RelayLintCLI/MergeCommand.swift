@@ -54,7 +54,8 @@ struct MergeCommand: ParsableCommand {
                 throw ExitCode(ExitStatus.invalidInput)
             }
             StandardError.write(
-                "relaylint: merged \(reports.count) shard reports into \(StandardError.escaped(output)) (\(merged.findingCount) findings)")
+                "relaylint: merged \(Plural.counted(reports.count, "shard report")) into \(StandardError.escaped(output)) (\(Plural.counted(merged.findingCount, "finding")))"
+            )
         } else {
             try StandardOutput.write(merged.json)
         }

@@ -40,7 +40,7 @@ final class ProgressDisplay: @unchecked Sendable {
     static func line(_ progress: LintProgress, elapsed: TimeInterval) -> String {
         var text = "reading \(progress.file): \(bytes(progress.bytesRead)) of \(bytes(progress.totalBytes))"
         if progress.totalBytes > 0 { text += " (\(progress.bytesRead * 100 / progress.totalBytes)%)" }
-        text += ", \(progress.events.formatted()) events"
+        text += ", \(progress.events.formatted()) \(Plural.word(progress.events, "event"))"
         guard elapsed > 0 else { return text }
         text += ", \(Int(Double(progress.events) / elapsed).formatted()) events/s"
         if progress.bytesRead > 0, progress.totalBytes > progress.bytesRead {

@@ -17,7 +17,9 @@ struct RelayLint: ParsableCommand {
             2 bad usage, unreadable or invalid input, or invalid rules.
             """,
         version: RelayLintVersion.current,
-        subcommands: [CheckCommand.self, MergeCommand.self, RulesCommand.self, MappingsCommand.self, ExplainCommand.self],
+        subcommands: [
+            CheckCommand.self, InitCommand.self, MergeCommand.self, RulesCommand.self, MappingsCommand.self, ExplainCommand.self,
+        ],
         defaultSubcommand: nil
     )
 

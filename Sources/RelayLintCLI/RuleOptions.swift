@@ -7,7 +7,7 @@ struct RuleOptions: ParsableArguments {
     @Option(
         name: .customLong("rules"),
         help: ArgumentHelp(
-            "A rule file or a folder of rule files (.yml, .yaml); repeat for several. Default: the built-in pack.",
+            "A rule file or a folder of rule files (.yml, .yaml), or 'builtin' for the built-in pack; repeat for several (--rules builtin --rules mine/ adds yours to it). Default: the built-in pack.",
             valueName: "path"))
     var paths: [String] = []
 
@@ -33,15 +33,26 @@ struct RuleOptions: ParsableArguments {
 
     /// Loads the rules with the configuration applied, printing every problem and exiting with 2
     /// when they are invalid.
-    /// - Parameter applyingParameters: false for `rules test`, whose examples are written for the defaults.
-    func load(configuration: Configuration?, applyingParameters: Bool = true) throws -> RuleSet {
-        do {
-            var locations = paths
-            if locations.isEmpty, configuration?.includesBuiltInRules ?? true { locations = [try RuleSet.builtInDirectory()] }
-            locations += configuration?.rulePaths ?? []
+    /// - Parameters:
+    ///   - applyingParameters: false for `rules test`, whose examples are written for the defaults.
+    ///   - selection: `--enable` and `--disable`, applied over the configuration.
+    func load(configuration: Configuration?, applyingParameters: Bool = true, selection: RuleSelection? = nil) throws -> RuleSet {
+        var configuration = configuration
+        if let selection { configuration?.enable(selection.enabled) }
+        do throws(DiagnosticsError) {
+            var sources = paths.map(RuleSource.init(argument:))
+            if sources.isEmpty, configuration?.includesBuiltInRules ?? true { sources = [.builtIn] }
+            sources += (configuration?.rulePaths ?? []).map(RuleSource.path)
             let overrides = applyingParameters ? configuration?.parameterOverrides ?? [:] : [:]
-            let ruleSet = try RuleSet.load(paths: locations, parameterOverrides: overrides)
-            return try configuration?.apply(to: ruleSet) ?? ruleSet
+            let ruleSet = try RuleSet.load(sources: sources, parameterOverrides: overrides)
+            if let selection {
+                let unknown =
+                    ruleSet.unknownRules(selection.enabled, givenWith: "--enable")
+                    + ruleSet.unknownRules(selection.disabled, givenWith: "--disable")
+                guard unknown.isEmpty else { throw DiagnosticsError(unknown) }
+            }
+            let configured = try configuration?.apply(to: ruleSet) ?? ruleSet
+            return configured.removing(Set(selection?.disabled ?? []))
         } catch {
             StandardError.write(error.diagnostics)
             throw ExitCode(ExitStatus.invalidInput)

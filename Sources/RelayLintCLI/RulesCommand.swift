@@ -13,8 +13,18 @@ struct RulesCommand: ParsableCommand {
         static let configuration = CommandConfiguration(abstract: "List the rules with their severity, scope and title.")
         @OptionGroup var rules: RuleOptions
 
+        @Option(
+            help: ArgumentHelp(
+                "text (a table) or json (every rule's id, title, severity, scope, description, references, parameters and file).",
+                valueName: "format"))
+        var format: ListFormat = .text
+
         func run() throws {
             let ruleSet = try rules.load()
+            if format == .json {
+                try StandardOutput.write(RuleCatalog(ruleSet).json)
+                return
+            }
             let width = ruleSet.rules.map(\.id.count).max() ?? 0
             for rule in ruleSet.rules {
                 let id = rule.id.padding(toLength: width, withPad: " ", startingAt: 0)
@@ -23,6 +33,14 @@ struct RulesCommand: ParsableCommand {
                 try StandardOutput.write("\(id)  \(severity)  \(scope)  \(rule.title)\n")
             }
         }
+    }
+
+    enum ListFormat: String, ExpressibleByArgument, CaseIterable {
+        case text, json
+    }
+
+    enum TestFormat: String, ExpressibleByArgument, CaseIterable {
+        case text, junit
     }
 
     struct Validate: ParsableCommand {
@@ -51,7 +69,9 @@ struct RulesCommand: ParsableCommand {
                     "\(StandardError.escaped("\(rule.location)")): warning: rule '\(StandardError.escaped(rule.id))' has no examples; add some so 'rules test' can check it"
                 )
             }
-            try StandardOutput.write("\(ruleSet.rules.count) rules in \(ruleSet.files.count) files are valid\n")
+            let rules = Plural.counted(ruleSet.rules.count, "rule")
+            let files = Plural.counted(ruleSet.files.count, "file")
+            try StandardOutput.write("\(rules) in \(files) \(ruleSet.rules.count == 1 ? "is" : "are") valid\n")
         }
     }
 
@@ -61,9 +81,20 @@ struct RulesCommand: ParsableCommand {
             discussion: "Exit codes: 0 all examples pass, 1 some fail, 2 the rules are invalid.")
         @OptionGroup var rules: RuleOptions
 
+        @Option(
+            help: ArgumentHelp(
+                "text (PASS/FAIL lines, timelines of failures) or junit (JUnit XML for CI test dashboards, one suite per rule).",
+                valueName: "format"))
+        var format: TestFormat = .text
+
         func run() throws {
             let ruleSet = try rules.load(configuration: try rules.configuration(), applyingParameters: false)
             let outcomes = RuleExampleRunner.run(ruleSet)
+            if format == .junit {
+                try StandardOutput.write(RuleExampleJUnit.render(outcomes, rules: ruleSet))
+                if outcomes.contains(where: { !$0.passed }) { throw ExitCode(ExitStatus.findings) }
+                return
+            }
             var failed = 0
             for outcome in outcomes {
                 if outcome.passed {

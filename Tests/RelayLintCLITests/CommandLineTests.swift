@@ -232,6 +232,33 @@ import Testing
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stdout.contains("in-app-deletion-offered"))
     }
+
+    @Test func aCopiedExecutableAloneRunsTheExamplesWithTheBuiltInPack() throws {
+        let directory = try Fixtures.temporaryDirectory()
+        let copy = directory.appendingPathComponent("relaylint")
+        try FileManager.default.copyItem(at: CommandRunner.productsDirectory.appendingPathComponent("relaylint"), to: copy)
+        let examples = ["--accounts", "accounts.json", "--events", "events.jsonl", "--manifest", "manifest.yml"]
+        let result = try CommandRunner.run(
+            ["check", "--format", "json"] + examples, in: Fixtures.root.appendingPathComponent("Examples"), executable: copy)
+        #expect(result.status == 1, "\(result.stderr)")
+        let report = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any]
+        let files = ((report?["rulePack"] as? [String: Any])?["files"] as? [[String: Any]])?.compactMap { $0["path"] as? String }
+        #expect(files?.count == 12)
+        #expect(files?.contains("Rules/consent-before-email-link.yml") == true, "\(files ?? [])")
+    }
+
+    @Test func relaylintRulesNamesAFolderThatReplacesTheBuiltInPack() throws {
+        let folder = try Fixtures.temporaryDirectory()
+        try FileManager.default.copyItem(
+            atPath: Fixtures.path("Rules/token-revoked-before-deletion.yml"),
+            toPath: folder.appendingPathComponent("only.yml").path)
+        let result = try CommandRunner.run(["rules", "validate"], environment: ["RELAYLINT_RULES": folder.path])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout.contains("1 rule"), "\(result.stdout)")
+        let mappings = try CommandRunner.run(["mappings", "validate"], environment: ["RELAYLINT_MAPPINGS": folder.path])
+        #expect(mappings.status == 2, "a folder of rules is no mapping: \(mappings.stdout)")
+        #expect(mappings.stderr.contains("Mappings/only.yml"), "\(mappings.stderr)")
+    }
 }
 
 /// Configuration, suppressions, baselines: how a team adopts and tunes the tool.
@@ -382,6 +409,22 @@ import Testing
         #expect(result.stdout.contains("in the baseline not shown"))
         let explained = try CommandRunner.run(["explain", "--report", previous, "nope"])
         #expect(explained.status == 2)
+    }
+
+    @Test func aSuppressionOfAFindingTheBaselineHidesIsNotStale() throws {
+        let directory = try Fixtures.temporaryDirectory()
+        let previous = directory.appendingPathComponent("previous.json").path
+        let withConfig = ["--config", "Examples/.relaylint.yml"] + Self.examples
+        _ = try CommandRunner.run(["check", "--format", "json", "--output", previous] + withConfig)
+        let result = try CommandRunner.run(["check", "--baseline", previous] + withConfig)
+        #expect(result.status == 0, "\(result.stdout)")
+        #expect(!result.stdout.contains("matches no finding any more"), "\(result.stdout)")
+        #expect(
+            result.stdout.contains("consent-before-phone-link for Yz4uJoHgkb7jjRw8CmnqbGSkbZ0z: 1 finding accepted"), "\(result.stdout)")
+        let json = try CommandRunner.run(["check", "--baseline", previous, "--format", "json"] + withConfig)
+        let object = try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any]
+        let statuses = (object?["suppressions"] as? [[String: Any]])?.compactMap { $0["status"] as? String }
+        #expect(statuses == ["active"])
     }
 
     @Test func explainShowsOneFindingsEvidence() throws {

@@ -156,7 +156,7 @@ import Testing
         #expect(!html.contains("jane.doe@example.com"))
         #expect(html.contains("<h2>Suppressions (1)</h2>"))
         #expect(html.contains("<span class=\"badge pass\">active</span> 1 finding accepted"))
-        #expect(html.contains("<span class=\"value\">1</span>\n      <span class=\"label\">suppressed findings</span>"))
+        #expect(html.contains("<span class=\"value\">1</span>\n      <span class=\"label\">suppressed finding</span>"))
         let hostile = reporter.render(try AuditReportFixtures.hostileReport(), options: ReportOptions())
         #expect(hostile.contains("<span class=\"badge error\">expired</span> after 2000-01-01: no longer applied, the run fails"))
         #expect(hostile.contains("<span class=\"badge warning\">stale</span> matches no finding any more"))

@@ -21,9 +21,11 @@ public enum CommandRunner {
         return Bundle.main.bundleURL
     }
 
-    /// - Parameter standardOutput: where the command's standard output goes instead of a pipe
-    ///   (`/dev/full`, say); `Result.stdout` is then empty.
-    /// - Parameter executable: another program to run (a shell that pipes into relaylint).
+    /// - Parameters:
+    ///   - standardOutput: where the command's standard output goes instead of a pipe
+    ///     (`/dev/full`, say); `Result.stdout` is then empty.
+    ///   - executable: another program to run (a copy of the executable elsewhere, or a shell
+    ///     that pipes into relaylint).
     public static func run(
         _ arguments: [String], environment: [String: String] = [:], in directory: URL = Fixtures.root,
         standardOutput: FileHandle? = nil, executable: URL? = nil

@@ -52,6 +52,11 @@ public struct Configuration: Sendable, Equatable {
         return result
     }
 
+    /// Turns the given rules back on where the configuration turned them off (`--enable`).
+    public mutating func enable(_ ids: [String]) {
+        for id in ids where rules[id] != nil { rules[id]?.enabled = true }
+    }
+
     /// Parameter values by rule id, for the rule loader.
     public var parameterOverrides: [String: [String: YAMLTree]] { rules.mapValues(\.parameters).filter { !$0.value.isEmpty } }
 }

@@ -28,7 +28,7 @@ struct AppRuleEvaluator {
                 tallies[ruleIndex].violated += 1
                 let message = rule.message.render(masker: context.masker) { name in
                     switch name {
-                    case "subject", "app": app.bundleId
+                    case "subject", "app": context.readableName(ofApp: app.bundleId)
                     case "rule": rule.id
                     case "expected": failure.expected
                     default: nil

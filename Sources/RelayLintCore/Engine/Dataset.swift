@@ -57,7 +57,7 @@ struct Dataset {
     /// The app that app-less data belongs to: the manifest's only app, else `"app"`.
     var defaultApp: String {
         if let entries = manifest?.entries, entries.count == 1 { return entries[0].bundleId }
-        return "app"
+        return UnnamedApp.id
     }
 
     /// The app an exported account belongs to.

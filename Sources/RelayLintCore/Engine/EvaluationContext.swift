@@ -6,15 +6,35 @@ struct EvaluationContext: Sendable {
     var horizon: Timestamp
     /// The app of events without an `app` field (contract §2.4, "Apps").
     var defaultApp: String
-    /// The event matchers app rules test (`exists`, `absent`), in `AppRuleEvaluator` order.
+    /// Whether a manifest was given, for the hint in the name of the app without a name.
+    var hasManifest = false
+    /// The event matchers app rules test (`exists`, `absent`), in `AppRuleEvaluator` order;
+    /// then the triggers of subject rules with `needs_declaration`, whose events are counted per
+    /// app that lacks the declaration (`DeclarationNeedEvaluator`).
     var appMatchers: [EventMatcher]
+    /// For each app matcher, the declaration its app must lack for a match to count: nil for the
+    /// app rules' matchers, the `needs_declaration` key for a subject rule's trigger.
+    var appMatcherNeeds: [String?]
 
     func app(of event: Event) -> String { event.app ?? defaultApp }
+
+    /// How messages name an app: its bundle id, or what the data without an app is.
+    func readableName(ofApp app: String) -> String {
+        app == UnnamedApp.id ? UnnamedApp.readableName(hasManifest: hasManifest) : app
+    }
 
     func severity(of rule: Rule) -> Severity { rule.severity }
 
     /// The matchers of app requirements in a fixed traversal order, shared by the subject pass
     /// (which records matches) and the app pass (which reads them).
+    /// The app matchers of a run: the app rules' (in `AppRuleEvaluator` order), then the
+    /// triggers of the subject rules that need a declaration, with what each needs.
+    static func appMatchers(appRules: [Rule], subjectRules: [Rule]) -> (matchers: [EventMatcher], needs: [String?]) {
+        let ofAppRules = appRules.flatMap { appMatchers(of: $0.requirement) }
+        let needing = subjectRules.compactMap { rule in rule.declarationNeed.flatMap { need in rule.trigger.map { ($0, need.key) } } }
+        return (ofAppRules + needing.map(\.0), Array(repeating: nil, count: ofAppRules.count) + needing.map(\.1))
+    }
+
     static func appMatchers(of requirement: Requirement) -> [EventMatcher] {
         switch requirement {
         case .exists(let matcher), .absent(let matcher): [matcher]

@@ -90,7 +90,7 @@ public enum Linter {
         builder.shard = request.shard
         builder.progress = request.progress
         if request.progress != nil { builder.totalEventBytes = request.eventPaths.reduce(0) { $0 + (knownSize($1) ?? 0) } }
-        builder.outsideShardTypes = outsideShardTypes(appRules: appRules)
+        builder.outsideShardTypes = outsideShardTypes(appRules: appRules, subjectRules: subjectRules)
         if let layout = spillLayout(for: request),
             let file = SpillFile(directory: request.temporaryDirectory ?? FileManager.default.temporaryDirectory.path)
         {
@@ -205,10 +205,11 @@ public enum Linter {
     static func evaluate(
         _ dataset: consuming Dataset, subjectRules: [Rule], appRules: [Rule], request: LintRequest
     ) throws(DiagnosticsError) -> LintReport {
+        let (appMatchers, appMatcherNeeds) = EvaluationContext.appMatchers(appRules: appRules, subjectRules: subjectRules)
         let context = EvaluationContext(
             relayDomains: request.relayDomains, masker: PIIMasker(isEnabled: !request.showPII),
-            horizon: dataset.latest ?? Timestamp(nanoseconds: 0), defaultApp: dataset.defaultApp,
-            appMatchers: appRules.flatMap { EvaluationContext.appMatchers(of: $0.requirement) })
+            horizon: dataset.latest ?? Timestamp(nanoseconds: 0), defaultApp: dataset.defaultApp, hasManifest: dataset.manifest != nil,
+            appMatchers: appMatchers, appMatcherNeeds: appMatcherNeeds)
         let matching = MatcherEvaluation(relayDomains: request.relayDomains, manifest: dataset.manifest, defaultApp: dataset.defaultApp)
         let evaluator = {
             var evaluator = SubjectRuleEvaluator(rules: subjectRules, matching: matching, context: context)
@@ -289,8 +290,9 @@ public enum Linter {
         var packed = PackedFindings()
         swap(&packed, &totals.findings)
         var findings = (consume packed).unpacked()
-        let tallies = totals.tallies
+        var tallies = totals.tallies
         let appMatches = totals.appMatches.map { $0.mapValues(\.evidence) }
+        let appMatchCounts = totals.appMatchCounts
         let anonymized = totals.anonymized
 
         let apps = appFacts(of: dataset, accountApps: Set(accountAppNames))
@@ -300,12 +302,23 @@ public enum Linter {
             appResult.findings = []
             appResult.tallies = appResult.tallies.map { _ in SubjectRuleEvaluator.Tally() }
         }
-        findings.reserveCapacity(findings.count + appResult.findings.count)
+        var needResult = DeclarationNeedEvaluator(context: context).evaluate(
+            subjectRules: subjectRules, apps: apps, matches: appMatches, counts: appMatchCounts)
+        if let shard, shard.index != 1 { needResult = ([], []) }
+        for rule in needResult.rules {
+            // One check per app: the missing declaration.
+            tallies[rule].triggered += 1
+            tallies[rule].violated += 1
+        }
+        findings.reserveCapacity(findings.count + appResult.findings.count + needResult.findings.count)
         findings.append(contentsOf: appResult.findings)
+        findings.append(contentsOf: needResult.findings)
         sortInReportOrder(&findings)
+        // Suppressions are matched before the baseline hides findings: one that still accepts a
+        // finding the baseline hides is in use, not stale.
+        var suppressionOutcomes = applySuppressions(request.suppressions, to: &findings, asOf: request.asOfDay)
         let baselined = findings.count
         findings.removeAll { request.baselineFingerprints.contains($0.fingerprint) }
-        var suppressionOutcomes = applySuppressions(request.suppressions, to: &findings, asOf: request.asOfDay)
         maskPersonalData(in: &findings, masker: context.masker)
         if context.masker.isEnabled {
             for index in suppressionOutcomes.indices {
@@ -422,10 +435,11 @@ public enum Linter {
         return types
     }
 
-    /// Event types to keep for subjects outside the shard: those app-rule matchers can look at,
-    /// plus the identity events when a matcher tests the subject's state.
-    static func outsideShardTypes(appRules: [Rule]) -> Set<String>? {
-        let matchers = appRules.flatMap { EvaluationContext.appMatchers(of: $0.requirement) }
+    /// Event types to keep for subjects outside the shard: those app matchers can look at (the
+    /// app rules' and the triggers of rules that need a declaration), plus the identity events
+    /// when a matcher tests the subject's state.
+    static func outsideShardTypes(appRules: [Rule], subjectRules: [Rule]) -> Set<String>? {
+        let matchers = EvaluationContext.appMatchers(appRules: appRules, subjectRules: subjectRules).matchers
         var types: Set<String> = []
         for matcher in matchers {
             guard let referenced = matcher.referencedTypes else { return nil }
@@ -454,6 +468,7 @@ public enum Linter {
         }
         let matchers = [rule.trigger].compactMap { $0 } + rule.requirement.matchers
         return keys(rule.requirement) + Array(rule.appCondition?.manifest.keys ?? [:].keys) + matchers.flatMap(keys)
+            + [rule.declarationNeed?.key].compactMap { $0 }
     }
 
     /// Maps over the items on several threads, keeping the items' order in the result.
@@ -498,17 +513,21 @@ private struct EvaluationTotals: Sendable {
     var findings = PackedFindings()
     var tallies: [SubjectRuleEvaluator.Tally]
     var appMatches: [[String: RankedEvidence]]
+    /// How many events each app matcher matched, per app.
+    var appMatchCounts: [[String: Int]]
     var anonymized = 0
 
     init(rules: Int, appMatchers: Int) {
         tallies = Array(repeating: SubjectRuleEvaluator.Tally(), count: rules)
         appMatches = Array(repeating: [:], count: appMatchers)
+        appMatchCounts = Array(repeating: [:], count: appMatchers)
     }
 
     /// Adds one subject's result; `rank` is the subject's place in id order.
     mutating func add(_ result: SubjectRuleEvaluator.Result, inShard: Bool, rank: Int) {
         for index in appMatches.indices where !result.appMatches[index].isEmpty {
             mergeAppMatches(index, result.appMatches[index].mapValues { RankedEvidence(evidence: $0, rank: rank) })
+            appMatchCounts[index].merge(result.appMatchCounts[index], uniquingKeysWith: +)
         }
         guard inShard else { return }
         for finding in result.findings { findings.append(finding) }
@@ -518,7 +537,10 @@ private struct EvaluationTotals: Sendable {
 
     /// Adds the totals of other subjects.
     mutating func add(_ other: EvaluationTotals) {
-        for index in appMatches.indices where !other.appMatches[index].isEmpty { mergeAppMatches(index, other.appMatches[index]) }
+        for index in appMatches.indices where !other.appMatches[index].isEmpty {
+            mergeAppMatches(index, other.appMatches[index])
+            appMatchCounts[index].merge(other.appMatchCounts[index], uniquingKeysWith: +)
+        }
         findings.append(contentsOf: other.findings)
         addTallies(other.tallies)
         anonymized += other.anonymized

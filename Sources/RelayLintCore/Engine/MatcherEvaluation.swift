@@ -63,6 +63,11 @@ struct MatcherEvaluation: Sendable {
         }
     }
 
+    /// Whether the event's app has `key` in its manifest entry (`needs_declaration:`).
+    func appDeclares(_ key: String, for event: Event) -> Bool {
+        manifestEntry(of: event)?.declarations[key] != nil
+    }
+
     private func manifestEntry(of event: Event) -> AppManifest.Entry? {
         manifest?.entry(for: event.app ?? defaultApp)
     }

@@ -62,6 +62,8 @@ struct SubjectRuleEvaluator {
         var tallies: [Tally]
         /// For each app-rule matcher (`EvaluationContext.appMatchers`), the earliest matching step per app.
         var appMatches: [[String: Evidence]]
+        /// For each app matcher, how many of the subject's events it matched, per app.
+        var appMatchCounts: [[String: Int]]
         var wasEverAnonymized: Bool
     }
 
@@ -80,6 +82,7 @@ struct SubjectRuleEvaluator {
         var result = Result(
             tallies: Array(repeating: Tally(), count: rules.count),
             appMatches: Array(repeating: [:], count: context.appMatchers.count),
+            appMatchCounts: Array(repeating: [:], count: context.appMatchers.count),
             wasEverAnonymized: timeline.wasEverAnonymized)
         let steps = timeline.steps
         let search = steps.count >= indexedSearchFrom ? TimelineSearch(steps: steps, matching: matching) : nil
@@ -87,11 +90,16 @@ struct SubjectRuleEvaluator {
             let candidates = candidatesByType[step.event.type] ?? candidatesOfOtherTypes
             for ruleIndex in candidates.rules {
                 guard let trigger = rules[ruleIndex].trigger, matching.matches(trigger, step) else { continue }
+                // Without the declaration the rule needs, the event is counted for its app
+                // (below, as an app matcher) instead of checked.
+                if let need = rules[ruleIndex].declarationNeed, !matching.appDeclares(need.key, for: step.event) { continue }
                 let origin = Origin(index: index, time: step.event.time, event: step.event, state: step.before)
                 check(rules[ruleIndex], ruleIndex, from: origin, in: timeline, search: search, into: &result)
             }
             for matcherIndex in candidates.appMatchers where matching.matches(context.appMatchers[matcherIndex], step) {
+                if let key = context.appMatcherNeeds[matcherIndex], matching.appDeclares(key, for: step.event) { continue }
                 let app = context.app(of: step.event)
+                result.appMatchCounts[matcherIndex][app, default: 0] += 1
                 if result.appMatches[matcherIndex][app] == nil {
                     result.appMatches[matcherIndex][app] = Evidence(
                         role: .witness, event: step.event.id, type: step.event.type, time: step.event.time,
@@ -341,7 +349,7 @@ struct SubjectRuleEvaluator {
         let message = rule.message.render(masker: context.masker) { name in
             switch name {
             case "subject": return timeline.subject
-            case "app": return app
+            case "app": return context.readableName(ofApp: app)
             case "rule": return rule.id
             case "expected": return failure.expected
             default:

@@ -43,7 +43,7 @@ enum MappingExampleRunner {
                 }
             }
             guard wanted.count == actual.count else {
-                return "expected \(wanted.count) events, the mapping gave \(actual.count): \(describe(actual))"
+                return "expected \(Plural.counted(wanted.count, "event")), the mapping gave \(actual.count): \(describe(actual))"
             }
             for (number, (want, got)) in zip(wanted, actual).enumerated() where want != got {
                 return "event \(number + 1): expected \(describe([want])), the mapping gave \(describe([got]))"

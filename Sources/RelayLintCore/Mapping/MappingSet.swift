@@ -7,40 +7,34 @@ public struct MappingSet: Sendable {
 
     public init(mappings: [LogMapping]) { self.mappings = mappings }
 
-    /// The folder of the built-in mappings, found as the built-in rules are (next to them).
-    static func builtInDirectory() -> String? {
-        if let override = ProcessInfo.processInfo.environment["RELAYLINT_MAPPINGS"], !override.isEmpty { return override }
-        guard let rules = BuiltInRules.directory() else { return nil }
-        let sibling = URL(fileURLWithPath: rules).deletingLastPathComponent().appendingPathComponent("Mappings").path
-        return FileManager.default.fileExists(atPath: sibling) ? sibling : nil
-    }
-
     /// Loads the user's mapping files (each a file or a folder of `.yml`/`.yaml` files) before
-    /// the built-in ones; every problem of every file is reported at once.
+    /// the built-in ones; every problem of every file is reported at once. The built-in mappings
+    /// are compiled into the tool (or read from the folder `$RELAYLINT_MAPPINGS` names) and named
+    /// `Mappings/…` either way.
     public static func load(userPaths: [String], includeBuiltIn: Bool = true) throws(DiagnosticsError) -> MappingSet {
-        var files: [(path: String, isBuiltIn: Bool)] = []
+        var files: [(path: String, isBuiltIn: Bool, read: Result<(text: String, sha256: String), InputError>)] = []
         var problems: [Diagnostic] = []
-        for path in userPaths { files += yamlFiles(at: path).map { ($0, false) } }
+        for path in userPaths { files += yamlFiles(at: path).map { ($0, false, read(path: $0)) } }
         if includeBuiltIn {
-            guard let directory = builtInDirectory() else {
-                throw DiagnosticsError([
-                    Diagnostic(
-                        .error, "the built-in log mappings were not found (set RELAYLINT_MAPPINGS to the Mappings folder)",
-                        at: SourceLocation(file: "Mappings"))
-                ])
+            let pack = BuiltInPack.mappings
+            if let directory = pack.overrideDirectory {
+                files += yamlFiles(at: directory).map {
+                    (pack.folder + "/" + ($0 as NSString).lastPathComponent, true, read(path: $0))
+                }
+            } else {
+                files += pack.embeddedFiles.map { file in
+                    (file.path, true, .success((file.text, FileBytes.sha256(of: Data(file.text.utf8)))))
+                }
             }
-            files += yamlFiles(at: directory).map { ($0, true) }
         }
         var mappings: [LogMapping] = []
         var seen: [String: SourceLocation] = [:]
         for file in files {
             let text: String
             let sha256: String
-            do {
-                let read = try FileBytes.read(path: file.path)
-                text = String(decoding: read.data, as: UTF8.self)
-                sha256 = read.sha256
-            } catch {
+            switch file.read {
+            case .success(let read): (text, sha256) = read
+            case .failure(let error):
                 problems += error.diagnostics
                 continue
             }
@@ -60,6 +54,15 @@ public struct MappingSet: Sendable {
         }
         guard problems.isEmpty else { throw DiagnosticsError(problems) }
         return MappingSet(mappings: mappings)
+    }
+
+    private static func read(path: String) -> Result<(text: String, sha256: String), InputError> {
+        do {
+            let read = try FileBytes.read(path: path)
+            return .success((String(decoding: read.data, as: UTF8.self), read.sha256))
+        } catch {
+            return .failure(error)
+        }
     }
 
     private static func yamlFiles(at path: String) -> [String] {

@@ -13,15 +13,23 @@ public struct EventVocabulary: Sendable {
     /// Every field any type declares.
     var allFields: Set<String> { types.values.reduce(into: []) { $0.formUnion($1) } }
 
-    /// The built-in vocabulary, found next to the built-in rules (as the mappings are).
+    /// The built-in vocabulary, compiled in (or read from `$RELAYLINT_VOCABULARY`).
     public static func builtIn() throws(DiagnosticsError) -> EventVocabulary {
-        guard let rules = BuiltInRules.directory() else {
-            throw DiagnosticsError([
-                Diagnostic(.error, "the built-in event vocabulary was not found", at: SourceLocation(file: "Vocabulary"))
-            ])
+        let pack = BuiltInPack.vocabulary
+        let tree: YAMLTree?
+        if let directory = pack.overrideDirectory {
+            tree = try YAMLTree.load(path: (directory as NSString).appendingPathComponent("events.yml")).tree
+        } else {
+            guard let file = pack.embeddedFiles.first(where: { $0.path == "Vocabulary/events.yml" }) else {
+                throw DiagnosticsError([
+                    Diagnostic(.error, "the built-in event vocabulary is missing", at: SourceLocation(file: "Vocabulary"))
+                ])
+            }
+            switch YAMLTree.parse(file.text, path: file.path) {
+            case .success(let parsed): tree = parsed
+            case .failure(let error): throw error
+            }
         }
-        let path = URL(fileURLWithPath: rules).deletingLastPathComponent().appendingPathComponent("Vocabulary/events.yml").path
-        let (tree, _) = try YAMLTree.load(path: path)
         var reader = SchemaReader()
         var vocabulary = EventVocabulary()
         if let tree, let top = reader.mapping(tree, what: "the vocabulary", allowed: ["types"], required: ["types"]),

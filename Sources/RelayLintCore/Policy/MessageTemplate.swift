@@ -17,7 +17,9 @@ public struct MessageTemplate: Sendable, Equatable {
     static let roots: Set<String> = ["subject", "app", "rule", "expected", "event", "witness"]
 
     /// Parses a template; returns the problem for an unknown or unterminated placeholder.
-    static func parse(_ text: String) -> Result<MessageTemplate, InputProblem> {
+    /// - Parameter roots: the placeholders this message may use (a `needs_declaration` message
+    ///   knows `{app}`, `{rule}` and `{count}` only).
+    static func parse(_ text: String, roots: Set<String> = roots) -> Result<MessageTemplate, InputProblem> {
         var parts: [Part] = []
         var literal = ""
         var index = text.startIndex
@@ -30,10 +32,11 @@ public struct MessageTemplate: Sendable, Equatable {
                 let name = String(text[text.index(after: index)..<close]).trimmingWhitespace
                 let root = name.split(separator: ".", maxSplits: 1).first.map(String.init) ?? ""
                 guard roots.contains(root), (root == "event" || root == "witness") == name.contains(".") else {
-                    return .failure(
-                        InputProblem(
-                            "unknown placeholder '{\(name)}' in message (use {subject}, {app}, {rule}, {expected}, {event.FIELD} or {witness.FIELD})"
-                        ))
+                    let known = ["subject", "app", "rule", "expected", "count", "event.FIELD", "witness.FIELD"].filter {
+                        roots.contains(String($0.prefix { $0 != "." }))
+                    }
+                    let list = known.dropLast().map { "{\($0)}" }.joined(separator: ", ") + " or {\(known.last ?? "")}"
+                    return .failure(InputProblem("unknown placeholder '{\(name)}' in message (use \(list))"))
                 }
                 if !literal.isEmpty { parts.append(.text(literal)) }
                 literal = ""
@@ -56,7 +59,7 @@ public struct MessageTemplate: Sendable, Equatable {
             case .text(let text): output += text
             case .placeholder(let name):
                 if let filled = value(name) {
-                    output += name == "rule" || name == "expected" ? filled : masker.mask(filled)
+                    output += name == "rule" || name == "expected" || name == "count" ? filled : masker.mask(filled)
                 } else {
                     output += "(unset)"
                 }

@@ -63,4 +63,18 @@ public struct Rule: Sendable, Equatable, Identifiable {
     public var location: SourceLocation
     /// The SHA-256 of the rule's file.
     public var fileSHA256: String
+
+    /// A manifest declaration a subject rule cannot check without (`needs_declaration:`), such
+    /// as the registered relay senders. For an app whose manifest entry lacks it, the rule
+    /// reports the missing declaration once, with the number of events it fired on, instead of
+    /// one finding per event (tens of thousands on a real log); apps that declare it are checked
+    /// per event.
+    public struct DeclarationNeed: Sendable, Equatable {
+        /// The manifest key, e.g. `relay_senders`.
+        public var key: String
+        /// The message of the app's finding; `{app}`, `{rule}` and `{count}` (the events).
+        public var message: MessageTemplate
+    }
+
+    public var declarationNeed: DeclarationNeed? = nil
 }

@@ -11,7 +11,7 @@ struct RuleLoader {
 
     static let ruleKeys = [
         "id", "title", "severity", "scope", "description", "rationale", "references", "controls", "coverage", "params", "when",
-        "require", "message", "examples",
+        "require", "message", "examples", "needs_declaration",
     ]
     static let matcherKeys = ["type", "where", "adds", "links", "removes", "before", "after", "any", "all", "not", "app_manifest"]
     static let stateKeys = ["anonymized", "holds", "lacks", "deleted"]
@@ -119,6 +119,10 @@ struct RuleLoader {
         {
             coverage = Rule.Coverage(unit: unit, compliant: compliant)
         }
+        var declarationNeed: Rule.DeclarationNeed? = nil
+        if let node = map["needs_declaration"]?.value {
+            declarationNeed = self.declarationNeed(node, usable: trigger != nil)
+        }
         guard reader.diagnostics.count == before else { return nil }
         return Rule(
             id: id, title: title, severity: severity, scope: scope, description: description, rationale: rationale,
@@ -127,7 +131,28 @@ struct RuleLoader {
             parameters: parameters.map { Rule.Parameter(name: $0.name, defaultValue: $0.defaultValue, value: $0.tree.jsonValue) },
             appCondition: appCondition,
             requirement: requirement, message: message, examples: examples,
-            location: map["id"]?.value.location ?? tree.location, fileSHA256: sha256)
+            location: map["id"]?.value.location ?? tree.location, fileSHA256: sha256, declarationNeed: declarationNeed)
+    }
+
+    /// `needs_declaration: {manifest: KEY, message: …}`, for subject rules fired by events.
+    private mutating func declarationNeed(_ tree: YAMLTree, usable: Bool) -> Rule.DeclarationNeed? {
+        guard
+            let map = reader.mapping(
+                tree, what: "'needs_declaration'", allowed: ["manifest", "message"], required: ["manifest", "message"])
+        else { return nil }
+        guard usable else {
+            reader.report("'needs_declaration' needs a subject rule fired by events ('when:' an event matcher)", at: tree.location)
+            return nil
+        }
+        guard let key = map["manifest"].flatMap({ reader.nonEmptyString($0.value, what: "'manifest'") }),
+            let node = map["message"]?.value, let text = reader.nonEmptyString(node, what: "'message'")
+        else { return nil }
+        switch MessageTemplate.parse(text, roots: ["app", "rule", "count"]) {
+        case .success(let template): return Rule.DeclarationNeed(key: key, message: template)
+        case .failure(let problem):
+            reader.report(problem.reason, at: node.location)
+            return nil
+        }
     }
 
     static func isKebabCase(_ text: String) -> Bool {

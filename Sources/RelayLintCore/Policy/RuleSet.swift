@@ -27,35 +27,22 @@ public struct RuleSet: Sendable, Equatable {
     /// Loads every `.yml`/`.yaml` file under the given paths (files or folders, searched
     /// recursively in name order). Throws every problem found, in every file, at once.
     public static func load(paths: [String], parameterOverrides: [String: [String: YAMLTree]] = [:]) throws(DiagnosticsError) -> RuleSet {
+        try load(sources: paths.map(RuleSource.path), parameterOverrides: parameterOverrides)
+    }
+
+    /// Loads the rules of every source in order: the built-in pack and the user's files or
+    /// folders. Throws every problem found, in every file, at once.
+    public static func load(
+        sources: [RuleSource], parameterOverrides: [String: [String: YAMLTree]] = [:]
+    ) throws(DiagnosticsError) -> RuleSet {
         var rules: [Rule] = []
         var files: [File] = []
         var diagnostics: [Diagnostic] = []
         var seen: [String: SourceLocation] = [:]
-        for path in paths {
-            let filePaths: [String]
-            do {
-                filePaths = try ruleFiles(at: path)
-            } catch {
-                diagnostics.append(contentsOf: error.diagnostics)
-                continue
-            }
-            if filePaths.isEmpty {
-                diagnostics.append(Diagnostic(.error, "no rule files (.yml, .yaml) found", at: SourceLocation(file: path)))
-            }
-            let builtIn = BuiltInRules.directory().map { URL(fileURLWithPath: $0).standardizedFileURL.path }
-            let isBuiltIn = builtIn != nil && URL(fileURLWithPath: path).standardizedFileURL.path == builtIn
-            for diskPath in filePaths {
-                // The built-in pack is named `Rules/…` wherever the binary runs, so reports do not
-                // depend on the machine.
-                let filePath = isBuiltIn ? "Rules" + diskPath.dropFirst(path.count) : diskPath
-                let data: Data
-                let sha256: String
-                do {
-                    (data, sha256) = try FileBytes.read(path: diskPath)
-                } catch {
-                    diagnostics.append(contentsOf: error.diagnostics)
-                    continue
-                }
+        for source in sources {
+            let (texts, problems) = ruleTexts(of: source)
+            diagnostics.append(contentsOf: problems)
+            for (filePath, data, sha256) in texts {
                 guard let text = String(data: data, encoding: .utf8) else {
                     diagnostics.append(Diagnostic(.error, "rule file is not UTF-8 text", at: SourceLocation(file: filePath)))
                     continue
@@ -80,20 +67,52 @@ public struct RuleSet: Sendable, Equatable {
 
     /// Loads the built-in pack.
     public static func builtIn(parameterOverrides: [String: [String: YAMLTree]] = [:]) throws(DiagnosticsError) -> RuleSet {
-        try load(paths: [try builtInDirectory()], parameterOverrides: parameterOverrides)
+        try load(sources: [.builtIn], parameterOverrides: parameterOverrides)
     }
 
-    /// Where the built-in pack is, or an error saying how to point at one.
-    public static func builtInDirectory() throws(DiagnosticsError) -> String {
-        guard let directory = BuiltInRules.directory() else {
-            throw DiagnosticsError([
-                Diagnostic(
-                    .error,
-                    "the built-in rules were not found next to the executable; pass --rules PATH or set \(BuiltInRules.environmentVariable)",
-                    at: SourceLocation(file: "Rules"))
-            ])
+    /// The rule files of one source with their bytes, each named as reports name it, and the
+    /// problems met reading them.
+    private static func ruleTexts(of source: RuleSource) -> (texts: [(path: String, data: Data, sha256: String)], problems: [Diagnostic]) {
+        let pack = BuiltInPack.rules
+        let path: String
+        switch source {
+        case .builtIn:
+            guard let directory = pack.overrideDirectory else {
+                let texts = pack.embeddedFiles.map { file in
+                    let data = Data(file.text.utf8)
+                    return (path: file.path, data: data, sha256: FileBytes.sha256(of: data))
+                }
+                return (texts, [])
+            }
+            path = directory
+        case .path(let given): path = given
         }
-        return directory
+        let filePaths: [String]
+        do {
+            filePaths = try ruleFiles(at: path)
+        } catch {
+            return ([], error.diagnostics)
+        }
+        if filePaths.isEmpty {
+            return ([], [Diagnostic(.error, "no rule files (.yml, .yaml) found", at: SourceLocation(file: path))])
+        }
+        var texts: [(path: String, data: Data, sha256: String)] = []
+        var problems: [Diagnostic] = []
+        for diskPath in filePaths {
+            var filePath = diskPath
+            if source == .builtIn {
+                // A replacement for the built-in pack is named `Rules/…` too, like the compiled-in one.
+                let relative = diskPath.dropFirst(path.count).drop { $0 == "/" }
+                filePath = pack.folder + "/" + relative
+            }
+            do {
+                let (data, sha256) = try FileBytes.read(path: diskPath)
+                texts.append((filePath, data, sha256))
+            } catch {
+                problems.append(contentsOf: error.diagnostics)
+            }
+        }
+        return (texts, problems)
     }
 
     private static func ruleFiles(at path: String) throws(InputError) -> [String] {

@@ -244,7 +244,7 @@ struct AuditReportContent {
     }
 
     /// `1 finding`, `2 findings`.
-    static func counted(_ count: Int, _ noun: String) -> String { "\(count) \(noun)\(count == 1 ? "" : "s")" }
+    static func counted(_ count: Int, _ noun: String) -> String { Plural.counted(count, noun) }
 
     static func window(_ first: Timestamp?, _ last: Timestamp?) -> String {
         switch (first, last) {

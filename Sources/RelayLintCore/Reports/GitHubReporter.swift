@@ -79,7 +79,7 @@ public struct GitHubReporter: Reporter {
     }
 
     /// `1 error`, `2 errors`.
-    static func plural(_ count: Int, _ noun: String) -> String { "\(count) \(noun)\(count == 1 ? "" : "s")" }
+    static func plural(_ count: Int, _ noun: String) -> String { Plural.counted(count, noun) }
 
     /// The step summary Markdown for `$GITHUB_STEP_SUMMARY` (see `GitHubStepSummary`).
     public func stepSummary(_ report: LintReport) -> String {

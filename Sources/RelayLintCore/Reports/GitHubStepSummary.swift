@@ -30,8 +30,8 @@ struct GitHubStepSummary {
         }
         head.append("")
         head.append(
-            "Checked \(summary.subjects) subjects, \(summary.events) events and \(summary.accounts) accounts "
-                + "against \(report.rules.count) rules"
+            "Checked \(Plural.counted(summary.subjects, "subject")), \(Plural.counted(summary.events, "event")) and "
+                + "\(Plural.counted(summary.accounts, "account")) against \(Plural.counted(report.rules.count, "rule"))"
                 + (report.showsPII ? "; email addresses and phone numbers are shown unmasked." : "."))
         var remarks: [String] = []
         let expired = report.expiredSuppressions.count

@@ -88,8 +88,8 @@ extension HTMLReport {
             },
             .dl(
                 .class("finding-facts"),
-                .dt(.escapedText("Subject")), .dd(.codeText(finding.subject)),
-                .dt(.escapedText("App")), .dd(.codeText(finding.app)),
+                .dt(.escapedText("Subject")), .dd(rule?.scope == .app ? .appName(finding.subject) : .codeText(finding.subject)),
+                .dt(.escapedText("App")), .dd(.appName(finding.app)),
                 .dt(.escapedText("Event")), .dd(finding.event.map { .codeText($0) } ?? .missing(AuditReportContent.noEvent(rule))),
                 .dt(.escapedText("Time")), .dd(finding.time.map { .codeText($0.description) } ?? .missing("—")),
                 .dt(.escapedText("Location")), .dd(finding.location.map { .codeText($0.description) } ?? .missing("—")),

@@ -73,7 +73,7 @@ extension HTMLReport {
                 .group(
                     report.apps.map { app in
                         .tr(
-                            .codeCell(app.bundleId), .cell(app.createsAccounts ? "yes" : "no"), .cell(app.inManifest ? "yes" : "no"),
+                            .td(.appName(app.bundleId)), .cell(app.createsAccounts ? "yes" : "no"), .cell(app.inManifest ? "yes" : "no"),
                             .numberCell(app.accounts))
                     }))
         )

@@ -11,16 +11,16 @@ extension HTMLReport {
             .p(.strong(.escapedText(content.resultSentence.lead)), .escapedText(content.resultSentence.rest)),
             .div(
                 .class("figures"),
-                figure(summary.findings, "findings"),
-                figure(report.findings.count - report.activeFindings.count, "suppressed findings"),
-                figure(summary.subjects, "subjects"),
-                figure(summary.anonymizedSubjects, "anonymized subjects"),
-                figure(summary.events, "events"),
-                figure(summary.accounts, "exported accounts"),
-                figure(report.apps.count, "apps"),
-                figure(summary.pending, "checks pending"),
-                figure(summary.duplicates, "duplicate events ignored"),
-                figure(summary.skippedRecords, "invalid records skipped")
+                figure(summary.findings, "finding"),
+                figure(report.findings.count - report.activeFindings.count, "suppressed finding"),
+                figure(summary.subjects, "subject"),
+                figure(summary.anonymizedSubjects, "anonymized subject"),
+                figure(summary.events, "event"),
+                figure(summary.accounts, "exported account"),
+                figure(report.apps.count, "app"),
+                figure(summary.pending, "check", "pending"),
+                figure(summary.duplicates, "duplicate event", "ignored"),
+                figure(summary.skippedRecords, "invalid record", "skipped")
             ),
             .h3(.escapedText("Findings by rule and severity")),
             findingsTable(),
@@ -60,8 +60,10 @@ extension HTMLReport {
         )
     }
 
-    private func figure(_ value: Int, _ label: String) -> Node<HTML.BodyContext> {
-        .div(.class("figure"), .span(.class("value"), .escapedText(String(value))), .span(.class("label"), .escapedText(label)))
+    /// A count with its label, the noun in the number the count asks for ("1 subject").
+    private func figure(_ value: Int, _ noun: String, _ after: String = "") -> Node<HTML.BodyContext> {
+        let label = Plural.word(value, noun) + (after.isEmpty ? "" : " " + after)
+        return .div(.class("figure"), .span(.class("value"), .escapedText(String(value))), .span(.class("label"), .escapedText(label)))
     }
 
     /// One row per rule (and per rule outside the report's rules that has findings), a column

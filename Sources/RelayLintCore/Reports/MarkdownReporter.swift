@@ -89,7 +89,10 @@ public struct MarkdownReporter: Reporter {
         } else {
             var apps = MarkdownTable(["App", "Creates accounts", "In manifest", "Exported accounts"], numeric: [3])
             for app in report.apps {
-                apps.add([escaped(app.bundleId), app.createsAccounts ? "yes" : "no", app.inManifest ? "yes" : "no", "\(app.accounts)"])
+                apps.add([
+                    escaped(UnnamedApp.readableSubject(app.bundleId)), app.createsAccounts ? "yes" : "no", app.inManifest ? "yes" : "no",
+                    "\(app.accounts)",
+                ])
             }
             lines += apps.lines + [""]
         }
@@ -240,8 +243,9 @@ public struct MarkdownReporter: Reporter {
                 lines += ["**Suppressed:** " + escaped(content.acceptance(suppression)), ""]
             }
             var facts = MarkdownTable(["Field", "Value"])
-            facts.add(["Subject", escaped(finding.subject)])
-            facts.add(["App", escaped(finding.app)])
+            let subject = outcome?.rule.scope == .app ? UnnamedApp.readableSubject(finding.subject) : finding.subject
+            facts.add(["Subject", escaped(subject)])
+            facts.add(["App", escaped(UnnamedApp.readableSubject(finding.app))])
             facts.add(["Event", finding.event.map(escaped) ?? AuditReportContent.noEvent(outcome?.rule)])
             facts.add(["Time", finding.time.map { escaped($0.description) } ?? "—"])
             facts.add(["Location", finding.location.map { escaped($0.description) } ?? "—"])

@@ -60,6 +60,11 @@ extension Node where Context: HTML.BodyContext {
     /// An identifier, path or hash from the inputs.
     static func codeText(_ value: String) -> Node { .code(.escapedText(value)) }
 
+    /// An app's bundle id as code, or the words for data without an app.
+    static func appName(_ bundleId: String) -> Node {
+        bundleId == UnnamedApp.id ? .missing(UnnamedApp.readableSubject(bundleId)) : .codeText(bundleId)
+    }
+
     /// A value that was not given (`not given`, `—`), greyed out so it is not mistaken for data.
     static func missing(_ text: String) -> Node { .span(.class("muted"), .escapedText(text)) }
 }

@@ -88,7 +88,7 @@ public struct SARIFReporter: Reporter {
         let truncated = active.count > kept.count
         let truncation =
             truncated
-            ? "\(active.count) findings, of which the first \(kept.count) in report order are results of this run "
+            ? "\(Plural.counted(active.count, "finding")), of which the first \(kept.count) in report order are results of this run "
                 + "(code scanning accepts at most \(Self.maximumResults) per run); the JSON report has all of them"
             : nil
         var notifications: [SARIFLog.Notification] = []

@@ -100,7 +100,9 @@ public enum ShardMerger {
         for (path, shard) in shards {
             if shard.count != count {
                 problems.append(
-                    Diagnostic(.error, "is shard \(shard), but \(shards[0].path) is of \(count) shards", at: SourceLocation(file: path)))
+                    Diagnostic(
+                        .error, "is shard \(shard), but \(shards[0].path) is of \(Plural.counted(count, "shard"))",
+                        at: SourceLocation(file: path)))
             } else if let earlier = seen[shard.index] {
                 problems.append(Diagnostic(.error, "is shard \(shard) again (also \(earlier))", at: SourceLocation(file: path)))
             } else {

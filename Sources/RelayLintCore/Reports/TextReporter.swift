@@ -24,7 +24,8 @@ public struct TextReporter: Reporter {
                 lines.append(
                     style.dim(
                         e(
-                            "      subject \(finding.subject)" + (finding.event.map { ", event \($0)" } ?? "")
+                            "      subject \(rule.scope == .app ? UnnamedApp.readableSubject(finding.subject) : finding.subject)"
+                                + (finding.event.map { ", event \($0)" } ?? "")
                                 + (finding.time.map { " at \($0)" } ?? ""))))
                 lines.append(style.dim(e("      expected: \(finding.expected)")))
                 for item in finding.evidence where item.role != .trigger {
@@ -39,7 +40,7 @@ public struct TextReporter: Reporter {
         }
         let suppressed = report.findings.filter { $0.suppression != nil }
         if !report.suppressions.isEmpty {
-            lines.append(style.bold("suppressions") + " (\(suppressed.count) findings accepted)")
+            lines.append(style.bold("suppressions") + " (\(Plural.counted(suppressed.count, "finding")) accepted)")
             for outcome in report.suppressions {
                 let suppression = outcome.suppression
                 let target =
@@ -81,7 +82,9 @@ public struct TextReporter: Reporter {
         var text =
             summary.findings == 0
             ? style.green("no findings") : style.bold("\(summary.findings) finding\(summary.findings == 1 ? "" : "s")") + " (\(counts))"
-        text += " in \(summary.subjects) subjects, \(summary.events) events, \(summary.accounts) accounts; \(report.rules.count) rules"
+        text +=
+            " in \(Plural.counted(summary.subjects, "subject")), \(Plural.counted(summary.events, "event")), "
+            + "\(Plural.counted(summary.accounts, "account")); \(Plural.counted(report.rules.count, "rule"))"
         var extras: [String] = []
         if summary.duplicates > 0 { extras.append("\(summary.duplicates) duplicate event\(summary.duplicates == 1 ? "" : "s") ignored") }
         if summary.skippedRecords > 0 {

@@ -1,0 +1,86 @@
+import ArgumentParser
+import Foundation
+import RelayLintCore
+
+/// `relaylint init`: a commented starter `.relaylint.yml` and app manifest, filled in from the
+/// inputs given.
+struct InitCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "init",
+        abstract: "Write a commented starter .relaylint.yml and app manifest, after looking at the given export and logs.",
+        discussion: """
+            The manifest lists the apps the inputs show, says whether each creates accounts and shows in-app \
+            deletion requests, and lists the senders of mail to relay addresses for you to check. \
+            Existing files are never overwritten.
+
+            Example:
+              relaylint init --accounts accounts.json --events events.jsonl
+            """)
+
+    @Option(name: .customLong("accounts"), help: ArgumentHelp("A Firebase Auth export (JSON or CSV); repeatable.", valueName: "file"))
+    var accountPaths: [String] = []
+
+    @Option(name: .customLong("events"), help: ArgumentHelp("An action log, in any format check reads; repeatable.", valueName: "file"))
+    var eventPaths: [String] = []
+
+    @Option(
+        name: .customLong("manifest"),
+        help: ArgumentHelp("An app manifest you have: its declarations are kept in the new one.", valueName: "file"))
+    var manifestPath: String?
+
+    @Option(name: .customLong("mapping"), help: ArgumentHelp("A log mapping of your own; repeatable.", valueName: "path"))
+    var mappingPaths: [String] = []
+
+    @Option(
+        name: .customLong("output-directory"),
+        help: ArgumentHelp("Where to write \(StarterFiles.configurationName) and \(StarterFiles.manifestName).", valueName: "dir"))
+    var directory: String = "."
+
+    func run() throws {
+        let configurationPath =
+            directory == "."
+            ? StarterFiles.configurationName : (directory as NSString).appendingPathComponent(StarterFiles.configurationName)
+        let manifestOutput =
+            directory == "." ? StarterFiles.manifestName : (directory as NSString).appendingPathComponent(StarterFiles.manifestName)
+        // Checked first, so that nothing is written when either exists.
+        for path in [configurationPath, manifestOutput] where FileManager.default.fileExists(atPath: path) {
+            StandardError.write("\(path): error: already exists; relaylint init never overwrites a file (move it away first)")
+            throw ExitCode(ExitStatus.invalidInput)
+        }
+        let survey: InputSurvey
+        do {
+            survey = try InputSurvey.survey(
+                accountPaths: accountPaths, eventPaths: eventPaths, manifestPath: manifestPath,
+                mappings: try MappingSet.load(userPaths: mappingPaths).mappings, rules: try RuleSet.builtIn())
+        } catch {
+            StandardError.write(error.diagnostics)
+            throw ExitCode(ExitStatus.invalidInput)
+        }
+        for (path, text) in [
+            (configurationPath, StarterFiles.configuration(for: survey)), (manifestOutput, StarterFiles.manifest(for: survey)),
+        ] {
+            // `withoutOverwriting`: a file that appeared since the check above is not replaced either.
+            do {
+                try Data(text.utf8).write(to: URL(fileURLWithPath: path), options: .withoutOverwriting)
+            } catch {
+                StandardError.write("\(path): error: cannot write: \(error.localizedDescription)")
+                throw ExitCode(ExitStatus.invalidInput)
+            }
+        }
+        var lines = ["wrote \(configurationPath) and \(manifestOutput)"]
+        for app in survey.apps {
+            let name = app.isUnnamed ? "data without an app (name it in the manifest)" : app.bundleId
+            var facts = [app.createsAccounts ? "creates accounts" : "creates no accounts"]
+            facts.append(Plural.counted(app.inAppDeletionRequests, "in-app deletion request"))
+            if app.declarations["relay_senders"] != nil {
+                facts.append("relay senders declared")
+            } else {
+                facts.append("no relay senders declared (\(Plural.counted(app.relaySendersSeen.count, "sender")) seen)")
+            }
+            lines.append("  \(name): " + facts.joined(separator: ", "))
+        }
+        lines.append("review the manifest's declarations, then run:")
+        lines.append("  " + StarterFiles.checkCommand(for: survey))
+        try StandardOutput.write(lines.joined(separator: "\n") + "\n")
+    }
+}

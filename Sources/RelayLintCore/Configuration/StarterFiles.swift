@@ -1,0 +1,136 @@
+import Foundation
+
+/// The commented `.relaylint.yml` and app manifest `relaylint init` writes: a team's first
+/// configuration, filled in with what the inputs showed and commented with what to do next.
+public enum StarterFiles {
+    /// The file names `relaylint init` writes.
+    public static let configurationName = ".relaylint.yml"
+    public static let manifestName = "relaylint-apps.yml"
+
+    /// The starter `.relaylint.yml`: every setting a team tunes, commented out, so that the
+    /// built-in pack runs as it is until someone decides otherwise.
+    public static func configuration(for survey: InputSurvey) -> String {
+        """
+        # relaylint configuration, written by `relaylint init`. relaylint reads .relaylint.yml from
+        # the directory it runs in (or the file given with --config). Run it with the manifest:
+        #   \(checkCommand(for: survey))
+        # Every setting below is optional; the README's "Configuration, suppressions, baselines"
+        # explains them, docs/rule-language.md the rules.
+
+        # Your own rules, added to the built-in pack (files or folders, relative to this file).
+        # rule_paths: [compliance/rules]
+
+        # Your own log formats (docs/mapping-language.md).
+        # mappings: [compliance/backend-mapping.yml]
+
+        # The private relay domains (these two are the default).
+        # relay_domains: [privaterelay.appleid.com, private.icloud.com]
+
+        # Per-rule settings: turn a rule off, change its severity, set its parameters
+        # (`relaylint rules list` names the rules, `relaylint explain RULE` explains one).
+        # rules:
+        #   deletion-request-completed: {params: {window: 30d}}
+        #   data-deleted-after-account-deletion: {params: {stores: [firestore, storage, rtdb]}}
+        #   in-app-deletion-channel-used: {enabled: false}
+        #   no-mail-to-disabled-relay: {severity: error}
+
+        # Accepted findings: they stay in the reports but do not fail the run. Copy a finding's
+        # fingerprint from the JSON report (relaylint check --format json).
+        # suppressions:
+        #   - fingerprint: 0123abcd…
+        #     justification: why this finding is accepted
+        #     author: privacy@example.com
+        #     expires: 2026-12-31
+
+        """
+    }
+
+    /// The starter manifest: one entry per app the inputs showed, with what the data says about
+    /// it and the declarations the built-in rules read, set where the data or a given manifest
+    /// settles them and commented out where only the team can.
+    public static func manifest(for survey: InputSurvey) -> String {
+        var lines = [
+            "# App manifest for relaylint, written by `relaylint init`: pass it with --manifest \(manifestName).",
+            "# One entry per app. The declarations the built-in rules read:",
+            "#   creates_accounts: true   the app lets users create accounts (then it must offer in-app deletion)",
+            "#   in_app_deletion: true    users can start deleting their account inside the app",
+            "#   relay_senders: [...]     the senders registered with Apple's private email relay (addresses or domains)",
+            "apps:",
+        ]
+        let apps = survey.apps.isEmpty ? [nil] : survey.apps.map { Optional($0) }
+        for app in apps {
+            lines += entry(app, only: survey.apps.count == 1)
+        }
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    private static func entry(_ app: InputSurvey.App?, only: Bool) -> [String] {
+        guard let app else {
+            return [
+                "  # No app appeared in the inputs: name yours.",
+                "  - bundle_id: com.example.app",
+                "    # creates_accounts: true",
+                "    # in_app_deletion: true",
+                "    # relay_senders: [noreply@example.com]",
+            ]
+        }
+        var lines: [String] = []
+        if app.isUnnamed {
+            lines.append("  # The events name no app (no 'app' field): give your app's bundle id here.")
+            if !only { lines.append("  # With several apps, the events without an app belong to none of them: add 'app' to the log.") }
+            lines.append("  - bundle_id: com.example.app")
+        } else {
+            lines.append("  - bundle_id: \(app.bundleId)")
+        }
+        var seen: [String] = []
+        if app.exportedAccounts > 0 { seen.append(Plural.counted(app.exportedAccounts, "exported account")) }
+        seen.append(Plural.counted(app.inAppDeletionRequests, "in-app deletion request"))
+        seen.append(Plural.counted(app.relaySendersSeen.count, "sender") + " of mail to relay addresses")
+        lines.append("    # Seen in the inputs: " + seen.joined(separator: ", ") + ".")
+        if let declared = app.declarations["creates_accounts"] {
+            lines.append("    creates_accounts: \(declared.displayText)")
+        } else if app.createsAccounts {
+            lines.append("    creates_accounts: true   # the data holds sign-ups or exported accounts")
+        } else {
+            lines.append("    # creates_accounts: true")
+        }
+        if let declared = app.declarations["in_app_deletion"] {
+            lines.append("    in_app_deletion: \(declared.displayText)")
+        } else if app.inAppDeletionRequests > 0 {
+            lines.append("    in_app_deletion: true   # the log shows in-app deletion requests")
+        } else {
+            lines.append("    # in_app_deletion: true   # declare it once the app offers deletion inside the app")
+        }
+        if let declared = app.declarations["relay_senders"] {
+            lines.append("    relay_senders: \(flow(declared))")
+        } else if app.relaySendersSeen.isEmpty {
+            lines.append("    # relay_senders: [noreply@example.com, mail.example.com]   # no mail to relay addresses seen")
+        } else {
+            // Not declared for the team: declaring every sender seen would make the check pass
+            // for senders Apple's relay rejects.
+            lines.append("    # The senders seen mailing relay addresses; keep those registered with Apple, then uncomment:")
+            lines.append("    # relay_senders: [\(app.relaySendersSeen.map(yamlScalar).joined(separator: ", "))]")
+        }
+        return lines
+    }
+
+    /// A declaration as YAML flow: a list stays a list.
+    private static func flow(_ value: JSONValue) -> String {
+        if let elements = value.arrayValue { return "[" + elements.map { yamlScalar($0.displayText) }.joined(separator: ", ") + "]" }
+        return yamlScalar(value.displayText)
+    }
+
+    /// A plain YAML scalar where one is safe, else a double-quoted one.
+    private static func yamlScalar(_ text: String) -> String {
+        let plain = !text.isEmpty && text.allSatisfy { $0.isLetter || $0.isNumber || "@._-+".contains($0) }
+        if plain { return text }
+        return "\"" + text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\""
+    }
+
+    /// The `relaylint check` command for the surveyed inputs and the starter manifest.
+    public static func checkCommand(for survey: InputSurvey) -> String {
+        let accounts = survey.accountPaths.map { "--accounts \($0)" }
+        let events = survey.eventPaths.isEmpty ? ["--events events.jsonl"] : survey.eventPaths.map { "--events \($0)" }
+        return (["relaylint check"] + accounts + events + ["--manifest \(manifestName)"]).joined(separator: " ")
+    }
+}
