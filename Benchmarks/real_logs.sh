@@ -1,0 +1,65 @@
+#!/usr/bin/env bash
+# How fast relaylint reads Google Cloud Logging entries (the built-in google-cloud-logging
+# mapping), against DuckDB's read_json on the same file.
+#
+# Usage: Benchmarks/real_logs.sh [SUBJECTS...]      (default: 25000, about 108k entries of ~1.5 KB)
+#
+# For each size: generates Benchmarks/data/real-<SUBJECTS>/ with generate_real_logs.py
+# --entry-padding if missing, warms the page cache, then runs under /usr/bin/time -v:
+#   wc -l        the floor
+#   relaylint    check --events identity-platform.jsonl (every entry parsed, mapped, validated,
+#                evaluated by the built-in pack), JSON report to /dev/null
+#   duckdb       read_json of the same file, projecting the fields the mapping reads (insertId,
+#                timestamp, both payloads' methodName, request and response), counted
+# and prints entries per second. RELAYLINT (default .build-bench/release/relaylint, built when
+# missing), THREADS (DuckDB threads, default 2).
+set -euo pipefail
+
+HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+ROOT="$(cd "$HERE/.." && pwd)"
+RELAYLINT="${RELAYLINT:-$ROOT/.build-bench/release/relaylint}"
+THREADS="${THREADS:-2}"
+SIZES=("$@")
+[ ${#SIZES[@]} -eq 0 ] && SIZES=(25000)
+
+[ -x /usr/bin/time ] || apt-get install -y -q time >/dev/null || { apt-get update -q >/dev/null && apt-get install -y -q time >/dev/null; }
+[ -x "$RELAYLINT" ] || (cd "$ROOT" && swift build -c release --scratch-path .build-bench >&2)
+python3 -c 'import cryptography' 2>/dev/null || python3 -m pip install --quiet cryptography
+python3 "$HERE/duckdb_check.py" --setup-only
+PY="$HERE/.venv/bin/python"
+
+measure() { # name, command...: prints "name seconds peak-MiB"
+    local name="$1"; shift
+    local log; log="$(mktemp)"
+    /usr/bin/time -v "$@" >/dev/null 2>"$log" || true
+    local wall peak
+    wall=$(sed -n 's/.*Elapsed (wall clock) time (h:mm:ss or m:ss): //p' "$log" | awk -F: '{ if (NF==3) print $1*3600+$2*60+$3; else print $1*60+$2 }')
+    peak=$(sed -n 's/.*Maximum resident set size (kbytes): //p' "$log")
+    rm -f "$log"
+    echo "$name $wall $((peak / 1024))"
+}
+
+echo "| subjects | entries | MB | tool | wall s | entries/s | peak MiB |"
+echo "|---|---|---|---|---|---|---|"
+for subjects in "${SIZES[@]}"; do
+    dir="$HERE/data/real-$subjects"
+    [ -f "$dir/identity-platform.jsonl" ] || python3 "$HERE/generate_real_logs.py" --subjects "$subjects" --seed 1 --out "$dir" --entry-padding >/dev/null
+    file="$dir/identity-platform.jsonl"
+    entries=$(wc -l < "$file")
+    mb=$(( $(stat -c %s "$file") / 1000000 ))
+    cat "$file" > /dev/null
+    for row in \
+        "$(measure wc-l wc -l "$file")" \
+        "$(measure relaylint "$RELAYLINT" check --quiet --events "$file" --format json --output /dev/null)" \
+        "$(measure duckdb "$PY" -c "
+import duckdb
+con = duckdb.connect(); con.execute('SET threads TO $THREADS')
+con.execute(\"\"\"SELECT count(*), count(DISTINCT insertId) FROM (SELECT insertId, timestamp,
+  jsonPayload.methodName AS m1, protoPayload.methodName AS m2, jsonPayload.request AS rq, jsonPayload.response AS rs
+  FROM read_json('$file', format='newline_delimited', union_by_name=true, maximum_object_size=16777216))\"\"\").fetchall()
+")"; do
+        set -- $row
+        rate=$(awk -v n="$entries" -v s="$2" 'BEGIN { if (s > 0) printf "%.0f", n / s; else print "-" }')
+        echo "| $subjects | $entries | $mb | $1 | $2 | $rate | $3 |"
+    done
+done
