@@ -78,7 +78,7 @@ public struct PIIMasker: Sendable {
     /// The local part is what RFC 5322 allows unquoted, less the characters that usually quote
     /// or delimit it in text (`'`, `/`, `{`, `|`, `}`…); the domain is labels of letters, digits
     /// and hyphens with at least one dot, ending in a label of letters (`pkg@1.2.3` is a version).
-    static func email(in scalars: [Unicode.Scalar], at at: Int) -> (start: Int, end: Int)? {
+    static func email(in scalars: [Unicode.Scalar], at: Int) -> (start: Int, end: Int)? {
         var start = at
         while start > 0, isLocalPart(scalars[start - 1]) { start -= 1 }
         while start < at, scalars[start] == "." { start += 1 }
