@@ -271,7 +271,10 @@ struct AuditReportContent {
     /// One line per log read through a mapping: its format, what its records became, and the
     /// records skipped by reason, so that a reviewer sees every record of Google's and Apple's
     /// files accounted for.
-    var mappedSources: [(path: String, text: String)] {
+    var mappedSources: [(path: String, text: String)] { Self.mappedSources(of: report) }
+
+    /// The same lines for any report (the text report lists them too).
+    static func mappedSources(of report: LintReport) -> [(path: String, text: String)] {
         report.inputs.compactMap { input in
             guard let format = input.format, input.kind == .events else { return nil }
             var text =

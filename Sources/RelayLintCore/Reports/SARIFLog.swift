@@ -161,6 +161,11 @@ struct SARIFLog: Codable, Equatable {
     struct ArtifactProperties: Codable, Equatable {
         var kind: String
         var records: Int
+        /// For a log read through a mapping: the mapping, the events made, the records skipped.
+        var format: String? = nil
+        var eventsMade: Int? = nil
+        var skippedRecords: [InputFileSummary.SkippedRecords]? = nil
+        var verifiedSignatures: Int? = nil
     }
 
     struct Invocation: Codable, Equatable {

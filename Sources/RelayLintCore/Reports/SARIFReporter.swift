@@ -189,7 +189,9 @@ public struct SARIFReporter: Reporter {
             location: SARIFLog.ArtifactLocation(path: input.path, index: nil),
             roles: [input.kind == .manifest || input.kind == .config ? "userSpecifiedConfiguration" : "analysisTarget"],
             hashes: input.sha256.isEmpty ? nil : ["sha-256": input.sha256],
-            properties: SARIFLog.ArtifactProperties(kind: input.kind.rawValue, records: input.records))
+            properties: SARIFLog.ArtifactProperties(
+                kind: input.kind.rawValue, records: input.records, format: input.format, eventsMade: input.eventsMade,
+                skippedRecords: input.format == nil ? nil : input.skippedRecords, verifiedSignatures: input.verifiedSignatures))
     }
 
     /// `consent-before-email-link` → `ConsentBeforeEmailLink`, the rule name SARIF viewers show.

@@ -63,6 +63,12 @@ public struct TextReporter: Reporter {
             if report.skipped.count > 20 { lines.append("  … \(report.skipped.count - 20) more in the JSON report") }
             lines.append("")
         }
+        let mapped = AuditReportContent.mappedSources(of: report)
+        if !mapped.isEmpty {
+            lines.append(style.bold("logs read through a mapping") + " (every record accounted for)")
+            for source in mapped { lines.append("  " + e(source.path) + ": " + e(source.text)) }
+            lines.append("")
+        }
         if !report.notes.isEmpty {
             lines.append(style.bold("data-quality notes") + " (\(report.notes.count))")
             for diagnostic in report.notes.prefix(20) { lines.append("  " + e(diagnostic.description)) }
