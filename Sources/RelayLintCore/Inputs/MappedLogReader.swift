@@ -72,6 +72,7 @@ struct MappedLogReader: Sendable {
         let workers = (0..<max(1, parallelism)).map { _ in
             Worker(keys: keys, names: names, path: path, preparation: preparation)
         }
+        let projection = RecordProjection.of(mapping)
         do {
             try file.withBytes { bytes in
                 let records = try MappedLogReader.records(in: bytes, path: path)
@@ -91,7 +92,8 @@ struct MappedLogReader: Sendable {
                         for part in 0..<parts {
                             DispatchQueue.global().async(group: group) {
                                 for index in batch.spans.count * part / parts..<batch.spans.count * (part + 1) / parts {
-                                    batch.results[index] = map(batch.spans[index], bytes: shared.bytes, worker: workers[part])
+                                    batch.results[index] = map(
+                                        batch.spans[index], bytes: shared.bytes, projection: projection, worker: workers[part])
                                 }
                             }
                         }
@@ -166,12 +168,16 @@ struct MappedLogReader: Sendable {
     }
 
     /// Parses, maps, validates and prepares one record on a worker.
-    private func map(_ span: RecordSpan, bytes: UnsafeBufferPointer<UInt8>, worker: Worker) -> Delivery {
+    private func map(_ span: RecordSpan, bytes: UnsafeBufferPointer<UInt8>, projection: RecordProjection?, worker: Worker) -> Delivery {
         let record = UnsafeBufferPointer(rebasing: bytes[span.bytes])
         let location = SourceLocation(file: path, line: span.line)
         let value: JSONValue
         do throws(JSONParser.SyntaxError) {
-            value = try JSONParser.parseDocument(record)
+            if let projection {
+                value = try projection.parseDocument(record)
+            } else {
+                value = try JSONParser.parseDocument(record)
+            }
         } catch {
             let position = FileBytes.lineAndColumn(of: error.offset, in: record)
             return .invalid(

@@ -1,0 +1,181 @@
+/// The parts of a record a mapping can read, worked out once from the mapping: a record is then
+/// parsed into values only along those paths, and every other member is checked and skipped
+/// (`JSONParser.skipValue` accepts and rejects what `parseValue` does, repeated keys included).
+///
+/// A Cloud Logging entry is about 1.5 KB, and the mapping reads a dozen of its members; building
+/// the rest as dictionaries and strings was most of the time a record took.
+final class RecordProjection: Sendable {
+    /// Read as a whole from here on.
+    let whole: Bool
+    /// The members read below this one, by key.
+    let children: [String: RecordProjection]
+
+    init(whole: Bool, children: [String: RecordProjection]) {
+        self.whole = whole
+        self.children = children
+    }
+
+    /// The projection of a mapping; nil when it reads the record as a whole (`{path: ""}`).
+    static func of(_ mapping: LogMapping) -> RecordProjection? {
+        var collector = Collector()
+        for (name, expression) in mapping.lets { collector.define(name, expression) }
+        collector.visit(mapping.recognize)
+        for skip in mapping.skips {
+            if let condition = skip.condition { collector.visit(condition) }
+            if let detail = skip.detail { collector.visit(detail) }
+        }
+        collector.visit(mapping.defaults)
+        for template in mapping.events {
+            if let condition = template.condition { collector.visit(condition) }
+            if let forEach = template.forEach { collector.visit(forEach) }
+            collector.visit(template.type)
+            collector.visit(template.reserved)
+            for field in template.fields { collector.visit(field.value) }
+        }
+        if let detail = mapping.unmatched.detail { collector.visit(detail) }
+        return collector.readsWholeRecord ? nil : collector.root.build()
+    }
+
+    /// Parses the document at `bytes` keeping only the projected members (and checking the rest).
+    func parseDocument(_ bytes: UnsafeBufferPointer<UInt8>) throws(JSONParser.SyntaxError) -> JSONValue {
+        var parser = JSONParser(bytes: bytes)
+        parser.skipWhitespace()
+        let value = try parse(&parser, depth: 0)
+        parser.skipWhitespace()
+        if !parser.isAtEnd { throw parser.error("unexpected text after the JSON value") }
+        return value
+    }
+
+    private func parse(_ parser: inout JSONParser, depth: Int) throws(JSONParser.SyntaxError) -> JSONValue {
+        parser.skipWhitespace()
+        guard !whole, parser.currentByte == UInt8(ascii: "{") else { return try parser.parseValue(depth: depth) }
+        var members: [String: JSONValue] = [:]
+        try parser.parseObject(depth: depth) { key, parser throws(JSONParser.SyntaxError) in
+            if let child = children[key] {
+                members[key] = try child.parse(&parser, depth: depth + 1)
+            } else {
+                try parser.skipValue(depth: depth + 1)
+            }
+        }
+        return .object(members)
+    }
+
+    /// A projection being built.
+    private final class Node {
+        var whole = false
+        var children: [String: Node] = [:]
+
+        func need(_ path: ArraySlice<String>) {
+            guard !whole else { return }
+            guard let first = path.first else {
+                whole = true
+                children = [:]
+                return
+            }
+            let child = children[first] ?? Node()
+            children[first] = child
+            child.need(path.dropFirst())
+        }
+
+        func build() -> RecordProjection {
+            RecordProjection(whole: whole, children: children.mapValues { $0.build() })
+        }
+    }
+
+    /// Walks a mapping's expressions, noting the record paths they read. A `let` that only
+    /// names a part of the record (a path, or a choice between paths) is an alias: paths through
+    /// it are paths into the record. Any other `let` (JSON in a string, a token's claims) reads
+    /// its inputs whole.
+    private struct Collector {
+        let root = Node()
+        var readsWholeRecord = false
+        /// The record paths each alias may stand for.
+        var aliases: [String: [[String]]] = [:]
+
+        mutating func define(_ name: String, _ expression: MappingExpression) {
+            if let paths = aliasPaths(expression) {
+                aliases[name] = paths
+                visitConditions(in: expression)
+            } else {
+                visit(expression)
+            }
+        }
+
+        /// The record paths an expression that only selects parts of the record may stand for.
+        private func aliasPaths(_ expression: MappingExpression) -> [[String]]? {
+            switch expression {
+            case .path(let path):
+                guard let variable = path.variable else { return [path.segments] }
+                return aliases[variable].map { $0.map { $0 + path.segments } }
+            case .first(let candidates):
+                var result: [[String]] = []
+                for candidate in candidates {
+                    guard let paths = aliasPaths(candidate) else { return nil }
+                    result += paths
+                }
+                return result
+            case .condition(_, let then, let otherwise):
+                guard let first = aliasPaths(then) else { return nil }
+                guard let otherwise else { return first }
+                return aliasPaths(otherwise).map { first + $0 }
+            default:
+                return nil
+            }
+        }
+
+        /// The conditions inside an alias's definition are read as usual.
+        private mutating func visitConditions(in expression: MappingExpression) {
+            switch expression {
+            case .first(let candidates): candidates.forEach { visitConditions(in: $0) }
+            case .condition(let condition, let then, let otherwise):
+                visit(condition)
+                visitConditions(in: then)
+                if let otherwise { visitConditions(in: otherwise) }
+            default: break
+            }
+        }
+
+        mutating func need(_ path: [String]) {
+            if path.isEmpty { readsWholeRecord = true }
+            root.need(path[...])
+        }
+
+        mutating func visit(_ expression: MappingExpression) {
+            switch expression {
+            case .constant: break
+            case .path(let path):
+                if let variable = path.variable {
+                    // `$item` and values derived from the record read their sources whole.
+                    for alias in aliases[variable] ?? [] { need(alias + path.segments) }
+                } else {
+                    need(path.segments)
+                }
+            case .first(let parts), .concat(let parts): parts.forEach { visit($0) }
+            case .condition(let condition, let then, let otherwise):
+                visit(condition)
+                visit(then)
+                if let otherwise { visit(otherwise) }
+            case .lookup(let key, _, let fallback):
+                visit(key)
+                if let fallback { visit(fallback) }
+            case .lastPart(let inner, _), .regex(let inner, _, _), .parseJSON(let inner), .jwsClaims(let inner),
+                .epochMilliseconds(let inner), .lowercase(let inner):
+                visit(inner)
+            }
+        }
+
+        mutating func visit(_ condition: MappingCondition) {
+            switch condition {
+            case .all(let conditions), .any(let conditions): conditions.forEach { visit($0) }
+            case .not(let inner): visit(inner)
+            case .test(let expression, _): visit(expression)
+            }
+        }
+
+        mutating func visit(_ reserved: EventTemplate.Reserved) {
+            for expression in [reserved.id, reserved.time, reserved.subject, reserved.app, reserved.subjectAppleID] {
+                if let expression { visit(expression) }
+            }
+        }
+    }
+}

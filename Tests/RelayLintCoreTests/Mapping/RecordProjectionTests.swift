@@ -1,0 +1,49 @@
+@testable import RelayLintCore
+import RelayLintTestSupport
+import Testing
+
+/// A record parsed along a mapping's projection maps exactly as the whole record does, and the
+/// members skipped are still checked.
+@Suite struct RecordProjectionTests {
+    static let mappings = (try? MappingSet.load(userPaths: [Fixtures.path("Examples/real-logs/backend-mapping.yml")]).mappings) ?? []
+
+    @Test func everyExampleRecordMapsTheSameWhenProjected() throws {
+        #expect(!Self.mappings.isEmpty)
+        // Apple's mapping reads whole records (a record may be the token itself); the others project.
+        #expect(Self.mappings.filter { RecordProjection.of($0) == nil }.map(\.id) == ["apple-notifications"])
+        for mapping in Self.mappings {
+            guard let projection = RecordProjection.of(mapping) else { continue }
+            for example in mapping.examples {
+                var text = example.record.canonicalText
+                let projected = try text.withUTF8 { try projection.parseDocument($0) }
+                let whole = try JSONParser.parseDocument(text)
+                let mapper = RecordMapper(mapping: mapping, tokens: TokenReader(keys: nil))
+                #expect(mapper.map(projected) == mapper.map(whole), "\(mapping.id): \(example.name)")
+            }
+        }
+    }
+
+    @Test func theCloudMappingReadsOnlyWhatItNeeds() throws {
+        let cloud = try #require(Self.mappings.first { $0.id == "google-cloud-logging" })
+        let projection = try #require(RecordProjection.of(cloud))
+        #expect(Set(projection.children.keys) == ["insertId", "timestamp", "jsonPayload", "protoPayload"])
+        let payload = try #require(projection.children["jsonPayload"])
+        #expect(payload.children["requestMetadata"]?.children.keys.sorted() == ["callerSuppliedUserAgent"])
+        #expect(payload.children["request"]?.whole == false)
+        #expect(payload.children["response"]?.children["rawUserInfo"]?.whole == true)
+        #expect(payload.children["@type"]?.whole == true)
+    }
+
+    @Test func skippedMembersAreStillChecked() throws {
+        let cloud = try #require(Self.mappings.first { $0.id == "google-cloud-logging" })
+        let projection = try #require(RecordProjection.of(cloud))
+        for bad in [
+            #"{"insertId":"a","severity":"INFO","severity":"ERROR"}"#, #"{"insertId":"a","labels":{"x":tru}}"#,
+            #"{"insertId":"a","receiveTimestamp":"\u00"}"#,
+        ] {
+            var text = bad
+            #expect(throws: JSONParser.SyntaxError.self) { try text.withUTF8 { try projection.parseDocument($0) } }
+            #expect(throws: JSONParser.SyntaxError.self) { try JSONParser.parseDocument(bad) }
+        }
+    }
+}
