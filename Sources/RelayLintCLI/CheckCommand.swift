@@ -134,10 +134,36 @@ struct CheckCommand: ParsableCommand {
             valueName: "K/N"))
     var shard: String?
 
+    @Option(
+        help: ArgumentHelp(
+            "Inputs that hold only the subjects of partition K of N (FNV-1a of the subject id modulo N, as `relaylint split` writes them): write a partial report for `relaylint merge`.",
+            valueName: "K/N"))
+    var partition: String?
+
+    @Option(
+        name: .customLong("data-end"),
+        help: ArgumentHelp(
+            "The latest event time of all the data (RFC 3339), when the inputs are a part of it: windows still open then are pending, as in one run over all the data.",
+            valueName: "time"))
+    var dataEnd: String?
+
     @Flag(name: .shortAndLong, help: "No progress on standard error (progress shows only on a terminal, never in CI).")
     var quiet = false
 
     func validate() throws {
+        if let partition {
+            guard Shard(parsing: partition) != nil else {
+                throw ValidationError("--partition takes K/N with 1 ≤ K ≤ N, e.g. 2/4; found '\(partition)'")
+            }
+            if shard != nil { throw ValidationError("--partition and --shard are two ways to split a run: give one") }
+            if format != "json" || !extraReports.isEmpty {
+                throw ValidationError(
+                    "--partition writes a partial report: use --format json and render every format with `relaylint merge`")
+            }
+        }
+        if let dataEnd, Timestamp(rfc3339: dataEnd) == nil {
+            throw ValidationError("--data-end takes an RFC 3339 time, e.g. 2026-06-30T23:59:59Z; found '\(dataEnd)'")
+        }
         if let shard {
             guard Shard(parsing: shard) != nil else {
                 throw ValidationError("--shard takes K/N with 1 ≤ K ≤ N, e.g. 2/4; found '\(shard)'")
@@ -261,6 +287,13 @@ struct CheckCommand: ParsableCommand {
                 throw ExitCode(ExitStatus.invalidInput)
             }
         }
+        request.dataEnd = dataEnd.flatMap(Timestamp.init(rfc3339:))
+        if let partition = partition.flatMap(Shard.init(parsing:)) {
+            request.partition = partition
+            try writePartial(request, partition: partition)
+            progress?.finish()
+            return
+        }
         let report: LintReport
         do {
             report = try Linter.run(request)
@@ -322,6 +355,33 @@ struct CheckCommand: ParsableCommand {
         }
         let threshold = failOn == "never" ? nil : Severity(rawValue: failOn)
         if report.fails(at: threshold) { throw ExitCode(ExitStatus.findings) }
+    }
+
+    /// The map step: the partition's partial, for `relaylint merge`, which decides the exit code.
+    private func writePartial(_ request: LintRequest, partition: Shard) throws {
+        let evaluation: PartialEvaluation
+        do {
+            evaluation = try Linter.runPartition(request)
+        } catch {
+            StandardError.write(error.diagnostics)
+            StandardError.write("relaylint: no partial written: the inputs are invalid")
+            throw ExitCode(ExitStatus.invalidInput)
+        }
+        var json = PartitionReport(partition: partition, request: request, evaluation: evaluation).json()
+        json.append(UInt8(ascii: "\n"))
+        guard let output else {
+            FileHandle.standardOutput.write(json)
+            return
+        }
+        do {
+            try json.write(to: URL(fileURLWithPath: output), options: .atomic)
+        } catch {
+            StandardError.write("\(StandardError.escaped(output)): error: cannot write the partial: \(error.localizedDescription)")
+            throw ExitCode(ExitStatus.invalidInput)
+        }
+        StandardError.write(
+            "relaylint: wrote partition \(partition) to \(StandardError.escaped(output)) (\(Plural.counted(evaluation.subjects, "subject")))"
+        )
     }
 
     private func write(_ reporter: any Reporter, _ report: LintReport, options: ReportOptions, to path: String, format: String) throws {

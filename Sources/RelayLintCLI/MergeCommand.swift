@@ -2,22 +2,67 @@ import ArgumentParser
 import Foundation
 import RelayLintCore
 
-/// `relaylint merge`: combines the JSON reports of `check --shard K/N` jobs into the report a
-/// single `check` would have written, and exits as that `check` would have.
+/// `relaylint merge`: combines the partials of `check --partition K/N` runs (rendering any
+/// format) or the JSON reports of `check --shard K/N` runs into the report a single `check` would
+/// have written, and exits as that `check` would have.
 struct MergeCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "merge",
-        abstract: "Combine the JSON reports of `relaylint check --shard K/N` runs into one report.",
+        abstract: "Combine the partials of `check --partition K/N` (or the reports of `check --shard K/N`) into one report.",
         discussion: """
-            Every shard 1…N must be given exactly once, and all must come from the same inputs, \
-            rules and options. The result is byte for byte the JSON report of one run over all subjects.
+            Every partition (or shard) 1…N must be given exactly once, and all must come from the same \
+            rules and options. Partitions: give the merge the configuration, rules and manifest of the \
+            partition runs, and --sources DIR/sources.json when their inputs came from `relaylint split`; \
+            it renders every format. Shards: JSON only. The result is byte for byte the report of one run \
+            over all the data.
             """)
 
-    @Argument(help: ArgumentHelp("The shard reports (JSON), in any order.", valueName: "shard.json"))
+    @Argument(help: ArgumentHelp("The partials or shard reports (JSON), in any order.", valueName: "partial.json"))
     var reports: [String]
+
+    @OptionGroup var rules: RuleOptions
+
+    @OptionGroup(title: "Turning rules on and off") var selection: RuleSelection
+
+    @Option(name: .customLong("manifest"), help: ArgumentHelp("The app manifest the partitions were checked with.", valueName: "file"))
+    var manifestPath: String?
+
+    @Option(
+        help: ArgumentHelp(
+            "The original exports and logs of the partitions (`relaylint split` writes DIR/sources.json): the report names them.",
+            valueName: "sources.json"))
+    var sources: String?
+
+    @Option(
+        name: .customLong("relay-domain"),
+        help: ArgumentHelp("A private-relay email domain, as given to the partition runs; repeatable.", valueName: "domain"))
+    var relayDomains: [String] = []
+
+    @Flag(name: .customLong("no-suppressions"), help: "Ignore suppressions, as the partition runs did.")
+    var noSuppressions = false
+
+    @Option(help: ArgumentHelp("The baseline the partition runs were given.", valueName: "report.json"))
+    var baseline: String?
+
+    @Option(help: ArgumentHelp("Output format: \(ReporterRegistry.identifiers.joined(separator: ", ")).", valueName: "format"))
+    var format: String = "json"
 
     @Option(help: ArgumentHelp("Write the merged report to this file instead of standard output.", valueName: "file"))
     var output: String?
+
+    @Option(
+        name: .customLong("report"),
+        help: ArgumentHelp("Also write a report in another format: FORMAT=FILE; repeatable.", valueName: "format=file"))
+    var extraReports: [String] = []
+
+    @Option(help: ArgumentHelp("Title of audit reports (html, markdown).", valueName: "text"))
+    var title: String = ReportOptions().title
+
+    @Option(help: ArgumentHelp("Reviewer named in audit reports.", valueName: "name"))
+    var reviewer: String?
+
+    @Option(help: ArgumentHelp("Date printed in audit reports, e.g. 2026-07-01.", valueName: "date"))
+    var date: String?
 
     @Option(
         name: .customLong("fail-on"),
@@ -28,16 +73,130 @@ struct MergeCommand: ParsableCommand {
         if failOn != "never" && Severity(rawValue: failOn) == nil {
             throw ValidationError("--fail-on must be error, warning, note or never; found '\(failOn)'")
         }
+        for identifier in [format] + extraReports.map({ String($0.prefix { $0 != "=" }) })
+        where ReporterRegistry.reporter(for: identifier) == nil {
+            throw ValidationError("unknown format '\(identifier)'; expected one of \(ReporterRegistry.identifiers.joined(separator: ", "))")
+        }
+        for entry in extraReports where !entry.contains("=") {
+            throw ValidationError("--report takes FORMAT=FILE, e.g. sarif=results.sarif; found '\(entry)'")
+        }
+    }
+
+    /// What each file says it is: a partition's partial or a shard's report.
+    private struct Kind: Decodable {
+        var format: String?
+        var shard: Shard?
     }
 
     func run() throws {
         var inputs: [(path: String, data: Data)] = []
         for path in reports {
             guard let data = FileManager.default.contents(atPath: path) else {
-                StandardError.write("\(StandardError.escaped(path)): error: cannot read the shard report")
+                StandardError.write("\(StandardError.escaped(path)): error: cannot read the partial")
                 throw ExitCode(ExitStatus.invalidInput)
             }
             inputs.append((path, data))
+        }
+        // A partial's keys are sorted: even a truncated one starts with its first key.
+        let partitionMode = inputs.map { input in
+            (try? JSONDecoder().decode(Kind.self, from: input.data))?.format == PartitionReport.formatName
+                || ["{\"dataEnd\"", "{\"evaluation\""].contains { input.data.starts(with: Data($0.utf8)) }
+        }
+        if partitionMode.contains(true) {
+            if let index = partitionMode.firstIndex(of: false) {
+                let path = inputs[index].path
+                let isShard = (try? JSONDecoder().decode(Kind.self, from: inputs[index].data))?.shard != nil
+                let what = isShard ? "a shard report (--shard); it cannot be merged with partition partials (--partition)" : nil
+                if let what {
+                    StandardError.write("\(StandardError.escaped(path)): error: is \(what)")
+                    throw ExitCode(ExitStatus.invalidInput)
+                }
+            }
+            try mergePartitions(inputs)
+        } else {
+            try mergeShards(inputs)
+        }
+    }
+
+    private func mergePartitions(_ inputs: [(path: String, data: Data)]) throws {
+        var partials: [(path: String, report: PartitionReport)] = []
+        var problems: [Diagnostic] = []
+        for (path, data) in inputs {
+            do { partials.append((path, try PartitionMerger.read(path: path, data: data))) } catch { problems += error.diagnostics }
+        }
+        guard problems.isEmpty, let first = partials.first else {
+            StandardError.write(problems)
+            throw ExitCode(ExitStatus.invalidInput)
+        }
+        let configuration = try rules.configuration()
+        let ruleSet = try rules.load(configuration: configuration, selection: selection)
+        // What only shapes the partitions' own reading, or is fixed by them, comes from them.
+        var request = LintRequest(
+            manifestPath: manifestPath, rules: ruleSet, skipInvalid: first.report.settings.skipInvalid,
+            showPII: first.report.settings.showPII)
+        request.asOfDay = first.report.settings.asOfDay
+        if let domains = configuration?.relayDomains { request.relayDomains = RelayDomains(domains) }
+        if !relayDomains.isEmpty { request.relayDomains = RelayDomains(relayDomains) }
+        if let configuration, !noSuppressions { request.suppressions = configuration.suppressions }
+        let report: LintReport
+        do {
+            if let baseline { request.baselineFingerprints = try Baseline.fingerprints(ofReport: baseline) }
+            let sources = try sources.map { path throws(DiagnosticsError) in try readSources(path) }
+            let evaluation = try PartitionMerger.merge(
+                partials, sources: sources, settings: PartitionSettings(request), toolVersion: request.toolVersion)
+            report = try Linter.report(merging: evaluation, request: request)
+        } catch {
+            StandardError.write(error.diagnostics)
+            throw ExitCode(ExitStatus.invalidInput)
+        }
+        let options = ReportOptions(title: title, reviewer: reviewer, date: date)
+        let targets =
+            [(format, output)]
+            + extraReports.map { entry in
+                let parts = entry.split(separator: "=", maxSplits: 1).map(String.init)
+                return (parts[0], Optional(parts[1]))
+            }
+        for (identifier, path) in targets {
+            let reporter = ReporterRegistry.reporter(for: identifier)!
+            guard let path else {
+                try StandardOutput.write { reporter.write(report, options: options, to: $0) }
+                continue
+            }
+            do {
+                try ReportBytes.write(toPath: path) { reporter.write(report, options: options, to: $0) }
+            } catch {
+                StandardError.write("\(StandardError.escaped(path)): error: cannot write report: \(error.localizedDescription)")
+                throw ExitCode(ExitStatus.invalidInput)
+            }
+            StandardError.write(
+                "relaylint: merged \(Plural.counted(partials.count, "partition")) into \(identifier) report \(StandardError.escaped(path)) (\(Plural.counted(report.summary.findings, "finding")))"
+            )
+        }
+        for outcome in report.expiredSuppressions {
+            StandardError.write(
+                "\(StandardError.escaped("\(outcome.suppression.location)")): error: suppression expired on \(StandardError.escaped(outcome.suppression.expires)); renew it with a new justification or fix the findings"
+            )
+        }
+        if report.fails(at: failOn == "never" ? nil : Severity(rawValue: failOn)) { throw ExitCode(ExitStatus.findings) }
+    }
+
+    private func readSources(_ path: String) throws(DiagnosticsError) -> PartitionMerger.Sources {
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw DiagnosticsError([Diagnostic(.error, "cannot read the sources", at: SourceLocation(file: path))])
+        }
+        do {
+            return try JSONDecoder().decode(PartitionMerger.Sources.self, from: data)
+        } catch {
+            throw DiagnosticsError([
+                Diagnostic(.error, "not the sources.json of `relaylint split`: \(error)", at: SourceLocation(file: path))
+            ])
+        }
+    }
+
+    private func mergeShards(_ inputs: [(path: String, data: Data)]) throws {
+        if format != "json" || !extraReports.isEmpty {
+            StandardError.write("relaylint: shard reports merge into JSON only; partition runs (--partition) render every format")
+            throw ExitCode(ExitStatus.invalidInput)
         }
         let merged: ShardMerger.Merged
         do {

@@ -18,7 +18,8 @@ struct RelayLint: ParsableCommand {
             """,
         version: RelayLintVersion.current,
         subcommands: [
-            CheckCommand.self, InitCommand.self, MergeCommand.self, RulesCommand.self, MappingsCommand.self, ExplainCommand.self,
+            CheckCommand.self, InitCommand.self, SplitCommand.self, MergeCommand.self, RulesCommand.self, MappingsCommand.self,
+            ExplainCommand.self,
         ],
         defaultSubcommand: nil
     )

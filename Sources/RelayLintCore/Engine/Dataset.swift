@@ -53,9 +53,15 @@ struct Dataset {
     /// Apps that hold an `account.created` event.
     var appsCreatingAccounts: Set<String> = []
     var appsSeen: Set<String> = []
+    /// Exported accounts with a relay address, and exported `apple.com` entries (see
+    /// `DatasetBuilder.noteOldExport`).
+    var relayAccountsExported = 0
+    var appleEntriesExported = 0
 
     /// The app that app-less data belongs to: the manifest's only app, else `"app"`.
-    var defaultApp: String {
+    var defaultApp: String { Dataset.defaultApp(manifest: manifest) }
+
+    static func defaultApp(manifest: AppManifest?) -> String {
         if let entries = manifest?.entries, entries.count == 1 { return entries[0].bundleId }
         return UnnamedApp.id
     }

@@ -323,6 +323,8 @@ struct DatasetBuilder {
         var dataset = Dataset()
         swap(&dataset, &self.dataset)
         dataset.names = names.snapshot
+        dataset.relayAccountsExported = relayAccountsExported
+        dataset.appleEntriesExported = appleEntriesExported
         appsSeen.add(to: &dataset, names: dataset.names)
         if !invalid.isEmpty {
             guard skipInvalid else { throw InputError.invalidRecords(invalid) }
@@ -410,6 +412,9 @@ struct DatasetBuilder {
             .note, "'\(field)' has domain '\(domain)', which looks like a relay domain but is not one; it is treated as a real address",
             at: location)
     }
+
+    /// The notes written so far.
+    var notesSoFar: [Diagnostic] { dataset.notes }
 
     mutating func addNote(_ severity: Severity, _ message: String, at location: SourceLocation) {
         guard dataset.notes.count < DatasetBuilder.noteLimit * 2 else { return }

@@ -35,6 +35,12 @@ public struct LintRequest: Sendable {
     public var progress: (@Sendable (LintProgress) -> Void)?
     /// Evaluate only this slice of the subjects (`--shard K/N`); `ShardMerger` adds the slices up.
     public var shard: Shard?
+    /// The partition the inputs hold (`--partition K/N`): they hold only its subjects (another
+    /// subject is an error), and the run stops at `PartialEvaluation` for `PartitionMerger`.
+    public var partition: Shard?
+    /// The end of the whole data (`--data-end`), when the inputs are a part of it: windows still
+    /// open at it are pending, as in a run over all the data. Nil: the latest event read.
+    public var dataEnd: Timestamp?
     /// Inputs (logs and exports together) larger than this many bytes are read into a temporary
     /// file, in partitions by subject, and evaluated a partition at a time, so that memory holds
     /// one partition's events instead of all of them; so are inputs with a pipe among them, whose
@@ -73,14 +79,28 @@ public enum Linter {
     /// Runs one check. Throws every input problem found (with file and line) when the inputs
     /// cannot be trusted; never prints.
     public static func run(_ request: LintRequest) throws(DiagnosticsError) -> LintReport {
+        let subjectRules = request.rules.rules.filter { $0.scope == .subject }
+        let appRules = request.rules.rules.filter { $0.scope == .app }
         do {
-            return try readAndEvaluate(request)
+            return try evaluate(try read(request), subjectRules: subjectRules, appRules: appRules, request: request)
         } catch {
             throw DiagnosticsError(masked(error.diagnostics, by: PIIMasker(isEnabled: !request.showPII)))
         }
     }
 
-    private static func readAndEvaluate(_ request: LintRequest) throws(DiagnosticsError) -> LintReport {
+    /// The map step of a partitioned run (`--partition K/N`): reads the partition's inputs and
+    /// evaluates its subjects, leaving the app rules and the report to `PartitionMerger`.
+    public static func runPartition(_ request: LintRequest) throws(DiagnosticsError) -> PartialEvaluation {
+        let subjectRules = request.rules.rules.filter { $0.scope == .subject }
+        let appRules = request.rules.rules.filter { $0.scope == .app }
+        do {
+            return try subjectPass(try read(request), subjectRules: subjectRules, appRules: appRules, request: request)
+        } catch {
+            throw DiagnosticsError(masked(error.diagnostics, by: PIIMasker(isEnabled: !request.showPII)))
+        }
+    }
+
+    private static func read(_ request: LintRequest) throws(DiagnosticsError) -> Dataset {
         let subjectRules = request.rules.rules.filter { $0.scope == .subject }
         let appRules = request.rules.rules.filter { $0.scope == .app }
         var builder = DatasetBuilder(
@@ -114,7 +134,8 @@ public enum Linter {
         for path in request.accountPaths {
             do { try builder.readAccounts(path: path) } catch { problems.append(contentsOf: error.diagnostics) }
         }
-        if let first = request.accountPaths.first { builder.noteOldExport(path: first) }
+        // A partition sees some of the accounts: the merge notes an old export for the whole.
+        if let first = request.accountPaths.first, request.partition == nil { builder.noteOldExport(path: first) }
         // Logs whose events are joined to accounts by Apple user id come last, once every
         // account and event that can name one has been read; their input order stays theirs.
         var joinedLast: [(index: Int, path: String, mapping: LogMapping)] = []
@@ -149,7 +170,7 @@ public enum Linter {
             throw DiagnosticsError(problems)
         }
         guard problems.isEmpty else { throw DiagnosticsError(problems) }
-        return try evaluate(dataset, subjectRules: subjectRules, appRules: appRules, request: request)
+        return dataset
     }
 
     /// What the evaluation needs of each subject, by its place in id order (`order`): its packed
@@ -205,11 +226,29 @@ public enum Linter {
     static func evaluate(
         _ dataset: consuming Dataset, subjectRules: [Rule], appRules: [Rule], request: LintRequest
     ) throws(DiagnosticsError) -> LintReport {
+        let manifest = dataset.manifest
+        let evaluation = try subjectPass(dataset, subjectRules: subjectRules, appRules: appRules, request: request)
+        return assemble(evaluation, manifest: manifest, subjectRules: subjectRules, appRules: appRules, request: request)
+    }
+
+    /// The map step: evaluates the subject rules on every subject of the dataset (of the shard or
+    /// partition, with `--shard` or `--partition`) and adds up what the report needs.
+    /// - Parameter dataset: taken over, as in `evaluate`.
+    static func subjectPass(
+        _ dataset: consuming Dataset, subjectRules: [Rule], appRules: [Rule], request: LintRequest
+    ) throws(DiagnosticsError) -> PartialEvaluation {
         let (appMatchers, appMatcherNeeds) = EvaluationContext.appMatchers(appRules: appRules, subjectRules: subjectRules)
+        if let end = request.dataEnd, let latest = dataset.latest, latest > end {
+            throw DiagnosticsError([
+                Diagnostic(
+                    .error, "the data holds an event at \(latest), after --data-end \(end): give the end of the whole data",
+                    at: SourceLocation(file: dataset.inputs.first { $0.kind == .events && $0.lastTime == latest }?.path ?? ""))
+            ])
+        }
         let context = EvaluationContext(
             relayDomains: request.relayDomains, masker: PIIMasker(isEnabled: !request.showPII),
-            horizon: dataset.latest ?? Timestamp(nanoseconds: 0), defaultApp: dataset.defaultApp, hasManifest: dataset.manifest != nil,
-            appMatchers: appMatchers, appMatcherNeeds: appMatcherNeeds)
+            horizon: request.dataEnd ?? dataset.latest ?? Timestamp(nanoseconds: 0), defaultApp: dataset.defaultApp,
+            hasManifest: dataset.manifest != nil, appMatchers: appMatchers, appMatcherNeeds: appMatcherNeeds)
         let matching = MatcherEvaluation(relayDomains: request.relayDomains, manifest: dataset.manifest, defaultApp: dataset.defaultApp)
         let evaluator = {
             var evaluator = SubjectRuleEvaluator(rules: subjectRules, matching: matching, context: context)
@@ -218,7 +257,7 @@ public enum Linter {
         }()
         // Outside the shard, only the app rules' matchers run: app rules depend on every subject.
         let appMatchersOnly = SubjectRuleEvaluator(rules: [], matching: matching, context: context)
-        let shard = request.shard
+        let shard = request.shard ?? request.partition
         // The subjects are taken in id order; their events and accounts stay packed in the
         // dataset's storage until a worker unpacks them. Nothing is looked up by id any more.
         var table = dataset.subjects
@@ -267,6 +306,13 @@ public enum Linter {
                     let events = subject.events.events(
                         subject: id, names: names, discriminators: discriminators, duplicates: duplicates, arena: loaded)
                     let account = StoredAccount.unpack(at: subject.account, in: loaded)
+                    if request.partition != nil, !inShard[rank] {
+                        // A partition's inputs hold its subjects only: another's would be counted twice.
+                        if let location = (events.map(\.location) + [account?.location].compactMap { $0 }).min() {
+                            totals.strays.append((id, location))
+                        }
+                        continue
+                    }
                     let result = (inShard[rank] ? evaluator : appMatchersOnly).evaluate(
                         Timeline(
                             subject: id, events: events, account: account,
@@ -280,6 +326,19 @@ public enum Linter {
             // copy of it, whose first append may copy every finding of the partitions before.
             for part in runTotals { totals.add(part) }
         }
+        if let partition = request.partition, !totals.strays.isEmpty {
+            throw DiagnosticsError(
+                totals.strays.sorted { $0.location < $1.location }.prefix(DatasetBuilder.noteLimit).map { stray in
+                    Diagnostic(
+                        .error,
+                        "subject '\(stray.subject)' belongs to partition \(Shard.slot(of: stray.subject, among: partition.count) + 1)/\(partition.count), not \(partition): give each partition run its own subjects only (`relaylint split`)",
+                        at: stray.location)
+                })
+        }
+        // Ties between app matches go to the subject first in id order.
+        let appMatches = totals.appMatches.map { matches in
+            matches.mapValues { PartialEvaluation.AppMatch(evidence: $0.evidence, subject: subjects.id(at: order[$0.rank])) }
+        }
         // What the pass needed is let go of before the findings are unpacked: at 10M events the
         // run's peak is here, with 300k findings.
         _ = consume subjectRecords
@@ -290,78 +349,27 @@ public enum Linter {
         var packed = PackedFindings()
         swap(&packed, &totals.findings)
         var findings = (consume packed).unpacked()
-        var tallies = totals.tallies
-        let appMatches = totals.appMatches.map { $0.mapValues(\.evidence) }
-        let appMatchCounts = totals.appMatchCounts
-        let anonymized = totals.anonymized
-
-        let apps = appFacts(of: dataset, accountApps: Set(accountAppNames))
-        var appResult = AppRuleEvaluator(rules: appRules, context: context).evaluate(apps: apps, matches: appMatches)
-        if let shard, shard.index != 1 {
-            // Every shard sees every app; shard 1 alone reports them, so shard reports add up.
-            appResult.findings = []
-            appResult.tallies = appResult.tallies.map { _ in SubjectRuleEvaluator.Tally() }
-        }
-        var needResult = DeclarationNeedEvaluator(context: context).evaluate(
-            subjectRules: subjectRules, apps: apps, matches: appMatches, counts: appMatchCounts)
-        if let shard, shard.index != 1 { needResult = ([], []) }
-        for rule in needResult.rules {
-            // One check per app: the missing declaration.
-            tallies[rule].triggered += 1
-            tallies[rule].violated += 1
-        }
-        findings.reserveCapacity(findings.count + appResult.findings.count + needResult.findings.count)
-        findings.append(contentsOf: appResult.findings)
-        findings.append(contentsOf: needResult.findings)
         sortInReportOrder(&findings)
-        // Suppressions are matched before the baseline hides findings: one that still accepts a
-        // finding the baseline hides is in use, not stale.
-        var suppressionOutcomes = applySuppressions(request.suppressions, to: &findings, asOf: request.asOfDay)
-        let baselined = findings.count
-        findings.removeAll { request.baselineFingerprints.contains($0.fingerprint) }
-        maskPersonalData(in: &findings, masker: context.masker)
-        if context.masker.isEnabled {
-            for index in suppressionOutcomes.indices {
-                suppressionOutcomes[index].suppression = masked(suppressionOutcomes[index].suppression, by: context.masker)
-            }
-        }
-
-        var outcomes: [String: LintReport.RuleOutcome] = [:]
-        for (rule, tally) in Array(zip(subjectRules, tallies)) + Array(zip(appRules, appResult.tallies)) {
-            outcomes[rule.id] = LintReport.RuleOutcome(
-                rule: rule, checked: tally.triggered, violated: tally.violated, pending: tally.pending)
-        }
-        var bySeverity: [Severity: Int] = [:]
-        for finding in findings where !finding.isSuppressed { bySeverity[finding.severity, default: 0] += 1 }
-        let suppressedCount = findings.count { $0.isSuppressed }
-        var shardSubjects = 0
+        var tallies = totals.tallies
+        var subjectCount = 0
         var accountsPerApp: [String: Int] = [:]
         for (inShard, accountApp) in zip(inShard, accountApps) where inShard {
-            shardSubjects += 1
+            subjectCount += 1
             if accountApp >= 0 { accountsPerApp[accountAppNames[Int(accountApp)], default: 0] += 1 }
         }
-        return LintReport(
-            tool: LintReport.Tool(version: request.toolVersion),
-            inputs: dataset.inputs + request.extraInputs,
-            ruleFiles: request.rules.files,
-            rulePackSHA256: request.rules.packSHA256,
-            rules: request.rules.rules.compactMap { outcomes[$0.id] },
-            apps: apps.map {
-                LintReport.AppOutcome(
-                    bundleId: context.masker.mask($0.bundleId), createsAccounts: $0.createsAccounts,
-                    inManifest: $0.manifestEntry != nil, accounts: accountsPerApp[$0.bundleId] ?? 0)
-            },
-            summary: LintReport.Summary(
-                subjects: shardSubjects, events: dataset.eventCount, accounts: accountsPerApp.values.reduce(0, +),
-                duplicates: dataset.duplicateCount, skippedRecords: dataset.skipped.count, anonymizedSubjects: anonymized,
-                findings: findings.count - suppressedCount, suppressed: suppressedCount, baselined: baselined - findings.count,
-                pending: tallies.reduce(0) { $0 + $1.pending }, bySeverity: bySeverity),
-            findings: findings,
-            suppressions: suppressionOutcomes,
-            skipped: masked(dataset.skipped, by: context.masker),
-            notes: masked(dataset.notes, by: context.masker),
-            eventsPerDay: dataset.eventsPerDay.sorted { $0.key < $1.key }.map { (day: Timestamp.utcDay(number: $0.key), count: $0.value) },
-            earliest: dataset.earliest, latest: dataset.latest, showsPII: request.showPII, shard: request.shard)
+        let accountAppSet = Set(accountAppNames)
+        let evaluation = PartialEvaluation(
+            findings: findings, tallies: tallies.map(PartialEvaluation.RuleTally.init), appMatches: appMatches,
+            appMatchCounts: totals.appMatchCounts, subjects: subjectCount, anonymizedSubjects: totals.anonymized,
+            accountsPerApp: accountsPerApp, appsSeen: dataset.appsSeen.union(accountAppSet).sorted(),
+            appsCreatingAccounts: dataset.appsCreatingAccounts.union(accountAppSet).sorted(),
+            inputs: dataset.inputs + request.extraInputs, skipped: dataset.skipped, notes: dataset.notes,
+            events: dataset.eventCount, duplicates: dataset.duplicateCount,
+            eventsPerDay: dataset.eventsPerDay.sorted { $0.key < $1.key }.map { PartialEvaluation.DayCount(day: $0.key, count: $0.value) },
+            earliest: dataset.earliest, latest: dataset.latest, horizon: context.horizon,
+            relayAccountsExported: dataset.relayAccountsExported, appleEntriesExported: dataset.appleEntriesExported)
+        tallies = []
+        return evaluation
     }
 
     /// Sorts the findings in report order through a permutation of their indices, then moves each
@@ -402,24 +410,6 @@ public enum Linter {
             }
         }
         return outcomes
-    }
-
-    /// Every app the data or the manifest names, with what the contract says about it.
-    /// - Parameter accountApps: the apps of the exported accounts.
-    static func appFacts(of dataset: Dataset, accountApps: Set<String>) -> [AppRuleEvaluator.AppFacts] {
-        var names = dataset.appsSeen.union(accountApps)
-        var creating = dataset.appsCreatingAccounts.union(accountApps)
-        for entry in dataset.manifest?.entries ?? [] {
-            names.insert(entry.bundleId)
-            if entry.declares("creates_accounts") { creating.insert(entry.bundleId) }
-        }
-        let firstLog = dataset.inputs.first { $0.kind == .events }.map { SourceLocation(file: $0.path, line: 1) }
-        return names.sorted().map { name in
-            let entry = dataset.manifest?.entry(for: name)
-            return AppRuleEvaluator.AppFacts(
-                bundleId: name, createsAccounts: creating.contains(name), manifestEntry: entry,
-                location: entry?.location ?? firstLog)
-        }
     }
 
     /// Event types any rule can look at; nil when some matcher accepts every type.
@@ -516,6 +506,8 @@ private struct EvaluationTotals: Sendable {
     /// How many events each app matcher matched, per app.
     var appMatchCounts: [[String: Int]]
     var anonymized = 0
+    /// Subjects outside the partition (`--partition`), with where the inputs hold them first.
+    var strays: [(subject: String, location: SourceLocation)] = []
 
     init(rules: Int, appMatchers: Int) {
         tallies = Array(repeating: SubjectRuleEvaluator.Tally(), count: rules)
@@ -544,6 +536,7 @@ private struct EvaluationTotals: Sendable {
         findings.append(contentsOf: other.findings)
         addTallies(other.tallies)
         anonymized += other.anonymized
+        strays += other.strays
     }
 
     private mutating func addTallies(_ other: [SubjectRuleEvaluator.Tally]) {

@@ -1,0 +1,60 @@
+import ArgumentParser
+import Foundation
+import RelayLintCore
+
+/// `relaylint split`: the partition step for teams without an engine, in one pass over the files.
+struct SplitCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "split",
+        abstract: "Split an account export and logs by subject into N partitions for `check --partition K/N`.",
+        discussion: """
+            Writes DIR/partition-K-of-N/ (K = 1…N) with each file's records of the subjects whose id \
+            hashes to K (FNV-1a 64 of the UTF-8 id, modulo N), at their original lines; \
+            DIR/sources.json (the original files, for `merge --sources`) and DIR/data-end.txt (the \
+            latest event time, for `check --data-end`).
+              relaylint split --partitions 4 --accounts accounts.json --events events.jsonl --output parts
+              relaylint check --partition 2/4 --data-end "$(cat parts/data-end.txt)" \\
+                  --accounts parts/partition-2-of-4/accounts.json --events parts/partition-2-of-4/events.jsonl \\
+                  --format json --output partial-2.json
+              relaylint merge partial-*.json --sources parts/sources.json --format html --output audit.html
+            """)
+
+    @Option(help: ArgumentHelp("How many partitions (1 or more).", valueName: "n"))
+    var partitions: Int
+
+    @Option(
+        name: .customLong("accounts"),
+        help: ArgumentHelp("A Firebase Auth export (JSON); repeatable.", valueName: "file"))
+    var accountPaths: [String] = []
+
+    @Option(name: .customLong("events"), help: ArgumentHelp("A relaylint log (JSON Lines); repeatable.", valueName: "file"))
+    var eventPaths: [String] = []
+
+    @Option(help: ArgumentHelp("The folder to write the partitions to.", valueName: "dir"))
+    var output: String
+
+    func validate() throws {
+        guard partitions >= 1 else { throw ValidationError("--partitions must be 1 or more; found \(partitions)") }
+        if accountPaths.isEmpty && eventPaths.isEmpty {
+            throw ValidationError("nothing to split: give --accounts FILE and/or --events FILE")
+        }
+        if let csv = accountPaths.first(where: { $0.lowercased().hasSuffix(".csv") }) {
+            throw ValidationError("split reads JSON exports; '\(csv)' is CSV")
+        }
+    }
+
+    func run() throws {
+        let inputs =
+            accountPaths.map { SubjectSplitter.Input(path: $0, kind: .accounts) }
+            + eventPaths.map { SubjectSplitter.Input(path: $0, kind: .events) }
+        do {
+            let sources = try SubjectSplitter(count: partitions, directory: output).split(inputs)
+            StandardError.write(
+                "relaylint: split \(Plural.counted(inputs.count, "file")) into \(Plural.counted(partitions, "partition")) in \(StandardError.escaped(output)); the data ends at \(sources.dataEnd.map(\.description) ?? "(no events)")"
+            )
+        } catch {
+            StandardError.write(error.diagnostics)
+            throw ExitCode(ExitStatus.invalidInput)
+        }
+    }
+}

@@ -1,0 +1,258 @@
+import Crypto
+import Foundation
+
+/// Splits account exports (JSON) and relaylint logs (JSON Lines) by subject into N partitions,
+/// one pass over each file (`relaylint split`): partition K gets the records whose subject
+/// hashes to K (`Shard`, FNV-1a of the UTF-8 id modulo N).
+///
+/// Every record keeps its line and column: a partition's file holds blank lines (and spaces)
+/// where the other partitions' records stood, so that findings and notes point at the original
+/// file's lines. A record without a subject (invalid JSON, no `subject`/`localId`) goes to
+/// partition 1, whose run reports it as a single run would.
+public struct SubjectSplitter {
+    /// One file to split.
+    public struct Input: Sendable {
+        public var path: String
+        public var kind: InputKind
+
+        public init(path: String, kind: InputKind) {
+            self.path = path
+            self.kind = kind
+        }
+    }
+
+    public let count: Int
+    public let directory: String
+
+    public init(count: Int, directory: String) {
+        self.count = count
+        self.directory = directory
+    }
+
+    /// The folder of partition K (1-based): `partition-K-of-N`.
+    public static func folderName(_ index: Int, of count: Int) -> String { "partition-\(index)-of-\(count)" }
+
+    /// Splits every input, writes `sources.json` and `data-end.txt`, and returns the sources.
+    public func split(_ inputs: [Input]) throws(DiagnosticsError) -> PartitionMerger.Sources {
+        var names: [String] = []
+        var sources: [PartitionMerger.Sources.Input] = []
+        var dataEnd: Timestamp?
+        do {
+            for index in 1...count {
+                try FileManager.default.createDirectory(
+                    atPath: "\(directory)/\(SubjectSplitter.folderName(index, of: count))", withIntermediateDirectories: true)
+            }
+        } catch {
+            throw DiagnosticsError([Diagnostic(.error, "cannot make the partition folders: \(error)", at: SourceLocation(file: directory))])
+        }
+        for input in inputs {
+            var name = (input.path as NSString).lastPathComponent
+            if names.contains(name) { name = "\(names.count + 1)-\(name)" }
+            names.append(name)
+            let data: Data
+            do {
+                data = try Data(contentsOf: URL(fileURLWithPath: input.path), options: .alwaysMapped)
+            } catch {
+                throw DiagnosticsError([
+                    Diagnostic(.error, "cannot read: \(error.localizedDescription)", at: SourceLocation(file: input.path))
+                ])
+            }
+            var writers = (1...count).map { PartitionWriter(path: "\(directory)/\(SubjectSplitter.folderName($0, of: count))/\(name)") }
+            let last = data.withUnsafeBytes { raw in
+                let bytes = raw.bindMemory(to: UInt8.self)
+                return input.kind == .accounts ? splitExport(bytes, into: &writers) : splitLog(bytes, into: &writers)
+            }
+            if let last { dataEnd = max(dataEnd ?? last, last) }
+            if input.kind == .accounts, !isExport(data) {
+                throw DiagnosticsError([
+                    Diagnostic(
+                        .error, "not a Firebase JSON export ({\"users\": [...]}): split reads JSON exports",
+                        at: SourceLocation(file: input.path))
+                ])
+            }
+            for index in writers.indices {
+                do { try writers[index].close() } catch {
+                    throw DiagnosticsError([Diagnostic(.error, "cannot write: \(error)", at: SourceLocation(file: writers[index].path))])
+                }
+            }
+            sources.append(.init(path: input.path, kind: input.kind, sha256: FileBytes.hex(SHA256.hash(data: data))))
+        }
+        let result = PartitionMerger.Sources(partitions: count, dataEnd: dataEnd, inputs: sources)
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes]
+        do {
+            try ((try encoder.encode(result)) + Data("\n".utf8)).write(to: URL(fileURLWithPath: "\(directory)/sources.json"))
+            try Data("\(dataEnd.map(\.description) ?? "")\n".utf8).write(to: URL(fileURLWithPath: "\(directory)/data-end.txt"))
+        } catch {
+            throw DiagnosticsError([Diagnostic(.error, "cannot write: \(error)", at: SourceLocation(file: "\(directory)/sources.json"))])
+        }
+        return result
+    }
+
+    private func isExport(_ data: Data) -> Bool {
+        data.withUnsafeBytes { raw in (try? JSONParser.parseDocument(raw.bindMemory(to: UInt8.self)))?.objectValue?["users"] != nil }
+    }
+
+    /// The partition (0-based) of a record's subject; 0 without one.
+    private func slot(of record: UnsafeBufferPointer<UInt8>, key: String) -> (slot: Int, value: JSONValue?) {
+        guard let value = try? JSONParser.parseDocument(record), let subject = value.objectValue?[key]?.stringValue else { return (0, nil) }
+        return (Shard.slot(of: subject, among: count), value)
+    }
+
+    /// Each line to its subject's partition, a blank line to the others; returns the latest time.
+    private func splitLog(_ bytes: UnsafeBufferPointer<UInt8>, into writers: inout [PartitionWriter]) -> Timestamp? {
+        var latest: Timestamp?
+        var start = 0
+        while start < bytes.count {
+            var end = start
+            while end < bytes.count, bytes[end] != UInt8(ascii: "\n") { end += 1 }
+            let line = UnsafeBufferPointer(rebasing: bytes[start..<end])
+            let terminated = end < bytes.count
+            let blank = line.allSatisfy { $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }
+            let (slot, value) = blank ? (-1, nil) : slot(of: line, key: "subject")
+            if let time = value?.objectValue?["time"], let instant = SubjectSplitter.time(time) { latest = max(latest ?? instant, instant) }
+            for index in writers.indices {
+                if index == slot { writers[index].write(line) }
+                if terminated { writers[index].write(byte: UInt8(ascii: "\n")) }
+            }
+            start = end + 1
+        }
+        return latest
+    }
+
+    private static func time(_ value: JSONValue) -> Timestamp? {
+        switch value {
+        case .string(let text): Timestamp(rfc3339: text)
+        case .number(let number): Timestamp(epochMilliseconds: number)
+        default: nil
+        }
+    }
+
+    /// Each user of `{"users": [...]}` to its partition, in place, whitespace elsewhere.
+    private func splitExport(_ bytes: UnsafeBufferPointer<UInt8>, into writers: inout [PartitionWriter]) -> Timestamp? {
+        // The elements of the users array: where each starts and ends, by a scan that knows strings.
+        var elements: [Range<Int>] = []
+        var depth = 0
+        var inString = false
+        var escaped = false
+        var arrayDepth = -1
+        var elementStart = -1
+        var lastKey: Range<Int>?
+        var stringStart = 0
+        for index in bytes.indices {
+            let byte = bytes[index]
+            if inString {
+                if escaped {
+                    escaped = false
+                } else if byte == UInt8(ascii: "\\") {
+                    escaped = true
+                } else if byte == UInt8(ascii: "\"") {
+                    inString = false
+                    if depth == 1 { lastKey = stringStart..<index + 1 }
+                }
+                continue
+            }
+            switch byte {
+            case UInt8(ascii: "\""):
+                inString = true
+                stringStart = index
+                if depth == 2, arrayDepth == 1, elementStart < 0 { elementStart = index }
+            case UInt8(ascii: "{"), UInt8(ascii: "["):
+                if depth == 2, arrayDepth == 1, elementStart < 0 { elementStart = index }
+                if depth == 1, byte == UInt8(ascii: "["), arrayDepth < 0,
+                    let key = lastKey, Array(UnsafeBufferPointer(rebasing: bytes[key])) == Array("\"users\"".utf8)
+                {
+                    arrayDepth = 1
+                }
+                depth += 1
+            case UInt8(ascii: "}"), UInt8(ascii: "]"):
+                depth -= 1
+                if depth == 2, arrayDepth == 1, elementStart >= 0 {
+                    elements.append(elementStart..<index + 1)
+                    elementStart = -1
+                }
+                if depth == 1, arrayDepth == 1 { arrayDepth = 2 }
+            default:
+                break
+            }
+        }
+        var emitted = Array(repeating: false, count: writers.count)
+        // What comes before the first user (`{"users": [`) is every partition's.
+        var position = elements.first?.lowerBound ?? 0
+        for index in writers.indices { writers[index].write(UnsafeBufferPointer(rebasing: bytes[..<position])) }
+        for element in elements {
+            let (slot, _) = slot(of: UnsafeBufferPointer(rebasing: bytes[element]), key: "localId")
+            let gap = UnsafeBufferPointer(rebasing: bytes[position..<element.lowerBound])
+            for index in writers.indices {
+                if index == slot {
+                    // The comma before the element stays only after an element of this partition.
+                    if emitted[index] {
+                        writers[index].write(gap)
+                    } else {
+                        for byte in gap { writers[index].write(byte: byte == UInt8(ascii: ",") ? 0x20 : byte) }
+                    }
+                    writers[index].write(UnsafeBufferPointer(rebasing: bytes[element]))
+                    emitted[index] = true
+                } else {
+                    writers[index].writeBlank(UnsafeBufferPointer(rebasing: bytes[position..<element.upperBound]))
+                }
+            }
+            position = element.upperBound
+        }
+        for index in writers.indices { writers[index].write(UnsafeBufferPointer(rebasing: bytes[position...])) }
+        return nil
+    }
+}
+
+/// A partition's output file, buffered.
+struct PartitionWriter {
+    let path: String
+    private var buffer: [UInt8] = []
+    private var handle: FileHandle?
+    private var failure: (any Error)?
+
+    init(path: String) {
+        self.path = path
+        FileManager.default.createFile(atPath: path, contents: nil)
+        handle = FileHandle(forWritingAtPath: path)
+        buffer.reserveCapacity(1 << 20)
+    }
+
+    mutating func write(_ bytes: UnsafeBufferPointer<UInt8>) {
+        buffer.append(contentsOf: bytes)
+        if buffer.count >= 1 << 20 { flush() }
+    }
+
+    mutating func write(byte: UInt8) {
+        buffer.append(byte)
+        if buffer.count >= 1 << 20 { flush() }
+    }
+
+    /// The bytes' line breaks, then a space for each byte after the last one: what follows keeps
+    /// its line and column.
+    mutating func writeBlank(_ bytes: UnsafeBufferPointer<UInt8>) {
+        var sinceBreak = 0
+        for byte in bytes {
+            if byte == UInt8(ascii: "\n") {
+                write(byte: byte)
+                sinceBreak = 0
+            } else {
+                sinceBreak += 1
+            }
+        }
+        buffer.append(contentsOf: repeatElement(0x20, count: sinceBreak))
+    }
+
+    private mutating func flush() {
+        guard let handle, failure == nil else { return }
+        do { try handle.write(contentsOf: buffer) } catch { failure = error }
+        buffer.removeAll(keepingCapacity: true)
+    }
+
+    mutating func close() throws {
+        flush()
+        if handle == nil { throw CocoaError(.fileWriteUnknown) }
+        if let failure { throw failure }
+        try handle?.close()
+    }
+}

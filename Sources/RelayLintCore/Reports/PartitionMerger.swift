@@ -1,0 +1,310 @@
+import Foundation
+
+/// Adds up the partials of `relaylint check --partition K/N` runs (the reduce step of a
+/// partitioned run) into the `PartialEvaluation` of all the data, from which
+/// `Linter.report(merging:request:)` makes the report a single run gives.
+///
+/// Each partition read its own files, so its inputs are named by its own paths: the merge
+/// names them by the original files (`--sources`, written by `relaylint split`), adds their
+/// counts up, and points every location at the original file (`split` keeps each record on its
+/// original line).
+public enum PartitionMerger {
+    /// The files a partitioned run's data came from (`relaylint split` writes `sources.json`).
+    public struct Sources: Sendable, Codable, Equatable {
+        /// One original account export or log, in the order the partition runs are given theirs.
+        public struct Input: Sendable, Codable, Equatable {
+            public var path: String
+            public var kind: InputKind
+            public var sha256: String
+
+            public init(path: String, kind: InputKind, sha256: String) {
+                self.path = path
+                self.kind = kind
+                self.sha256 = sha256
+            }
+        }
+
+        public var partitions: Int
+        /// The latest event time of all the data: each partition run's `--data-end`.
+        public var dataEnd: Timestamp?
+        public var inputs: [Input]
+
+        public init(partitions: Int, dataEnd: Timestamp?, inputs: [Input]) {
+            self.partitions = partitions
+            self.dataEnd = dataEnd
+            self.inputs = inputs
+        }
+    }
+
+    /// Reads a partial, naming the file in what is wrong with it.
+    public static func read(path: String, data: Data) throws(DiagnosticsError) -> PartitionReport {
+        do {
+            return try JSONDecoder().decode(PartitionReport.self, from: data)
+        } catch {
+            let truncated = !data.isEmpty && data.last != UInt8(ascii: "}") && data.last != UInt8(ascii: "\n")
+            throw DiagnosticsError([
+                Diagnostic(
+                    .error,
+                    truncated
+                        ? "the partial is truncated (it ends in the middle of its JSON): run its partition again"
+                        : "not a relaylint partial (`check --partition K/N --format json`): \(error)",
+                    at: SourceLocation(file: path))
+            ])
+        }
+    }
+
+    /// Merges the partials, checking that they are every partition of one run.
+    /// - Parameters:
+    ///   - settings: the merge's own settings, which must be the partitions'.
+    ///   - toolVersion: the merge's version, which must be the partitions'.
+    public static func merge(
+        _ partials: [(path: String, report: PartitionReport)], sources: Sources?, settings: PartitionSettings, toolVersion: String
+    ) throws(DiagnosticsError) -> PartialEvaluation {
+        guard let first = partials.first else {
+            throw DiagnosticsError([Diagnostic(.error, "no partials to merge", at: SourceLocation(file: ""))])
+        }
+        var problems = completeness(partials.map { ($0.path, $0.report.partition) })
+        for (path, report) in partials {
+            let at = SourceLocation(file: path)
+            if report.tool.version != toolVersion {
+                problems.append(
+                    Diagnostic(.error, "was written by relaylint \(report.tool.version), not by this one (\(toolVersion))", at: at))
+            } else if let difference = report.settings.difference(from: settings) {
+                problems.append(Diagnostic(.error, "was checked with other options than this merge's: \(difference)", at: at))
+            }
+            if report.dataEnd != first.report.dataEnd {
+                problems.append(
+                    Diagnostic(
+                        .error,
+                        "was checked with --data-end \(report.dataEnd.map(\.description) ?? "(none)"), "
+                            + "\(first.path) with \(first.report.dataEnd.map(\.description) ?? "(none)")", at: at))
+            }
+            if report.evaluation.inputs.map(\.kind) != first.report.evaluation.inputs.map(\.kind) {
+                problems.append(Diagnostic(.error, "read other kinds of input than \(first.path)", at: at))
+            }
+        }
+        guard problems.isEmpty else { throw DiagnosticsError(problems) }
+        let ordered = partials.sorted { $0.report.partition.index < $1.report.partition.index }
+        let inputs = try mergedInputs(ordered, sources: sources)
+        // Each partial's own paths for the data, and the merged ones.
+        var renames: [[String: String]] = []
+        for (_, report) in ordered {
+            var rename: [String: String] = [:]
+            for (own, merged) in zip(report.evaluation.inputs, inputs) where own.path != merged.path { rename[own.path] = merged.path }
+            renames.append(rename)
+        }
+        let inputIndex = Dictionary(inputs.enumerated().map { ($1.path, $0) }, uniquingKeysWith: { a, _ in a })
+
+        var merged = PartialEvaluation(
+            findings: [], tallies: first.report.evaluation.tallies.map { _ in PartialEvaluation.RuleTally() },
+            appMatches: first.report.evaluation.appMatches.map { _ in [:] },
+            appMatchCounts: first.report.evaluation.appMatchCounts.map { _ in [:] }, subjects: 0, anonymizedSubjects: 0,
+            accountsPerApp: [:], appsSeen: [], appsCreatingAccounts: [], inputs: inputs, skipped: [], notes: [], events: 0,
+            duplicates: 0, eventsPerDay: [], earliest: nil, latest: nil, horizon: Timestamp(nanoseconds: 0),
+            relayAccountsExported: 0, appleEntriesExported: 0)
+        var appsSeen: Set<String> = []
+        var creating: Set<String> = []
+        var perDay: [Int64: Int] = [:]
+        // Notes and skipped records with where they sort: by input, line and column, then by
+        // partition and their place in it.
+        var notes: [(key: [Int], note: Diagnostic)] = []
+        var skipped: [(key: [Int], note: Diagnostic)] = []
+        for (number, (_, report)) in ordered.enumerated() {
+            let evaluation = report.evaluation
+            let rename = renames[number]
+            func moved(_ location: SourceLocation) -> SourceLocation {
+                var location = location
+                if let path = rename[location.file] { location.file = path }
+                return location
+            }
+            func moved(_ diagnostic: Diagnostic) -> Diagnostic {
+                var diagnostic = diagnostic
+                diagnostic.location = moved(diagnostic.location)
+                for (own, path) in rename { diagnostic.message = diagnostic.message.replacingOccurrences(of: own + ":", with: path + ":") }
+                return diagnostic
+            }
+            func key(_ diagnostic: Diagnostic, _ place: Int) -> [Int] {
+                let location = diagnostic.location
+                return [inputIndex[location.file] ?? -1, location.line, location.column ?? 0, number, place]
+            }
+            merged.findings += evaluation.findings.map { finding in
+                var finding = finding
+                finding.location = finding.location.map(moved)
+                for index in finding.evidence.indices { finding.evidence[index].location = moved(finding.evidence[index].location) }
+                return finding
+            }
+            for (index, tally) in evaluation.tallies.enumerated() {
+                merged.tallies[index].triggered += tally.triggered
+                merged.tallies[index].violated += tally.violated
+                merged.tallies[index].pending += tally.pending
+            }
+            for (index, matches) in evaluation.appMatches.enumerated() {
+                for (app, match) in matches {
+                    var match = match
+                    match.evidence.location = moved(match.evidence.location)
+                    if let earlier = merged.appMatches[index][app], earlier.precedes(match) { continue }
+                    merged.appMatches[index][app] = match
+                }
+                merged.appMatchCounts[index].merge(evaluation.appMatchCounts[index], uniquingKeysWith: +)
+            }
+            merged.subjects += evaluation.subjects
+            merged.anonymizedSubjects += evaluation.anonymizedSubjects
+            merged.accountsPerApp.merge(evaluation.accountsPerApp, uniquingKeysWith: +)
+            appsSeen.formUnion(evaluation.appsSeen)
+            creating.formUnion(evaluation.appsCreatingAccounts)
+            merged.events += evaluation.events
+            merged.duplicates += evaluation.duplicates
+            for day in evaluation.eventsPerDay { perDay[day.day, default: 0] += day.count }
+            if let earliest = evaluation.earliest { merged.earliest = min(merged.earliest ?? earliest, earliest) }
+            if let latest = evaluation.latest { merged.latest = max(merged.latest ?? latest, latest) }
+            merged.relayAccountsExported += evaluation.relayAccountsExported
+            merged.appleEntriesExported += evaluation.appleEntriesExported
+            // Empty inputs are noted once for the whole data, below.
+            let ownEmpty = Set(evaluation.inputs.filter(\.readNothing).map { LintReport.nothingReadMessage($0.path) })
+            for (place, note) in evaluation.notes.enumerated() where !ownEmpty.contains(note.message) {
+                let note = moved(note)
+                notes.append((key(note, place), note))
+            }
+            for (place, record) in evaluation.skipped.enumerated() {
+                let record = moved(record)
+                skipped.append((key(record, place), record))
+            }
+        }
+        merged.horizon = merged.latest ?? Timestamp(nanoseconds: 0)
+        for (path, report) in ordered where report.evaluation.latest != nil && report.evaluation.horizon != merged.horizon {
+            problems.append(
+                Diagnostic(
+                    .error,
+                    "decided its time windows at \(report.evaluation.horizon), but the data of all partitions ends at \(merged.horizon): "
+                        + "run it again with --data-end \(merged.horizon)", at: SourceLocation(file: path)))
+        }
+        guard problems.isEmpty else { throw DiagnosticsError(problems) }
+        merged.findings.sort(by: Finding.reportOrder)
+        merged.appsSeen = appsSeen.sorted()
+        merged.appsCreatingAccounts = creating.sorted()
+        merged.eventsPerDay = perDay.sorted { $0.key < $1.key }.map { PartialEvaluation.DayCount(day: $0.key, count: $0.value) }
+        merged.skipped = skipped.sorted { $0.key.lexicographicallyPrecedes($1.key) }.map(\.note)
+        // As a single run lists them: empty inputs first, then by input and line, the note on an
+        // old export after the notes on the exports.
+        if let old = oldExportNote(merged, inputs: inputs),
+            let accounts = inputs.lastIndex(where: { $0.kind == .accounts })
+        {
+            notes.append(([accounts, Int.max, 0, 0, 0], old))
+        }
+        let empty = inputs.filter(\.readNothing).map { input in
+            Diagnostic(.warning, LintReport.nothingReadMessage(input.path), at: SourceLocation(file: input.path))
+        }
+        merged.notes = empty + notes.sorted { $0.key.lexicographicallyPrecedes($1.key) }.map(\.note)
+        return merged
+    }
+
+    /// The note `DatasetBuilder.noteOldExport` writes, for the whole export.
+    private static func oldExportNote(_ merged: PartialEvaluation, inputs: [InputFileSummary]) -> Diagnostic? {
+        guard merged.relayAccountsExported > 0, merged.appleEntriesExported == 0,
+            let path = inputs.first(where: { $0.kind == .accounts })?.path
+        else { return nil }
+        var builder = DatasetBuilder(relayDomains: RelayDomains(), skipInvalid: false, retainedTypes: nil)
+        builder.relayAccountsExported = merged.relayAccountsExported
+        builder.noteOldExport(path: path)
+        return builder.notesSoFar.first
+    }
+
+    /// The partials' inputs added up: the data under their original names, the rest as each
+    /// partition read it (alike in all).
+    private static func mergedInputs(
+        _ partials: [(path: String, report: PartitionReport)], sources: Sources?
+    ) throws(DiagnosticsError) -> [InputFileSummary] {
+        let first = partials[0]
+        let isData = { (input: InputFileSummary) in input.kind == .events || input.kind == .accounts }
+        let dataCount = first.report.evaluation.inputs.filter(isData).count
+        var problems: [Diagnostic] = []
+        if let sources {
+            if sources.partitions != first.report.partition.count {
+                problems.append(
+                    Diagnostic(
+                        .error, "the sources are of \(sources.partitions) partitions, the partials of \(first.report.partition.count)",
+                        at: SourceLocation(file: first.path)))
+            }
+            if sources.inputs.map(\.kind) != first.report.evaluation.inputs.filter(isData).map(\.kind) {
+                problems.append(
+                    Diagnostic(
+                        .error, "the partitions read \(dataCount) exports and logs, other than the \(sources.inputs.count) of the sources",
+                        at: SourceLocation(file: first.path)))
+            }
+        }
+        guard problems.isEmpty else { throw DiagnosticsError(problems) }
+        var merged = first.report.evaluation.inputs
+        var dataPlace = 0
+        for index in merged.indices {
+            let all = partials.map { $0.report.evaluation.inputs[index] }
+            guard isData(merged[index]) else {
+                for (partial, input) in zip(partials, all) where input != merged[index] {
+                    problems.append(
+                        Diagnostic(.error, "read \(input.path) other than \(first.path) did", at: SourceLocation(file: partial.path)))
+                }
+                continue
+            }
+            if let source = sources?.inputs[dataPlace] {
+                merged[index].path = source.path
+                merged[index].sha256 = source.sha256
+            } else if let other = zip(partials, all).first(where: { $0.1.path != merged[index].path || $0.1.sha256 != merged[index].sha256 }
+            ) {
+                problems.append(
+                    Diagnostic(
+                        .error,
+                        "read \(other.1.path) where \(first.path) read \(merged[index].path): give the original files with --sources (`relaylint split` writes sources.json)",
+                        at: SourceLocation(file: other.0.path)))
+                continue
+            }
+            dataPlace += 1
+            for input in all.dropFirst() {
+                merged[index].records += input.records
+                merged[index].invalid += input.invalid
+                merged[index].duplicates += input.duplicates
+                if let time = input.firstTime { merged[index].firstTime = min(merged[index].firstTime ?? time, time) }
+                if let time = input.lastTime { merged[index].lastTime = max(merged[index].lastTime ?? time, time) }
+                if let made = input.eventsMade { merged[index].eventsMade = (merged[index].eventsMade ?? 0) + made }
+                if let tokens = input.signedTokens { merged[index].signedTokens = (merged[index].signedTokens ?? 0) + tokens }
+                if let verified = input.verifiedSignatures {
+                    merged[index].verifiedSignatures = (merged[index].verifiedSignatures ?? 0) + verified
+                }
+                for record in input.skippedRecords {
+                    if let place = merged[index].skippedRecords.firstIndex(where: {
+                        ($0.reason, $0.detail) == (record.reason, record.detail)
+                    }) {
+                        merged[index].skippedRecords[place].count += record.count
+                    } else {
+                        merged[index].skippedRecords.append(record)
+                    }
+                }
+            }
+        }
+        guard problems.isEmpty else { throw DiagnosticsError(problems) }
+        return merged
+    }
+
+    /// Every partition of 1…N exactly once.
+    private static func completeness(_ partials: [(path: String, partition: Shard)]) -> [Diagnostic] {
+        var problems: [Diagnostic] = []
+        let count = partials[0].partition.count
+        var seen: [Int: String] = [:]
+        for (path, partition) in partials {
+            if partition.count != count {
+                problems.append(
+                    Diagnostic(
+                        .error, "is partition \(partition), but \(partials[0].path) is of \(Plural.counted(count, "partition"))",
+                        at: SourceLocation(file: path)))
+            } else if let earlier = seen[partition.index] {
+                problems.append(Diagnostic(.error, "is partition \(partition) again (also \(earlier))", at: SourceLocation(file: path)))
+            } else {
+                seen[partition.index] = path
+            }
+        }
+        let missing = (1...count).filter { seen[$0] == nil }
+        if problems.isEmpty, !missing.isEmpty {
+            let list = missing.map { "\($0)/\(count)" }.joined(separator: ", ")
+            problems.append(Diagnostic(.error, "partial\(missing.count == 1 ? "" : "s") missing: \(list)", at: SourceLocation(file: "")))
+        }
+        return problems
+    }
+}

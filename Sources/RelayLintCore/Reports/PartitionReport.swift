@@ -1,0 +1,89 @@
+import Crypto
+import Foundation
+
+/// The partial report of `relaylint check --partition K/N`: one partition's `PartialEvaluation`
+/// with what `relaylint merge` must check before adding partitions up (the partition, the tool,
+/// the settings, the end of the data the windows were decided against).
+///
+/// It holds findings and evidence unmasked (suppressions and baselines match whole ids, and the
+/// merge masks them as a single run does): keep it where the inputs are kept.
+public struct PartitionReport: Sendable, Codable, Equatable {
+    /// What tells a partial from a report (`format`), and its version.
+    public static let formatName = "relaylint-partition"
+
+    public var format = PartitionReport.formatName
+    public var version = 1
+    public var tool: LintReport.Tool
+    public var partition: Shard
+    /// `--data-end`, when given.
+    public var dataEnd: Timestamp?
+    public var settings: PartitionSettings
+    public var evaluation: PartialEvaluation
+
+    public init(partition: Shard, request: LintRequest, evaluation: PartialEvaluation) {
+        self.tool = LintReport.Tool(version: request.toolVersion)
+        self.partition = partition
+        self.dataEnd = request.dataEnd
+        self.settings = PartitionSettings(request)
+        self.evaluation = evaluation
+    }
+
+    /// The partial as JSON, keys sorted: the same inputs give the same bytes.
+    public func json() -> Data {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        // Every part of it encodes (strings, numbers, arrays): encoding cannot fail.
+        return (try? encoder.encode(self)) ?? Data()
+    }
+}
+
+/// The options of a run that decide its findings; partitions and their merge must agree on them.
+public struct PartitionSettings: Sendable, Codable, Equatable {
+    public var rulePackSHA256: String
+    /// The rules run, each as `id severity`, in pack order.
+    public var rules: [String]
+    public var relayDomains: [String]
+    public var skipInvalid: Bool
+    public var showPII: Bool
+    /// SHA-256 of the suppressions applied (none with `--no-suppressions`).
+    public var suppressions: String
+    public var asOfDay: String?
+    /// SHA-256 of the baseline's fingerprints, sorted.
+    public var baseline: String
+
+    public init(_ request: LintRequest) {
+        rulePackSHA256 = request.rules.packSHA256
+        rules = request.rules.rules.map { "\($0.id) \($0.severity.rawValue)" }
+        relayDomains = request.relayDomains.domains
+        skipInvalid = request.skipInvalid
+        showPII = request.showPII
+        // Where the configuration lies may differ between machines; what it says may not.
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .sortedKeys
+        suppressions = PartitionSettings.digest(
+            request.suppressions.map { suppression in
+                var suppression = suppression
+                suppression.location = SourceLocation(file: "")
+                return String(decoding: (try? encoder.encode(suppression)) ?? Data(), as: UTF8.self)
+            })
+        asOfDay = request.asOfDay
+        baseline = PartitionSettings.digest(request.baselineFingerprints.sorted())
+    }
+
+    /// The first setting in which the two differ, named as the option that sets it; nil if none.
+    public func difference(from other: PartitionSettings) -> String? {
+        if rulePackSHA256 != other.rulePackSHA256 { return "the rule pack (--rules)" }
+        if rules != other.rules { return "the rules run or their severities (--config, --enable, --disable)" }
+        if relayDomains != other.relayDomains { return "the relay domains (--relay-domain)" }
+        if skipInvalid != other.skipInvalid { return "--skip-invalid" }
+        if showPII != other.showPII { return "--show-pii" }
+        if suppressions != other.suppressions { return "the suppressions (--config, --no-suppressions)" }
+        if asOfDay != other.asOfDay { return "the review day (--as-of)" }
+        if baseline != other.baseline { return "the baseline (--baseline)" }
+        return nil
+    }
+
+    private static func digest(_ lines: [String]) -> String {
+        FileBytes.hex(SHA256.hash(data: Data(lines.joined(separator: "\n").utf8)))
+    }
+}

@@ -1,0 +1,66 @@
+import Foundation
+import RelayLintCore
+import RelayLintTestSupport
+import Testing
+
+/// `merge` of partition partials: the single run's report in every format, and a clear refusal
+/// of partials that do not add up to one run.
+@Suite struct PartitionMergeTests {
+    static let options = ["--config", "Examples/.relaylint.yml", "--manifest", "Examples/manifest.yml"]
+    static let data = ["--accounts", "Examples/accounts.json", "--events", "Examples/events.jsonl"]
+
+    static func partial(_ extra: [String] = []) throws -> String {
+        let path = try Fixtures.temporaryDirectory().appendingPathComponent("partial-1.json").path
+        let result = try CommandRunner.run(
+            ["check"] + options + data + extra + ["--as-of", "2026-07-01", "--partition", "1/1", "--format", "json", "--output", path])
+        #expect(result.status == 0, "\(result.stderr)")
+        return path
+    }
+
+    @Test(arguments: ["json", "html", "sarif", "markdown", "junit", "text"])
+    func theMergeOfTheOnlyPartitionIsTheSingleRunInEveryFormat(format: String) throws {
+        let single = try CommandRunner.run(["check"] + Self.options + Self.data + ["--as-of", "2026-07-01", "--format", format])
+        let merged = try CommandRunner.run(["merge"] + Self.options + [try Self.partial(), "--format", format])
+        #expect(merged.stdout == single.stdout)
+        #expect(merged.status == single.status, "\(merged.stderr)")
+    }
+
+    @Test func mergeRefusesRepeatedMixedTruncatedAndOtherOptions() throws {
+        let partial = try Self.partial()
+        let repeated = try CommandRunner.run(["merge"] + Self.options + [partial, partial])
+        #expect(repeated.status == 2)
+        #expect(repeated.stderr.contains("is partition 1/1 again"))
+
+        let folder = try Fixtures.temporaryDirectory()
+        let shard = folder.appendingPathComponent("shard.json").path
+        _ = try CommandRunner.run(
+            ExampleReportTests.exampleArguments + ["--format", "json", "--shard", "1/1", "--fail-on", "never", "--output", shard])
+        let mixed = try CommandRunner.run(["merge"] + Self.options + [partial, shard])
+        #expect(mixed.status == 2)
+        #expect(mixed.stderr.contains("shard.json: error: is a shard report"))
+
+        let truncated = folder.appendingPathComponent("truncated.json")
+        let whole = try Data(contentsOf: URL(fileURLWithPath: partial))
+        try whole.prefix(whole.count / 2).write(to: truncated)
+        let cut = try CommandRunner.run(["merge"] + Self.options + [truncated.path])
+        #expect(cut.status == 2)
+        #expect(cut.stderr.contains("truncated.json: error: the partial is truncated"))
+
+        let other = try Self.partial(["--relay-domain", "example.org"])
+        let otherOptions = try CommandRunner.run(["merge"] + Self.options + [other])
+        #expect(otherOptions.status == 2)
+        #expect(otherOptions.stderr.contains("partial-1.json: error: was checked with other options than this merge's: the relay domains"))
+
+        let noManifest = try CommandRunner.run(["merge", "--config", "Examples/.relaylint.yml", partial])
+        #expect(noManifest.status == 2)
+        #expect(noManifest.stderr.contains("give it with --manifest"))
+
+        var report = try JSONDecoder().decode(PartitionReport.self, from: whole)
+        report.tool.version = "0.0.1"
+        let older = folder.appendingPathComponent("older.json")
+        try report.json().write(to: older)
+        let otherTool = try CommandRunner.run(["merge"] + Self.options + [older.path])
+        #expect(otherTool.status == 2)
+        #expect(otherTool.stderr.contains("older.json: error: was written by relaylint 0.0.1"))
+    }
+}

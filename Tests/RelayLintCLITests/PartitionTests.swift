@@ -1,0 +1,146 @@
+import Foundation
+import RelayLintCore
+import RelayLintTestSupport
+import Testing
+
+/// `split` + `check --partition K/N` on every K + `merge` gives the single run's reports byte for
+/// byte, and each step refuses what would make the sum wrong.
+@Suite struct PartitionTests {
+    static let options = ["--config", "Examples/.relaylint.yml", "--manifest", "Examples/manifest.yml"]
+
+    /// A data set whose partitions end at different times: deletion requests of the last days
+    /// are pending at the end of the whole data, decided too early by a partition that stops sooner.
+    static func generatedData(in folder: URL) throws -> (accounts: String, events: String) {
+        var lines: [String] = []
+        var users: [String] = []
+        let day: Int64 = 86_400_000
+        let start: Int64 = 1_767_225_600_000  // 2026-01-01
+        for number in 0..<60 {
+            let subject = "gen-\(number)"
+            let created = start + Int64(number) * day
+            users.append(#"{"localId": "\#(subject)", "email": "u\#(number)@privaterelay.appleid.com", "createdAt": "\#(created)"}"#)
+            lines.append(
+                #"{"id":"c\#(number)","time":\#(created),"subject":"\#(subject)","type":"account.created","app":"com.sparrownotes.app","provider":"apple.com","is_private_email":true}"#
+            )
+            if number % 3 == 0 {
+                lines.append(
+                    #"{"id":"r\#(number)","time":\#(created + day / 2),"subject":"\#(subject)","type":"account.deletion_requested","channel":"in_app"}"#
+                )
+            }
+            if number % 6 == 0, number < 40 {
+                lines.append(#"{"id":"d\#(number)","time":\#(created + 2 * day),"subject":"\#(subject)","type":"account.deleted"}"#)
+            }
+        }
+        let accounts = folder.appendingPathComponent("accounts.json")
+        let events = folder.appendingPathComponent("events.jsonl")
+        try Data(("{\"users\": [\n" + users.joined(separator: ",\n") + "\n]}\n").utf8).write(to: accounts)
+        try Data((lines.reversed().joined(separator: "\n") + "\n").utf8).write(to: events)
+        return (accounts.path, events.path)
+    }
+
+    /// Splits, runs every partition, and returns the partials and the split folder.
+    static func partials(
+        count: Int, accounts: String, events: String, dataEnd: Bool = true, extra: [String] = []
+    ) throws -> (paths: [String], folder: URL) {
+        let folder = try Fixtures.temporaryDirectory()
+        let split = try CommandRunner.run([
+            "split", "--partitions", "\(count)", "--accounts", accounts, "--events", events, "--output", folder.path,
+        ])
+        try #require(split.status == 0, "\(split.stderr)")
+        let end = try String(contentsOf: folder.appendingPathComponent("data-end.txt"), encoding: .utf8)
+            .trimmingCharacters(in: .whitespacesAndNewlines)
+        let paths = try (1...count).map { index in
+            let part = folder.appendingPathComponent(SubjectSplitter.folderName(index, of: count))
+            let output = folder.appendingPathComponent("partial-\(index).json").path
+            let result = try CommandRunner.run(
+                ["check"] + options + extra + ["--as-of", "2026-07-01", "--partition", "\(index)/\(count)"]
+                    + (dataEnd ? ["--data-end", end] : [])
+                    + [
+                        "--accounts", part.appendingPathComponent("accounts.json").path,
+                        "--events", part.appendingPathComponent("events.jsonl").path,
+                        "--format", "json", "--output", output,
+                    ])
+            #expect(result.status == 0, "\(result.stderr)")
+            return output
+        }
+        return (paths, folder)
+    }
+
+    static func single(accounts: String, events: String, format: String = "json") throws -> CommandRunner.Result {
+        try CommandRunner.run(
+            ["check"] + options + ["--as-of", "2026-07-01", "--accounts", accounts, "--events", events, "--format", format])
+    }
+
+    static func merge(_ partials: [String], folder: URL, format: String = "json") throws -> CommandRunner.Result {
+        try CommandRunner.run(
+            ["merge"] + options + partials.reversed()
+                + ["--sources", folder.appendingPathComponent("sources.json").path, "--format", format])
+    }
+
+    @Test(arguments: [1, 2, 3, 7])
+    func splitPartitionsAndMergeEqualTheSingleRunOnTheExamples(count: Int) throws {
+        let accounts = Fixtures.path("Examples/accounts.json")
+        let events = Fixtures.path("Examples/events.jsonl")
+        let single = try Self.single(accounts: accounts, events: events)
+        let (paths, folder) = try Self.partials(count: count, accounts: accounts, events: events)
+        let merged = try Self.merge(paths, folder: folder)
+        #expect(merged.stdout == single.stdout)
+        #expect(merged.status == single.status, "\(merged.stderr)")
+        let html = try Self.merge(paths, folder: folder, format: "html")
+        #expect(html.stdout == (try Self.single(accounts: accounts, events: events, format: "html")).stdout)
+    }
+
+    @Test(arguments: [1, 2, 3, 7])
+    func splitPartitionsAndMergeEqualTheSingleRunWithWindowsOpenAtTheEnd(count: Int) throws {
+        let (accounts, events) = try Self.generatedData(in: try Fixtures.temporaryDirectory())
+        let single = try Self.single(accounts: accounts, events: events)
+        let summary = try #require(
+            (try JSONSerialization.jsonObject(with: Data(single.stdout.utf8)) as? [String: Any])?["summary"] as? [String: Any])
+        #expect((summary["pending"] as? Int ?? 0) > 0, "windows still open at the end of the data")
+        let (paths, folder) = try Self.partials(count: count, accounts: accounts, events: events)
+        let merged = try Self.merge(paths, folder: folder)
+        #expect(merged.stdout == single.stdout)
+        let html = try Self.merge(paths, folder: folder, format: "html")
+        #expect(html.stdout == (try Self.single(accounts: accounts, events: events, format: "html")).stdout)
+    }
+
+    @Test func aPartitionThatDecidedItsWindowsAtItsOwnEndIsRefused() throws {
+        let (accounts, events) = try Self.generatedData(in: try Fixtures.temporaryDirectory())
+        let (paths, folder) = try Self.partials(count: 3, accounts: accounts, events: events, dataEnd: false)
+        let merged = try Self.merge(paths, folder: folder)
+        #expect(merged.status == 2)
+        #expect(merged.stderr.contains("but the data of all partitions ends at"))
+        #expect(merged.stderr.contains("run it again with --data-end"))
+    }
+
+    @Test func mergeRefusesMissingRepeatedMixedTruncatedAndOtherOptions() throws {
+        let accounts = Fixtures.path("Examples/accounts.json")
+        let events = Fixtures.path("Examples/events.jsonl")
+        let (paths, folder) = try Self.partials(count: 3, accounts: accounts, events: events)
+        let missing = try Self.merge([paths[0], paths[2]], folder: folder)
+        #expect(missing.status == 2)
+        #expect(missing.stderr.contains("partial missing: 2/3"))
+        let repeated = try Self.merge(paths + [paths[1]], folder: folder)
+        #expect(repeated.status == 2)
+        #expect(repeated.stderr.contains("is partition 2/3 again"))
+
+        let shard = folder.appendingPathComponent("shard.json").path
+        _ = try CommandRunner.run(
+            ExampleReportTests.exampleArguments + ["--format", "json", "--shard", "1/3", "--fail-on", "never", "--output", shard])
+        let mixed = try Self.merge([paths[0], paths[1], shard], folder: folder)
+        #expect(mixed.status == 2)
+        #expect(mixed.stderr.contains("shard.json: error: is a shard report"))
+
+        let truncated = folder.appendingPathComponent("truncated.json")
+        let whole = try Data(contentsOf: URL(fileURLWithPath: paths[2]))
+        try whole.prefix(whole.count / 2).write(to: truncated)
+        let cut = try Self.merge([paths[0], paths[1], truncated.path], folder: folder)
+        #expect(cut.status == 2)
+        #expect(cut.stderr.contains("truncated.json: error: the partial is truncated"))
+
+        let (others, _) = try Self.partials(count: 3, accounts: accounts, events: events, extra: ["--relay-domain", "example.org"])
+        let otherOptions = try Self.merge([paths[0], paths[1], others[2]], folder: folder)
+        #expect(otherOptions.status == 2)
+        #expect(otherOptions.stderr.contains("partial-3.json: error: was checked with other options than this merge's: the relay domains"))
+    }
+}
