@@ -213,7 +213,7 @@ struct PartitionWriter {
 
     init(path: String) {
         self.path = path
-        FileManager.default.createFile(atPath: path, contents: nil)
+        _ = FileManager.default.createFile(atPath: path, contents: nil)
         handle = FileHandle(forWritingAtPath: path)
         buffer.reserveCapacity(1 << 20)
     }
