@@ -44,7 +44,11 @@ extension DatasetBuilder {
                     for (event, content) in zip(record.events, record.contents) {
                         made += 1
                         let time = event.time
-                        if content.withUnsafeBufferPointer({ ingest(event, in: buffer, line: $0) }) {
+                        let counted = ingest(event, in: buffer) { keep in
+                            var text = content.canonicalText
+                            text.withUTF8 { keep($0) }
+                        }
+                        if counted {
                             summary.firstTime = min(summary.firstTime ?? time, time)
                             summary.lastTime = max(summary.lastTime ?? time, time)
                         }

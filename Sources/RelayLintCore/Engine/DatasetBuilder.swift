@@ -155,10 +155,18 @@ struct DatasetBuilder {
     /// once the duplicate check has told whether it repeats an earlier event.
     mutating func ingest(_ event: consuming PreparedEvent, in buffer: UnsafeBufferPointer<UInt8>, line: UnsafeBufferPointer<UInt8>) -> Bool
     {
+        ingest(event, in: buffer) { keep in keep(line) }
+    }
+
+    /// As `ingest(_:in:line:)`, with the line made only when the duplicate check keeps it.
+    mutating func ingest(
+        _ event: consuming PreparedEvent, in buffer: UnsafeBufferPointer<UInt8>,
+        line withLine: ((UnsafeBufferPointer<UInt8>) -> Void) -> Void
+    ) -> Bool {
         eventsRead += 1
         let suspect = duplicateCheck.record(
             key: event.idKey, digest: event.digest, id: UnsafeBufferPointer(rebasing: buffer[event.id]), sequence: event.sequence,
-            time: event.time, lookAlikes: event.lookAlikes.count, line: line)
+            time: event.time, lookAlikes: event.lookAlikes.count, line: withLine)
         if suspect, let location = event.location, location != self.location(of: event.sequence) {
             exampleLocations[event.sequence] = location
         }

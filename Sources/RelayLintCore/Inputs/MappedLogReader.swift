@@ -20,11 +20,12 @@ struct MappedLogReader: Sendable {
     var opened: OpenedInput?
 
     /// A record's events, prepared on a worker: packed into `bytes` (each event's packed form,
-    /// id and subject), with each event's content as canonical JSON for the duplicate check.
+    /// id and subject), with each event's content, whose canonical JSON the duplicate check keeps
+    /// for the rare event whose id may have been used before.
     struct PreparedRecord {
         var events: [PreparedEvent] = []
         var bytes: [UInt8] = []
-        var contents: [[UInt8]] = []
+        var contents: [JSONValue] = []
     }
 
     /// What one record became.
@@ -205,7 +206,7 @@ struct MappedLogReader: Sendable {
                 let object = JSONValue.object(content)
                 prepared.events.append(
                     worker.preparation.prepare(made, digest: ContentDigest(object), names: &worker.names, into: &prepared.bytes))
-                prepared.contents.append(Array(object.canonicalText.utf8))
+                prepared.contents.append(object)
             case .skipped(let reason): return .skipped(reason: reason, detail: nil)
             case .invalid(let reason): return .invalid(Diagnostic(.error, "\(reason) (mapping '\(mapping.id)')", at: location))
             }

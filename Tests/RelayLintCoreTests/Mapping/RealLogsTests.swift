@@ -144,4 +144,15 @@ import Testing
         let finding = try #require(report.findings.first { $0.event == "a2" })
         #expect(finding.location?.line == 5)
     }
+
+    @Test func anEntryDeliveredTwiceIsADuplicateCountedOnce() throws {
+        let original = try String(contentsOfFile: Fixtures.path(Self.realLogs + "identity-platform.jsonl"), encoding: .utf8)
+        let lines = original.split(separator: "\n")
+        let path = try Fixtures.temporaryFile(named: "twice.jsonl", contents: (lines + lines.prefix(3)).joined(separator: "\n") + "\n")
+        var request = try Self.request(events: [])
+        request.eventPaths = [path]
+        let report = try Linter.run(request)
+        #expect(report.summary.duplicates == 3)
+        #expect(report.inputs.last?.duplicates == 3)
+    }
 }
