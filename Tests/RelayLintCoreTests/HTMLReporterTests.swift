@@ -94,7 +94,8 @@ import Testing
         #expect(html.contains("http-equiv=\"Content-Security-Policy\""))
         #expect(html.contains("default-src &#39;none&#39;"))
         #expect(html.contains("@media print"))
-        #expect(html.contains("break-before: page"))
+        #expect(html.contains("article.finding, figure, tr,"), "a finding or table row is not split across pages")
+        #expect(!html.contains("break-before: page"), "a forced page break leaves the page before it nearly empty")
     }
 
     // MARK: Content

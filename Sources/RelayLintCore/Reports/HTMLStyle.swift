@@ -1,6 +1,7 @@
 /// The HTML report's stylesheet, inlined so that the report is one self-contained file: it
-/// loads no font, image or script, reads the same offline, and prints to PDF cleanly (light
-/// backgrounds only, each rule on a new page, no finding or table row split across pages).
+/// loads no font, image or script, reads the same offline, and prints to PDF compactly (light
+/// backgrounds only; sections follow one another without forced page breaks, which left pages
+/// nearly empty; no finding, table row or heading left alone at the bottom of a page).
 /// Identifiers keep their spaces and line breaks (`white-space: pre-wrap`), so an odd value in
 /// the data looks odd in the report too.
 enum HTMLStyle {
@@ -97,16 +98,17 @@ enum HTMLStyle {
           a { color: #000000; text-decoration: none; }
           a.external::after { content: " (" attr(href) ")"; font-size: 8pt; color: #424a53; overflow-wrap: anywhere; }
           h2 { margin-top: 18px; }
-          section.rule, section.appendix, section#summary { break-before: page; margin-top: 0; }
-          section.appendix + section.appendix { break-before: auto; margin-top: 28px; }
-          section#summary > h2 { margin-top: 0; }
+          section.rule, section.appendix, section#summary { margin-top: 28px; }
+          th, td { padding: 3px 6px; }
+          article.finding { margin: 10px 0; padding: 8px 12px 2px; }
           .figures { grid-template-columns: repeat(5, 1fr); }
           table.evidence { font-size: 8.5pt; }
-          h2, h3, h4, caption, figcaption { break-after: avoid; }
-          article.finding, figure, tr, .figures, .signoff, table.facts, table.suppressions tbody { break-inside: avoid; }
+          p, li, dd { orphans: 3; widows: 3; }
+          h2, h3, h4, caption, figcaption, .kicker, section.rule > header, nav.contents { break-after: avoid; }
+          article.finding, figure, tr, .figures, .signoff, table.suppressions tbody, section.rule > header,
+          dl.finding-facts { break-inside: avoid; }
           thead { display: table-header-group; }
           thead th, .badge, table.evidence tr.trigger td { -webkit-print-color-adjust: exact; print-color-adjust: exact; }
-          nav.contents { break-after: avoid; }
         }
         """
 }
