@@ -59,30 +59,7 @@ struct CheckCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Output format: \(ReporterRegistry.identifiers.joined(separator: ", ")).", valueName: "format"))
     var format: String = "text"
 
-    @Option(help: ArgumentHelp("Write the report to this file instead of standard output.", valueName: "file"))
-    var output: String?
-
-    @Option(
-        name: .customLong("report"),
-        help: ArgumentHelp(
-            "Also write a report in another format, from the same evaluation: FORMAT=FILE (e.g. sarif=results.sarif); repeatable.",
-            valueName: "format=file"))
-    var extraReports: [String] = []
-
-    @Option(help: ArgumentHelp("Title of audit reports (html, markdown).", valueName: "text"))
-    var title: String = ReportOptions().title
-
-    @Option(help: ArgumentHelp("Reviewer named in audit reports.", valueName: "name"))
-    var reviewer: String?
-
-    @Option(help: ArgumentHelp("Date printed in audit reports, e.g. 2026-07-01 (reports never read the clock).", valueName: "date"))
-    var date: String?
-
-    @Option(
-        name: .customLong("fail-on"),
-        help: ArgumentHelp(
-            "Exit with 1 when a finding has this severity or a higher one: error, warning, note, never.", valueName: "severity"))
-    var failOn: String = "error"
+    @OptionGroup(title: "Reports") var reporting: ReportOutputOptions
 
     @Flag(
         name: .customLong("skip-invalid"),
@@ -156,7 +133,7 @@ struct CheckCommand: ParsableCommand {
                 throw ValidationError("--partition takes K/N with 1 ≤ K ≤ N, e.g. 2/4; found '\(partition)'")
             }
             if shard != nil { throw ValidationError("--partition and --shard are two ways to split a run: give one") }
-            if format != "json" || !extraReports.isEmpty {
+            if format != "json" || !reporting.extraReports.isEmpty {
                 throw ValidationError(
                     "--partition writes a partial report: use --format json and render every format with `relaylint merge`")
             }
@@ -168,7 +145,7 @@ struct CheckCommand: ParsableCommand {
             guard Shard(parsing: shard) != nil else {
                 throw ValidationError("--shard takes K/N with 1 ≤ K ≤ N, e.g. 2/4; found '\(shard)'")
             }
-            let formats = [format] + extraReports.map { String($0.prefix { $0 != "=" }) }
+            let formats = [format] + reporting.extraReports.map { String($0.prefix { $0 != "=" }) }
             if formats.contains(where: { $0 != "json" }) {
                 throw ValidationError("--shard writes a partial report: use --format json and combine the shards with `relaylint merge`")
             }
@@ -179,7 +156,7 @@ struct CheckCommand: ParsableCommand {
         if ReporterRegistry.reporter(for: format) == nil {
             throw ValidationError("unknown format '\(format)'; expected one of \(ReporterRegistry.identifiers.joined(separator: ", "))")
         }
-        for entry in extraReports {
+        for entry in reporting.extraReports {
             let parts = entry.split(separator: "=", maxSplits: 1).map(String.init)
             guard parts.count == 2, !parts[1].isEmpty else {
                 throw ValidationError("--report takes FORMAT=FILE, e.g. sarif=results.sarif; found '\(entry)'")
@@ -189,8 +166,8 @@ struct CheckCommand: ParsableCommand {
                     "unknown format '\(parts[0])' in --report; expected one of \(ReporterRegistry.identifiers.joined(separator: ", "))")
             }
         }
-        if failOn != "never" && Severity(rawValue: failOn) == nil {
-            throw ValidationError("--fail-on must be error, warning, note or never; found '\(failOn)'")
+        if reporting.failOn != "never" && Severity(rawValue: reporting.failOn) == nil {
+            throw ValidationError("--fail-on must be error, warning, note or never; found '\(reporting.failOn)'")
         }
         if !["auto", "always", "never"].contains(color) {
             throw ValidationError("--color must be auto, always or never; found '\(color)'")
@@ -212,8 +189,8 @@ struct CheckCommand: ParsableCommand {
         func named(_ option: String, _ path: String, _ shown: String? = nil) -> (path: String, text: String) {
             (path, "\(option) '\(StandardError.escaped(shown ?? path))'")
         }
-        var outputs = output.map { [named("--output", $0)] } ?? []
-        for entry in extraReports {
+        var outputs = reporting.output.map { [named("--output", $0)] } ?? []
+        for entry in reporting.extraReports {
             let parts = entry.split(separator: "=", maxSplits: 1).map(String.init)
             if parts.count == 2 { outputs.append(named("--report", parts[1], entry)) }
         }
@@ -315,25 +292,26 @@ struct CheckCommand: ParsableCommand {
         }
         let useColor =
             color == "always"
-            || (color == "auto" && output == nil && StandardOutput.isTerminal
+            || (color == "auto" && reporting.output == nil && StandardOutput.isTerminal
                 && ProcessInfo.processInfo.environment["NO_COLOR"] == nil)
-        var options = ReportOptions(color: useColor, title: title, reviewer: reviewer, date: date)
+        var options = ReportOptions(color: useColor, title: reporting.title, reviewer: reporting.reviewer, date: reporting.date)
         if let jobs { options.parallelism = jobs }
         let reporter = ReporterRegistry.reporter(for: format)!
-        if let output {
+        if let output = reporting.output {
             try write(reporter, report, options: options, to: output, format: format)
         } else {
             try StandardOutput.write { reporter.write(report, options: options, to: $0) }
         }
-        for entry in extraReports {
+        for entry in reporting.extraReports {
             let parts = entry.split(separator: "=", maxSplits: 1).map(String.init)
             try write(
                 ReporterRegistry.reporter(for: parts[0])!, report,
-                options: ReportOptions(title: title, reviewer: reviewer, date: date, parallelism: options.parallelism),
+                options: ReportOptions(
+                    title: reporting.title, reviewer: reporting.reviewer, date: reporting.date, parallelism: options.parallelism),
                 to: parts[1], format: parts[0])
         }
         // In GitHub Actions the annotations come with a Markdown summary for the job page.
-        if format == "github" || extraReports.contains(where: { $0.hasPrefix("github=") }),
+        if format == "github" || reporting.extraReports.contains(where: { $0.hasPrefix("github=") }),
             let summaryPath = ProcessInfo.processInfo.environment["GITHUB_STEP_SUMMARY"], !summaryPath.isEmpty,
             let handle = FileHandle(forWritingAtPath: summaryPath)
         {
@@ -353,7 +331,7 @@ struct CheckCommand: ParsableCommand {
                 "\(StandardError.escaped("\(outcome.suppression.location)")): error: suppression expired on \(StandardError.escaped(outcome.suppression.expires)); renew it with a new justification or fix the findings"
             )
         }
-        let threshold = failOn == "never" ? nil : Severity(rawValue: failOn)
+        let threshold = reporting.failOn == "never" ? nil : Severity(rawValue: reporting.failOn)
         if report.fails(at: threshold) { throw ExitCode(ExitStatus.findings) }
     }
 
@@ -369,7 +347,7 @@ struct CheckCommand: ParsableCommand {
         }
         var json = PartitionReport(partition: partition, request: request, evaluation: evaluation).json()
         json.append(UInt8(ascii: "\n"))
-        guard let output else {
+        guard let output = reporting.output else {
             FileHandle.standardOutput.write(json)
             return
         }

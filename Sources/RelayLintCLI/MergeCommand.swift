@@ -47,37 +47,17 @@ struct MergeCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Output format: \(ReporterRegistry.identifiers.joined(separator: ", ")).", valueName: "format"))
     var format: String = "json"
 
-    @Option(help: ArgumentHelp("Write the merged report to this file instead of standard output.", valueName: "file"))
-    var output: String?
-
-    @Option(
-        name: .customLong("report"),
-        help: ArgumentHelp("Also write a report in another format: FORMAT=FILE; repeatable.", valueName: "format=file"))
-    var extraReports: [String] = []
-
-    @Option(help: ArgumentHelp("Title of audit reports (html, markdown).", valueName: "text"))
-    var title: String = ReportOptions().title
-
-    @Option(help: ArgumentHelp("Reviewer named in audit reports.", valueName: "name"))
-    var reviewer: String?
-
-    @Option(help: ArgumentHelp("Date printed in audit reports, e.g. 2026-07-01.", valueName: "date"))
-    var date: String?
-
-    @Option(
-        name: .customLong("fail-on"),
-        help: ArgumentHelp("Exit with 1 when a finding has this severity or higher: error, warning, note or never.", valueName: "severity"))
-    var failOn: String = "error"
+    @OptionGroup(title: "Reports") var reporting: ReportOutputOptions
 
     func validate() throws {
-        if failOn != "never" && Severity(rawValue: failOn) == nil {
-            throw ValidationError("--fail-on must be error, warning, note or never; found '\(failOn)'")
+        if reporting.failOn != "never" && Severity(rawValue: reporting.failOn) == nil {
+            throw ValidationError("--fail-on must be error, warning, note or never; found '\(reporting.failOn)'")
         }
-        for identifier in [format] + extraReports.map({ String($0.prefix { $0 != "=" }) })
+        for identifier in [format] + reporting.extraReports.map({ String($0.prefix { $0 != "=" }) })
         where ReporterRegistry.reporter(for: identifier) == nil {
             throw ValidationError("unknown format '\(identifier)'; expected one of \(ReporterRegistry.identifiers.joined(separator: ", "))")
         }
-        for entry in extraReports where !entry.contains("=") {
+        for entry in reporting.extraReports where !entry.contains("=") {
             throw ValidationError("--report takes FORMAT=FILE, e.g. sarif=results.sarif; found '\(entry)'")
         }
     }
@@ -149,10 +129,10 @@ struct MergeCommand: ParsableCommand {
             StandardError.write(error.diagnostics)
             throw ExitCode(ExitStatus.invalidInput)
         }
-        let options = ReportOptions(title: title, reviewer: reviewer, date: date)
+        let options = ReportOptions(title: reporting.title, reviewer: reporting.reviewer, date: reporting.date)
         let targets =
-            [(format, output)]
-            + extraReports.map { entry in
+            [(format, reporting.output)]
+            + reporting.extraReports.map { entry in
                 let parts = entry.split(separator: "=", maxSplits: 1).map(String.init)
                 return (parts[0], Optional(parts[1]))
             }
@@ -177,7 +157,9 @@ struct MergeCommand: ParsableCommand {
                 "\(StandardError.escaped("\(outcome.suppression.location)")): error: suppression expired on \(StandardError.escaped(outcome.suppression.expires)); renew it with a new justification or fix the findings"
             )
         }
-        if report.fails(at: failOn == "never" ? nil : Severity(rawValue: failOn)) { throw ExitCode(ExitStatus.findings) }
+        if report.fails(at: reporting.failOn == "never" ? nil : Severity(rawValue: reporting.failOn)) {
+            throw ExitCode(ExitStatus.findings)
+        }
     }
 
     private func readSources(_ path: String) throws(DiagnosticsError) -> PartitionMerger.Sources {
@@ -194,7 +176,7 @@ struct MergeCommand: ParsableCommand {
     }
 
     private func mergeShards(_ inputs: [(path: String, data: Data)]) throws {
-        if format != "json" || !extraReports.isEmpty {
+        if format != "json" || !reporting.extraReports.isEmpty {
             StandardError.write("relaylint: shard reports merge into JSON only; partition runs (--partition) render every format")
             throw ExitCode(ExitStatus.invalidInput)
         }
@@ -205,7 +187,7 @@ struct MergeCommand: ParsableCommand {
             StandardError.write(error.diagnostics)
             throw ExitCode(ExitStatus.invalidInput)
         }
-        if let output {
+        if let output = reporting.output {
             do {
                 try ReportBytes.write(toPath: output, ReportBytes.pieces(of: merged.json))
             } catch {
@@ -218,6 +200,8 @@ struct MergeCommand: ParsableCommand {
         } else {
             try StandardOutput.write(merged.json)
         }
-        if merged.fails(at: failOn == "never" ? nil : Severity(rawValue: failOn)) { throw ExitCode(ExitStatus.findings) }
+        if merged.fails(at: reporting.failOn == "never" ? nil : Severity(rawValue: reporting.failOn)) {
+            throw ExitCode(ExitStatus.findings)
+        }
     }
 }
