@@ -36,7 +36,7 @@ extension DatasetBuilder {
             switch delivery {
             case .invalid(let diagnostic):
                 summary.invalid += 1
-                invalid.append(diagnostic)
+                try addInvalid(diagnostic, fromPipe: opened != nil)
             case .skipped(let reason, let detail):
                 skip(reason, detail, at: SourceLocation(file: path, line: line))
             case .events(let record):

@@ -22,6 +22,11 @@ struct DatasetBuilder {
     let retainedTypes: Set<String>?
     private(set) var dataset = Dataset()
     var invalid: [Diagnostic] = []
+    /// Invalid records met without `--skip-invalid` before reading stops (`InputLimits`).
+    var invalidLimit = InputLimits.invalidRecords
+    /// Whether reading stopped at `invalidLimit` invalid records, or at one from a pipe: the
+    /// caller reads nothing more.
+    private(set) var stoppedEarly = false
     /// Tells, once everything is read, which events repeat an earlier one; until then the events
     /// whose id may have been used before (the suspects) are left out of the counts.
     private var duplicateCheck = DuplicateCheck()
@@ -118,7 +123,7 @@ struct DatasetBuilder {
                 switch record {
                 case .invalid(let diagnostic):
                     summary.invalid += 1
-                    invalid.append(diagnostic)
+                    try addInvalid(diagnostic, fromPipe: opened != nil)
                 case .event(let event):
                     let time = event.time
                     if ingest(event, in: prepared, line: line) {
@@ -241,12 +246,17 @@ struct DatasetBuilder {
     mutating func readAccounts(path: String) throws(InputError) {
         precondition(eventsRead == 0, "accounts are read before the logs")
         // Mapped, not read: the JSON reader lets each batch's pages go once it is packed.
-        let file = try MappedFile(path: path)
+        let isCSV = path.lowercased().hasSuffix(".csv")
+        let file = try MappedFile(
+            path: path,
+            capped: CappedRead(
+                maxBytes: InputLimits.streamedBytes, kind: "an account export", maxLineBytes: isCSV ? InputLimits.lineBytes : nil,
+                refusesNUL: !isCSV))
         let sha256 = file.sha256()
         let bad: [Diagnostic]
         let records: Int
         var duplicates = 0
-        if path.lowercased().hasSuffix(".csv") {
+        if isCSV {
             let result = file.withBytes { bytes in
                 let data = bytes.baseAddress.map {
                     Data(bytesNoCopy: UnsafeMutableRawPointer(mutating: $0), count: bytes.count, deallocator: .none)
@@ -314,6 +324,26 @@ struct DatasetBuilder {
             dataset.storage.partitions[partition].append($0)
         }
         return true
+    }
+
+    /// Records a bad record of a log. Without `--skip-invalid`, throws once `invalidLimit` are met,
+    /// or at once for one read from a pipe or device: it may never end, and its writer may still
+    /// be writing. The records met so far are thrown, and the builder is stopped.
+    mutating func addInvalid(_ diagnostic: Diagnostic, fromPipe: Bool) throws(InputError) {
+        invalid.append(diagnostic)
+        guard !skipInvalid, fromPipe || invalid.count >= invalidLimit else { return }
+        // The reason for stopping first: a long list is shortened at the end.
+        let met =
+            fromPipe
+            ? invalid
+            : [
+                Diagnostic(
+                    .error, "stopped reading after \(invalid.count) invalid records; fix them, or pass --skip-invalid to skip them",
+                    at: diagnostic.location)
+            ] + invalid
+        invalid = []
+        stoppedEarly = true
+        throw InputError.invalidRecords(met)
     }
 
     /// Records a bad record found outside a file read (rule examples).

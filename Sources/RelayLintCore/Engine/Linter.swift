@@ -152,11 +152,14 @@ public enum Linter {
                 }
             } catch {
                 problems.append(contentsOf: error.diagnostics)
+                // Too many invalid records, or one from a pipe: nothing more is read.
+                if builder.stoppedEarly { throw DiagnosticsError(problems) }
             }
         }
         for log in joinedLast {
             do { try builder.readMappedEvents(path: log.path, fileIndex: log.index, mapping: log.mapping, keys: request.appleKeys) } catch {
                 problems.append(contentsOf: error.diagnostics)
+                if builder.stoppedEarly { throw DiagnosticsError(problems) }
             }
         }
         if let keys = request.appleKeys {

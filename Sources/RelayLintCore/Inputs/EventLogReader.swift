@@ -13,6 +13,8 @@ struct EventLogReader {
     var parallelism = 1
     /// A pipe already opened (and begun) to recognise its format.
     var opened: OpenedInput?
+    /// The longest line read (`InputLimits.lineBytes`).
+    var lineLimit = InputLimits.lineBytes
 
     /// The input order of a line: file first, then line.
     static func sequence(fileIndex: Int, line: Int) -> UInt64 { UInt64(fileIndex) << 40 | UInt64(line) }
@@ -80,27 +82,47 @@ struct EventLogReader {
         // for a sixth of the reading); `forEachRun` hashes on a queue of its own.
         var parsing: (run: ParsedRun, group: DispatchGroup)?
         defer { parsing?.group.wait() }
-        let sha256 = try FileBytes.forEachRun(path: path, opened: opened) { bytes in
-            let lines = bytes.withUnsafeBufferPointer { FileBytes.lineRanges(in: $0, firstLine: nextLine) }
-            nextLine += lines.count
-            let parts = workers.count > 1 && lines.count >= 256 ? workers.count : 1
-            let run = ParsedRun(bytes: bytes, lines: lines, parts: parts)
-            let parsed = parsing.map { pending in
-                pending.group.wait()
-                return pending.run
-            }
-            let group = DispatchGroup()
-            if parts > 1 {
-                for part in 0..<parts {
-                    DispatchQueue.global().async(group: group) {
-                        run.parse(part: part, reader: self, worker: &workers.workers[part])
-                    }
+        let sha256: String
+        do {
+            sha256 = try FileBytes.forEachRun(path: path, opened: opened, lineLimit: lineLimit) { bytes in
+                let lines = bytes.withUnsafeBufferPointer { FileBytes.lineRanges(in: $0, firstLine: nextLine) }
+                if let long = lines.first(where: { $0.bytes.count > lineLimit }) { throw FileBytes.LineTooLong(line: long.number) }
+                nextLine += lines.count
+                let parts = workers.count > 1 && lines.count >= 256 ? workers.count : 1
+                let run = ParsedRun(bytes: bytes, lines: lines, parts: parts)
+                let parsed = parsing.map { pending in
+                    pending.group.wait()
+                    return pending.run
                 }
-            } else {
-                run.parse(part: 0, reader: self, worker: &workers.workers[0])
+                let group = DispatchGroup()
+                if parts > 1 {
+                    for part in 0..<parts {
+                        DispatchQueue.global().async(group: group) {
+                            run.parse(part: part, reader: self, worker: &workers.workers[part])
+                        }
+                    }
+                } else {
+                    run.parse(part: 0, reader: self, worker: &workers.workers[0])
+                }
+                if let parsed { try deliver(parsed) }
+                if opened != nil {
+                    // A pipe or device: its lines are reported now, not once its writer writes
+                    // more (a bad first line must not wait for a writer that never ends).
+                    group.wait()
+                    try deliver(run)
+                } else {
+                    parsing = (run, group)
+                }
             }
-            parsing = (run, group)
-            if let parsed { try deliver(parsed) }
+        } catch let error as FileBytes.LineTooLong {
+            // The lines before it are delivered first; a partial line that grew too long is the
+            // one after the last line split off.
+            if let pending = parsing {
+                pending.group.wait()
+                parsing = nil
+                try deliver(pending.run)
+            }
+            throw lineTooLong(at: error.line ?? nextLine)
         }
         if let pending = parsing {
             pending.group.wait()
@@ -108,6 +130,14 @@ struct EventLogReader {
             try deliver(pending.run)
         }
         return (sha256, records)
+    }
+
+    private func lineTooLong(at line: Int) -> InputError {
+        .invalidRecords([
+            Diagnostic(
+                .error, "stopped reading: a line longer than \(InputLimits.describe(lineLimit)), the cap on one line of a log",
+                at: SourceLocation(file: path, line: line))
+        ])
     }
 
     /// The fast scanner's answer, else the strict parser's; the packed event goes to `bytes`.

@@ -25,7 +25,14 @@ struct FileBytes {
     ///
     /// A gzip file is read decompressed (its hash is then that of the text it holds); a pipe
     /// `opened` to recognise its format is read on, its first bytes first.
-    static func forEachRun(path: String, opened: OpenedInput? = nil, _ body: (ArraySlice<UInt8>) throws -> Void) throws -> String {
+    ///
+    /// A partial line longer than `lineLimit` throws `LineTooLong` (its number is the caller's):
+    /// without a newline, `/dev/zero` would grow it until memory runs out. From a pipe or device
+    /// (`opened`), a run ends as soon as it holds a whole line and nothing more is ready to read,
+    /// so that a writer still writing does not hold back the lines it wrote.
+    static func forEachRun(
+        path: String, opened: OpenedInput? = nil, lineLimit: Int = InputLimits.lineBytes, _ body: (ArraySlice<UInt8>) throws -> Void
+    ) throws -> String {
         let gzip = opened == nil && GzipStream.isGzip(path: path) ? try GzipStream(path: path) : nil
         guard let handle = opened?.handle ?? FileHandle(forReadingAtPath: path) else {
             throw InputError.unreadable(path: path, reason: FileBytes.openFailureReason(path))
@@ -42,10 +49,12 @@ struct FileBytes {
         var carried: [UInt8] = prefix
         if !prefix.isEmpty { hasher.update(prefix, 0..<prefix.count) }
         while true {
-            let run = try readBlock(from: source, after: carried, path: path)
+            let run = try readBlock(
+                from: source, after: carried, path: path, streaming: opened == nil ? nil : descriptor, limit: lineLimit + 1)
             guard run.count > carried.count else { break }
             hasher.update(run, carried.count..<run.count)
             guard let lastNewline = run.withUnsafeBufferPointer({ FileBytes.indexOfLastNewline(in: $0) }) else {
+                if run.count > lineLimit { throw LineTooLong() }
                 carried = run
                 continue
             }
@@ -64,19 +73,32 @@ struct FileBytes {
         #endif
     }
 
+    /// A line longer than the cap of `forEachRun`.
+    struct LineTooLong: Error {
+        /// The line's number, when its reader knows it.
+        var line: Int?
+    }
+
     /// `prefix` followed by up to `blockSize` bytes read from `descriptor` (fewer only at the
     /// end of the input), in one new array; as many as `prefix` holds when that is more, so that
-    /// a line of many blocks is copied a logarithmic number of times, not once per block.
+    /// a line of many blocks is copied a logarithmic number of times, not once per block (but
+    /// never past `limit` bytes of a partial line: that is as much as its caller looks at).
+    /// From a `streaming` descriptor it returns early once it holds a newline and nothing more is
+    /// ready.
     private static func readBlock(
-        from source: (UnsafeMutableRawPointer, Int) throws -> Int, after prefix: [UInt8], path: String
+        from source: (UnsafeMutableRawPointer, Int) throws -> Int, after prefix: [UInt8], path: String, streaming: Int32?, limit: Int
     ) throws -> [UInt8] {
         var failure: Int32 = 0
-        let block = try [UInt8](unsafeUninitializedCapacity: prefix.count + max(blockSize, prefix.count)) { buffer, count in
+        let growth = prefix.count < limit ? min(max(blockSize, prefix.count), max(limit - prefix.count, 1 << 16)) : blockSize
+        var holdsLine = streaming != nil && prefix.contains(0x0A)
+        let block = try [UInt8](unsafeUninitializedCapacity: prefix.count + growth) { buffer, count in
             _ = buffer.initialize(from: prefix)
             count = prefix.count
             while count < buffer.count {
+                if let streaming, holdsLine, !isReadable(streaming) { return }
                 let got = try source(buffer.baseAddress! + count, buffer.count - count)
                 if got > 0 {
+                    if streaming != nil, !holdsLine { holdsLine = memchr(buffer.baseAddress! + count, 0x0A, got) != nil }
                     count += got
                 } else if got == 0 {
                     return
@@ -91,6 +113,12 @@ struct FileBytes {
                 path: path, reason: readFailureReason(path, POSIXError(POSIXErrorCode(rawValue: failure) ?? .EIO)))
         }
         return block
+    }
+
+    /// Whether a read from `descriptor` would return at once (data or the end).
+    private static func isReadable(_ descriptor: Int32) -> Bool {
+        var request = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
+        return poll(&request, 1, 0) > 0
     }
 
     /// A SHA-256 fed on a serial queue: blocks are hashed in the order given, and `finalize`
@@ -150,17 +178,19 @@ struct FileBytes {
 
     /// Reads a whole (small) file: manifests, rules, configuration (account exports are mapped,
     /// see `MappedFile`). Read to the end rather than by size: a pipe (`--manifest <(…)`) has none.
-    static func read(path: String) throws(InputError) -> (data: Data, sha256: String) {
+    /// Stops at `limit` bytes and at a NUL byte (`CappedRead`): `/dev/zero` ends at once.
+    static func read(
+        path: String, limit: Int = InputLimits.documentBytes, kind: String = "a YAML or JSON document"
+    ) throws(InputError) -> (data: Data, sha256: String) {
         guard let handle = FileHandle(forReadingAtPath: path) else {
             throw InputError.unreadable(path: path, reason: openFailureReason(path))
         }
         defer { try? handle.close() }
-        let data: Data
-        do {
-            data = try handle.readToEnd() ?? Data()
-        } catch {
-            throw InputError.unreadable(path: path, reason: readFailureReason(path, error))
+        var isDirectory: ObjCBool = false
+        if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue {
+            throw InputError.unreadable(path: path, reason: "is a directory")
         }
+        let data = Data(try CappedRead(maxBytes: limit, kind: kind).read(path: path, descriptor: handle.fileDescriptor))
         return (data, sha256(of: data))
     }
 

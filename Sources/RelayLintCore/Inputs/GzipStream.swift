@@ -45,9 +45,6 @@ final class GzipStream {
         Array(try read(path: path, limit: limit))
     }
 
-    /// The whole decompressed text.
-    static func readAll(path: String) throws(InputError) -> Data { try read(path: path, limit: .max) }
-
     private static func read(path: String, limit: Int) throws(InputError) -> Data {
         let stream = try GzipStream(path: path)
         let blockSize = 1 << 20

@@ -29,20 +29,21 @@ final class MappedFile: @unchecked Sendable {
     private let version: [Int]?
     private static let pageSize = Int(sysconf(Int32(_SC_PAGESIZE)))
 
-    /// - Parameter opened: a pipe already opened (and begun) to recognise its format.
-    init(path: String, opened: OpenedInput? = nil) throws(InputError) {
+    /// - Parameters:
+    ///   - opened: a pipe already opened (and begun) to recognise its format.
+    ///   - capped: the caps on what is read into memory (a pipe, a device, a gzip file); a mapped
+    ///     regular file has none.
+    init(path: String, opened: OpenedInput? = nil, capped: CappedRead = MappedFile.defaultCaps) throws(InputError) {
         self.path = path
         if let opened {
-            do {
-                contents = .read(Data(opened.prefix) + (try opened.handle.readToEnd() ?? Data()))
-            } catch {
-                throw InputError.unreadable(path: path, reason: FileBytes.readFailureReason(path, error))
-            }
+            contents = .read(Data(try capped.read(path: path, prefix: opened.prefix, descriptor: opened.handle.fileDescriptor)))
             version = nil
             return
         }
         if GzipStream.isGzip(path: path) {
-            contents = .read(try GzipStream.readAll(path: path))
+            let stream = try GzipStream(path: path)
+            contents = .read(
+                Data(try capped.read(path: path) { buffer, count throws(InputError) in try stream.read(into: buffer, count: count) }))
             version = nil
             return
         }
@@ -59,13 +60,13 @@ final class MappedFile: @unchecked Sendable {
         }
         // Read to the end through the same descriptor: a pipe has no size, and opening it again
         // would lose what its writer already wrote.
-        do {
-            contents = .read(try FileHandle(fileDescriptor: descriptor, closeOnDealloc: false).readToEnd() ?? Data())
-        } catch {
-            throw InputError.unreadable(path: path, reason: FileBytes.readFailureReason(path, error))
-        }
+        if status.st_mode & S_IFMT == S_IFDIR { throw InputError.unreadable(path: path, reason: "is a directory") }
+        contents = .read(Data(try capped.read(path: path, descriptor: descriptor)))
         version = nil
     }
+
+    /// The caps of an input read into memory: only its size.
+    static let defaultCaps = CappedRead(maxBytes: InputLimits.streamedBytes, kind: "an input read into memory", refusesNUL: false)
 
     deinit {
         if case .mapped(let bytes) = contents { munmap(UnsafeMutableRawPointer(mutating: bytes.baseAddress!), bytes.count) }

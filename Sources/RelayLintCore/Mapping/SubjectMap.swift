@@ -7,7 +7,7 @@ enum SubjectMap {
     static func load(path: String, into index: inout AppleAccountIndex) throws(DiagnosticsError) -> InputFileSummary {
         let file: (data: [UInt8], sha256: String)
         do {
-            let read = try FileBytes.read(path: path)
+            let read = try FileBytes.read(path: path, limit: InputLimits.largeDocumentBytes, kind: "a subject map")
             file = (Array(read.data), read.sha256)
         } catch {
             throw DiagnosticsError(error.diagnostics)

@@ -6,7 +6,7 @@ public enum FindingExplanation {
     public static func text(fingerprint: String, reportPath: String) throws(DiagnosticsError) -> String? {
         let data: Data
         do {
-            data = try FileBytes.read(path: reportPath).data
+            data = try FileBytes.read(path: reportPath, limit: InputLimits.largeDocumentBytes, kind: "a JSON report").data
         } catch {
             throw DiagnosticsError(error.diagnostics)
         }

@@ -1,0 +1,1 @@
+// The declaration is all: libFuzzer defines LLVMFuzzerRunDriver.

@@ -1,0 +1,130 @@
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// What relaylint agrees to hold, or to wait for, from one input before it refuses it.
+///
+/// An input can be endless (`/dev/zero`, a pipe whose writer never stops) or shaped by someone
+/// else (an export of user-chosen strings, a `.relaylint.yml` in a pull request). Past these
+/// caps the run stops with an error at the file and line where the cap was crossed, so that CI
+/// fails in seconds instead of filling the machine's memory. Each cap is far above what a real
+/// input of its kind needs; README's "What relaylint promises on bad input" lists them.
+///
+/// The readers take each cap as a parameter whose default is the value here, so that tests can
+/// exercise them with small ones.
+enum InputLimits {
+    /// The longest line of a log (JSON Lines), and of a CSV export read from a pipe: no event,
+    /// log entry or account record comes near it.
+    static let lineBytes = 16 << 20
+    /// The largest YAML or JSON document read whole: rules, configuration, manifest, mappings,
+    /// Apple's keys.
+    static let documentBytes = 64 << 20
+    /// The largest document of the kinds that grow with the data: a baseline report, a report to
+    /// explain, a subject map.
+    static let largeDocumentBytes = 1 << 30
+    /// The most bytes of an account export or a mapped log read into memory: from a pipe, a
+    /// device or a gzip file. A regular file is mapped, not read, and has no cap.
+    static let streamedBytes = 4 << 30
+    /// Invalid records met without `--skip-invalid` before the run stops: enough to show what is
+    /// wrong with a file, few enough that a file of nothing else stops at once.
+    static let invalidRecords = 1000
+
+    /// A cap for messages: "16 MiB", or bytes when it is not a whole number of mebibytes.
+    static func describe(_ bytes: Int) -> String {
+        if bytes >= 1 << 30, bytes % (1 << 30) == 0 { return "\(bytes >> 30) GiB" }
+        if bytes >= 1 << 20, bytes % (1 << 20) == 0 { return "\(bytes >> 20) MiB" }
+        return "\(bytes) bytes"
+    }
+}
+
+/// Reads an input whole into memory, up to its caps, for the readers that need all of it at once
+/// and cannot map it (a pipe, a device, a gzip file, a small document).
+struct CappedRead {
+    /// The most bytes read.
+    var maxBytes: Int
+    /// What the input is, for the message: "a YAML or JSON document".
+    var kind: String
+    /// The longest line; nil for none (a JSON document may be one line).
+    var maxLineBytes: Int?
+    /// Whether a NUL byte ends the read: no YAML or JSON document can hold one, and `/dev/zero`
+    /// or a binary file then stops at its first block.
+    var refusesNUL = true
+
+    /// Reads from `source` (`prefix` first) to the end or to the first cap crossed.
+    func read(
+        path: String, prefix: [UInt8] = [], from source: (UnsafeMutableRawPointer, Int) throws(InputError) -> Int
+    ) throws(InputError) -> [UInt8] {
+        var bytes: [UInt8] = []
+        var lineStart = 0
+        // Each block is checked as it arrives: its NULs found and, when lines are capped, its
+        // lines measured. Lines are otherwise counted only for a message.
+        func check(from start: Int) throws(InputError) {
+            let found: (nul: Int?, longLine: Int?) = bytes.withUnsafeBufferPointer { buffer in
+                let base = buffer.baseAddress!
+                let end = buffer.count
+                let nul = refusesNUL ? memchr(base + start, 0, end - start).map { UnsafeRawPointer($0) - UnsafeRawPointer(base) } : nil
+                guard let maxLineBytes else { return (nul, nil) }
+                let limit = nul ?? end
+                var index = start
+                while index < limit, let newline = memchr(base + index, 0x0A, limit - index) {
+                    let offset = UnsafeRawPointer(newline) - UnsafeRawPointer(base)
+                    if offset - lineStart > maxLineBytes { return (nil, lineStart) }
+                    lineStart = offset + 1
+                    index = offset + 1
+                }
+                return (nul, limit - lineStart > maxLineBytes ? lineStart : nil)
+            }
+            if let longLine = found.longLine, let maxLineBytes {
+                throw refusal(
+                    "stopped reading: a line longer than \(InputLimits.describe(maxLineBytes)), the cap on one line of \(kind)",
+                    at: longLine)
+            }
+            if let nul = found.nul {
+                throw refusal("stopped reading: a NUL byte, which no text input holds (a binary file or a device?)", at: nul, column: true)
+            }
+        }
+        func refusal(_ message: String, at offset: Int, column: Bool = false) -> InputError {
+            let position = bytes.withUnsafeBufferPointer { FileBytes.lineAndColumn(of: offset, in: $0) }
+            return .invalidRecords([
+                Diagnostic(.error, message, at: SourceLocation(file: path, line: position.line, column: column ? position.column : nil))
+            ])
+        }
+        bytes.append(contentsOf: prefix.prefix(maxBytes + 1))
+        try check(from: 0)
+        let blockSize = 1 << 20
+        let block = UnsafeMutableRawPointer.allocate(byteCount: blockSize, alignment: 16)
+        defer { block.deallocate() }
+        while bytes.count <= maxBytes {
+            let start = bytes.count
+            let got = try source(block, blockSize)
+            if got == 0 { break }
+            if got < 0 {
+                guard errno == EINTR else {
+                    throw InputError.unreadable(path: path, reason: String(cString: strerror(errno)))
+                }
+                continue
+            }
+            bytes.append(contentsOf: UnsafeBufferPointer(start: block.assumingMemoryBound(to: UInt8.self), count: got))
+            try check(from: start)
+        }
+        guard bytes.count <= maxBytes else {
+            throw refusal("stopped reading: more than \(InputLimits.describe(maxBytes)), the cap on \(kind)", at: maxBytes)
+        }
+        return bytes
+    }
+
+    /// Reads an open descriptor with `read(2)`.
+    func read(path: String, prefix: [UInt8] = [], descriptor: Int32) throws(InputError) -> [UInt8] {
+        try read(path: path, prefix: prefix) { buffer, count in systemRead(descriptor, buffer, count) }
+    }
+}
+
+private func systemRead(_ descriptor: Int32, _ buffer: UnsafeMutableRawPointer, _ count: Int) -> Int {
+    #if canImport(Glibc)
+        Glibc.read(descriptor, buffer, count)
+    #else
+        Darwin.read(descriptor, buffer, count)
+    #endif
+}

@@ -1,0 +1,130 @@
+import Foundation
+@testable import RelayLintCore
+import RelayLintTestSupport
+import Testing
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// Issue 19, item 2: an endless or huge input stops early at a documented cap with its file and
+/// line, instead of growing until memory runs out. The caps are lowered here so that the tests
+/// stay small; `InputLimits` holds the real ones.
+@Suite struct InputLimitsTests {
+    private static let event = #"{"id":"e1","time":"2026-01-01T00:00:00Z","subject":"u1","type":"signin"}"#
+
+    private func diagnostics(_ body: () throws -> Void) -> [Diagnostic] {
+        do {
+            try body()
+        } catch let error as InputError {
+            return error.diagnostics
+        } catch let error as DiagnosticsError {
+            return error.diagnostics
+        } catch {
+            return [Diagnostic(.error, "unexpected \(error)", at: SourceLocation(file: ""))]
+        }
+        return []
+    }
+
+    private func read(_ path: String, lineLimit: Int) throws {
+        var reader = EventLogReader(path: path, fileIndex: 0)
+        reader.lineLimit = lineLimit
+        let preparation = PreparedEvent.Preparation(relayDomains: RelayDomains(), shard: nil)
+        _ = try reader.read(names: NameTable(), preparation: preparation) { _, _, _ in }
+    }
+
+    /// A line longer than the cap, between short ones and inside one block, is refused at its line.
+    @Test func aLogLineLongerThanTheCapStopsAtItsLine() throws {
+        let long = #"{"id":"e2","note":""# + String(repeating: "x", count: 300) + #""}"#
+        let path = try Fixtures.temporaryFile(
+            named: "long.jsonl", contents: [Self.event, Self.event, long, Self.event].joined(separator: "\n"))
+        let found = diagnostics { try read(path, lineLimit: 200) }
+        #expect(
+            found.map(\.description) == ["\(path):3: error: stopped reading: a line longer than 200 bytes, the cap on one line of a log"])
+        #expect(diagnostics { try read(path, lineLimit: 400) }.isEmpty)
+    }
+
+    /// A line that never ends (`/dev/zero` has no newline) is refused once it passes the cap,
+    /// without reading on.
+    @Test(.timeLimit(.minutes(1))) func aLineWithoutEndStopsAtTheCap() throws {
+        let path = try Fixtures.temporaryFile(
+            named: "endless.jsonl", contents: Self.event + "\n" + String(repeating: "z", count: FileBytes.blockSize * 3))
+        let found = diagnostics { try read(path, lineLimit: 1 << 20) }
+        #expect(found.map(\.description) == ["\(path):2: error: stopped reading: a line longer than 1 MiB, the cap on one line of a log"])
+        let zero = diagnostics { try read("/dev/zero", lineLimit: 1 << 20) }
+        #expect(zero.map(\.location.line) == [1])
+    }
+
+    /// A YAML or JSON document larger than its cap, or holding a NUL byte, is refused at the
+    /// line where reading stopped.
+    @Test func aDocumentLargerThanTheCapOrHoldingANULIsRefused() throws {
+        let yaml = (1...20).map { "key\($0): value" }.joined(separator: "\n")
+        let path = try Fixtures.temporaryFile(named: "config.yml", contents: yaml)
+        let large = diagnostics { _ = try FileBytes.read(path: path, limit: 100) }
+        #expect(large.map(\.description) == ["\(path):9: error: stopped reading: more than 100 bytes, the cap on a YAML or JSON document"])
+        #expect(diagnostics { _ = try FileBytes.read(path: path, limit: yaml.utf8.count) }.isEmpty)
+
+        let binary = try Fixtures.temporaryFile(named: "binary.yml", contents: "apps:\n  - bundle_id: a\u{0}b\n")
+        let nul = diagnostics { _ = try FileBytes.read(path: binary) }
+        #expect(
+            nul.map(\.description) == [
+                "\(binary):2:17: error: stopped reading: a NUL byte, which no text input holds (a binary file or a device?)"
+            ])
+        #expect(diagnostics { _ = try YAMLTree.load(path: "/dev/zero") }.map(\.location.line) == [1])
+    }
+
+    /// An account export or mapped log read into memory (a pipe, a device) stops at its cap.
+    @Test(.timeLimit(.minutes(1))) func aStreamedInputStopsAtItsCap() throws {
+        let capped = CappedRead(maxBytes: 1 << 20, kind: "an account export", refusesNUL: false)
+        let found = diagnostics { _ = try MappedFile(path: "/dev/zero", capped: capped) }
+        #expect(found.map(\.message) == ["stopped reading: more than 1 MiB, the cap on an account export"])
+        let csv = CappedRead(maxBytes: 1 << 20, kind: "an account export", maxLineBytes: 1000, refusesNUL: false)
+        let lines = try Fixtures.temporaryFile(named: "accounts.csv", contents: "a,b,\n" + String(repeating: "c", count: 2000) + ",\n")
+        let long = diagnostics { _ = try csv.read(path: lines, descriptor: open(lines, O_RDONLY)) }
+        #expect(
+            long.map(\.description) == [
+                "\(lines):2: error: stopped reading: a line longer than 1000 bytes, the cap on one line of an account export"
+            ])
+    }
+
+    /// Without `--skip-invalid`, a log of nothing but invalid lines stops after `invalidLimit`
+    /// of them, saying why first; with it, every line is read.
+    @Test func manyInvalidLinesStopTheRun() throws {
+        let path = try Fixtures.temporaryFile(named: "bad.jsonl", contents: Array(repeating: "not json", count: 50).joined(separator: "\n"))
+        var builder = DatasetBuilder(relayDomains: RelayDomains(), skipInvalid: false, retainedTypes: nil)
+        builder.invalidLimit = 10
+        let found = diagnostics { try builder.readEvents(path: path, fileIndex: 0) }
+        #expect(found.count == 11)
+        #expect(
+            found.first?.description
+                == "\(path):10:1: error: stopped reading after 10 invalid records; fix them, or pass --skip-invalid to skip them")
+        #expect(found.last?.location.line == 10)
+        #expect(builder.stoppedEarly)
+
+        var skipping = DatasetBuilder(relayDomains: RelayDomains(), skipInvalid: true, retainedTypes: nil)
+        skipping.invalidLimit = 10
+        try skipping.readEvents(path: path, fileIndex: 0)
+        #expect(skipping.invalid.count == 50 && !skipping.stoppedEarly)
+    }
+
+    /// A bad first line on a FIFO whose writer is still open is reported without waiting for
+    /// the writer to finish.
+    @Test(.timeLimit(.minutes(1))) func aBadFirstLineOnAnOpenPipeIsReportedAtOnce() throws {
+        let fifo = try Fixtures.temporaryDirectory().appendingPathComponent("events.jsonl").path
+        #expect(mkfifo(fifo, 0o600) == 0)
+        let done = DispatchSemaphore(value: 0)
+        let writer = Thread {
+            guard let handle = FileHandle(forWritingAtPath: fifo) else { return }
+            handle.write(Data((Self.event + "\nnot json\n").utf8))
+            // Held open until the reader has answered.
+            done.wait()
+            try? handle.close()
+        }
+        writer.start()
+        defer { done.signal() }
+        var request = LintRequest(eventPaths: [fifo], rules: LinterTests.builtIn, parallelism: 2)
+        request.skipInvalid = false
+        let found = diagnostics { _ = try Linter.run(request) }
+        #expect(found.map(\.description) == ["\(fifo):2:1: error: invalid JSON: invalid literal, expected null"])
+    }
+}
