@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Self-check of the real-format data: map the real-format files back to relaylint events with an
-independent implementation of CONTRACT.md §2.5 (and the backend user mapping) and compare them
+independent implementation of the built-in mappings (docs/mapping-language.md) (and the backend user mapping) and compare them
 with the native events.jsonl.
 
 Usage:

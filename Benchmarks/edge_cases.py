@@ -4,7 +4,7 @@
 Usage:
   python3 Benchmarks/edge_cases.py [--relaylint PATH]
 
-Two sets of small inputs, each with the findings CONTRACT.md §2/§3 calls for:
+Two sets of small inputs, each with the findings docs/inputs.md and the README's rule table call for:
   * the `examples:` of the four rules' YAML files in Rules/ (needs PyYAML; skipped without it);
   * hand-written cases of §2.3/§2.4 (duplicates, time formats, relay domains, export and log
     together, file order, ...).

@@ -2,8 +2,8 @@
 """Deterministic generator of realistic relaylint benchmark data.
 
 Writes, into --out (default: Benchmarks/data/<N>):
-  events.jsonl   the action log (CONTRACT.md §2.2), exactly N lines
-  accounts.json  a `firebase auth:export` JSON file (FORMATS.md §1.3) of the accounts that still
+  events.jsonl   the action log (docs/inputs.md), exactly N lines
+  accounts.json  a `firebase auth:export` JSON file (docs/inputs.md) of the accounts that still
                  exist at the end of the log (deleted accounts are missing, as in a real export)
   manifest.yml   the app manifest for the two apps of the log
 
@@ -15,7 +15,7 @@ sharing one Firebase project, ~30% of subjects signing up with a hidden-email Ap
 with Google, Facebook, other social providers, password or phone; sign-ins, mail, consents,
 identity links and unlinks (kinds email, phone, provider), deletions with revocations and Apple
 notifications. Every per-subject rule has violations and compliant cases, including the hard
-cases of CONTRACT.md §2.3/§2.4 (equal instants ordered by input order, offsets, fractions,
+cases of docs/inputs.md (equal instants ordered by input order, offsets, fractions,
 epoch-millisecond times, "true" as a string, private.icloud.com, mixed-case relay domains with
 trailing spaces, look-alike domains, links "the other way round", unlinked Apple IDs, revocations
 written before the deletion but timed after it, re-sign-in after revocation, exact duplicates with
@@ -634,7 +634,7 @@ class Generator:
         ac = open(os.path.join(self.out, "accounts.json"), "w", encoding="utf-8", newline="\n")
         ac.write('{"users": [\n')
         with open(os.path.join(self.out, "manifest.yml"), "w", encoding="utf-8") as mf:
-            mf.write("# App manifest for the generated benchmark data (CONTRACT.md, end of section 3).\n"
+            mf.write("# App manifest for the generated benchmark data (docs/inputs.md).\n"
                      "apps:\n"
                      f"  - bundle_id: {APPS[0]}\n    creates_accounts: true\n    in_app_deletion: true\n"
                      "    relay_senders: [sparrownotes.app, noreply@sparrow-notes-7f3a1.firebaseapp.com]\n"

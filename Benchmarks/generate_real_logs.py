@@ -1,13 +1,13 @@
 #!/usr/bin/env python3
 """Deterministic generator of one story written twice: as native relaylint events and as the real
-logs teams have (CONTRACT.md §2.5, FORMATS.md §2-§3).
+logs teams have (docs/mapping-language.md).
 
 Usage:
   python3 Benchmarks/generate_real_logs.py --subjects N --seed S --out DIR [--entry-padding]
                                            [--jobs J] [--chunk C] [--new-key]
 
 Writes into DIR:
-  accounts.json             `firebase auth:export` JSON (FORMATS.md §1.3) of the accounts that still
+  accounts.json             `firebase auth:export` JSON (docs/inputs.md) of the accounts that still
                             exist at the end (new-CLI entries with apple.com rawId for ~80% of
                             Apple users, old-CLI entries without it for the rest)
   events.jsonl              the native events: exactly the events (and fields) relaylint's mapping
@@ -33,7 +33,7 @@ must skip are mixed in: reads (GetAccountInfo, GetOobCode, CreateAuthUri), faile
 only SetAccountInfo, backend page views, notifications for Apple ids no account holds.
 
 --entry-padding writes Cloud Logging entries shaped and sized like real ones (~1.5 KB on average,
-as FORMATS.md §2.3's samples: names, photo URLs, the IdP's claims in rawUserInfo, request
+as real Identity Platform entries: names, photo URLs, the IdP's claims in rawUserInfo, request
 attributes, redacted tokens); without it entries keep the whole envelope but only the payload
 fields relaylint reads and a few more (~1.15 KB).
 

@@ -1,4 +1,4 @@
--- DuckDB formulation of relaylint's four per-subject rules (CONTRACT.md §2 and §3):
+-- DuckDB formulation of relaylint's four per-subject rules (docs/inputs.md and the README's rule table):
 --   consent-before-email-link, consent-before-phone-link, consent-before-social-link,
 --   token-revoked-before-deletion.
 --

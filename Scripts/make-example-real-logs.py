@@ -177,7 +177,8 @@ def conversion_md(counts, notes, duplicates, constraints, skipped, subject_map_r
     w("Written by `python3 Scripts/make-example-real-logs.py` from `Examples/events.jsonl` and")
     w("`Examples/accounts.json`; do not edit by hand. Each of the "
       f"{n_events} distinct native events is exactly one record, with its id as `insertId`, `jti` "
-      "or `request_id`, and maps back (CONTRACT.md §2.5) to an event of the same instant, subject, "
+      "or `request_id`, and maps back (through the built-in mappings in `Mappings/`; see "
+      "[docs/inputs.md](../../docs/inputs.md#logs-as-google-cloud-and-apple-write-them)) to an event of the same instant, subject, "
       "type and app, with the same rule-relevant fields. Check: "
       "`python3 Benchmarks/check_real_logs_generator.py --examples`.")
     w("")

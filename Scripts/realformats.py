@@ -1,7 +1,7 @@
 """Real-format records for relaylint's test data (stdlib + `cryptography`).
 
-The inverse of the mapping relaylint applies to the logs teams really have (CONTRACT.md §2.5,
-FORMATS.md §2 and §3): it writes one story both as native relaylint events (§2.2) and as
+The inverse of the mapping relaylint applies to the logs teams really have (docs/mapping-language.md,
+"The built-in mappings"): it writes one story both as native relaylint events (docs/inputs.md) and as
 
 * Google Cloud Logging entries: Identity Platform user-activity logs (a RequestLog in
   `jsonPayload`) and Cloud Audit Logs of identitytoolkit.googleapis.com (an AuditLog in

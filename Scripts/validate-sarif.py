@@ -3,8 +3,8 @@
 
 Usage: python3 Scripts/validate-sarif.py FILE.sarif [FILE.sarif ...] [--schema PATH]
 
-The schema is ../shared/schemas/sarif-schema-2.1.0.json, resolved from this repository (the
-shared folder sits beside the repository), unless --schema names another file. Needs the
+The schema is Scripts/schemas/sarif-schema-2.1.0.json (OASIS's published SARIF 2.1.0 schema,
+kept in the repository), unless --schema names another file. Needs the
 `jsonschema` package (pip install jsonschema). Exit code 0: every file is valid; 1: a file is
 invalid; 2: bad usage, or a file or the schema cannot be read.
 
@@ -21,7 +21,7 @@ import sys
 from pathlib import Path
 
 REPOSITORY = Path(__file__).resolve().parent.parent
-DEFAULT_SCHEMA = REPOSITORY.parent / "shared" / "schemas" / "sarif-schema-2.1.0.json"
+DEFAULT_SCHEMA = REPOSITORY / "Scripts" / "schemas" / "sarif-schema-2.1.0.json"
 
 # RFC 3986: characters a URI may hold, and escapes that are complete.
 URI_CHARACTERS = re.compile(r"^(?:[A-Za-z0-9\-._~:/?#\[\]@!$&'()*+,;=]|%[0-9A-Fa-f]{2})*$")
