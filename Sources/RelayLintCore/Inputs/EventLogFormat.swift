@@ -144,17 +144,3 @@ enum EventLogFormat {
         .invalidRecords([Diagnostic(.error, message, at: SourceLocation(file: path, line: 1))])
     }
 }
-
-/// A pipe whose first bytes were read to recognise its format, still open: its reader takes
-/// `prefix` first, then reads on from `handle`.
-final class OpenedInput: @unchecked Sendable {
-    let prefix: [UInt8]
-    let handle: FileHandle
-
-    init(prefix: [UInt8], handle: FileHandle) {
-        self.prefix = prefix
-        self.handle = handle
-    }
-
-    deinit { try? handle.close() }
-}

@@ -1,17 +1,10 @@
 /// Runs the examples of a mapping: each record through the mapping, its events compared with
 /// the expected ones after both are validated as events (so `time` compares as an instant).
 enum MappingExampleRunner {
-    /// One example's result; `problem` is nil when it passed.
-    struct Outcome: Sendable {
-        let mapping: String
-        let example: String
-        let location: SourceLocation
-        let problem: String?
-    }
-
-    static func run(_ mapping: LogMapping) -> [Outcome] {
+    static func run(_ mapping: LogMapping) -> [MappingExampleResult] {
         mapping.examples.map { example in
-            Outcome(mapping: mapping.id, example: example.name, location: example.location, problem: check(example, of: mapping))
+            MappingExampleResult(
+                mapping: mapping.id, example: example.name, location: example.location, problem: check(example, of: mapping))
         }
     }
 

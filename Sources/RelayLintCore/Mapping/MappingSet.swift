@@ -74,9 +74,7 @@ public struct MappingSet: Sendable {
 
     /// Runs every mapping's examples.
     public func runExamples() -> [MappingExampleResult] {
-        mappings.flatMap(MappingExampleRunner.run).map {
-            MappingExampleResult(mapping: $0.mapping, example: $0.example, location: $0.location, problem: $0.problem)
-        }
+        mappings.flatMap(MappingExampleRunner.run)
     }
 }
 
