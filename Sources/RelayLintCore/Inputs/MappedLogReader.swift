@@ -84,6 +84,9 @@ struct MappedLogReader: Sendable {
                 defer { pending?.group.wait() }
                 var start = 0
                 while start < records.count || pending != nil {
+                    // Each worker maps one batch at a time: the next batch starts only once the
+                    // one before is mapped (it is filed while the next is mapped).
+                    pending?.group.wait()
                     var next: (batch: Batch, group: DispatchGroup)?
                     if start < records.count {
                         let batch = Batch(Array(records[start..<min(records.count, start + MappedLogReader.batchSize)]))
@@ -101,7 +104,6 @@ struct MappedLogReader: Sendable {
                         next = (batch, group)
                     }
                     if let done = pending {
-                        done.group.wait()
                         pending = nil
                         for index in done.batch.spans.indices {
                             try body(done.batch.results[index].take()!, done.batch.spans[index].line)

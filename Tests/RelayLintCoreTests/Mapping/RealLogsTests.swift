@@ -155,4 +155,31 @@ import Testing
         #expect(report.summary.duplicates == 3)
         #expect(report.inputs.last?.duplicates == 3)
     }
+
+    /// A log of many batches (2048 records each) is read the same on any number of threads:
+    /// each worker maps one batch at a time (a worker mapping two at once crashed `--jobs 1`).
+    @Test(arguments: [1, 2, 4])
+    func aLogOfManyBatchesIsReadTheSameOnAnyNumberOfThreads(parallelism: Int) throws {
+        let lines = try String(contentsOfFile: Fixtures.path(Self.realLogs + "identity-platform.jsonl"), encoding: .utf8)
+            .split(separator: "\n")
+        let copies = 100
+        var text = ""
+        for copy in 0..<copies {
+            for line in lines { text += line.replacingOccurrences(of: "\"insertId\":\"", with: "\"insertId\":\"c\(copy)-") + "\n" }
+        }
+        let path = try Fixtures.temporaryFile(named: "many-batches-\(parallelism).jsonl", contents: text)
+        var single = try Self.request(events: [])
+        single.eventPaths = [Fixtures.path(Self.realLogs + "identity-platform.jsonl")]
+        single.parallelism = 1
+        let one = try Linter.run(single)
+        var request = try Self.request(events: [])
+        request.eventPaths = [path]
+        request.parallelism = parallelism
+        let report = try Linter.run(request)
+        #expect(lines.count * copies > 3 * 2048)
+        #expect(report.summary.events == one.summary.events * copies)
+        let input = try #require(report.inputs.last)
+        #expect(input.records == lines.count * copies)
+        #expect(input.skippedRecords.map(\.count) == one.inputs.last?.skippedRecords.map { $0.count * copies })
+    }
 }
