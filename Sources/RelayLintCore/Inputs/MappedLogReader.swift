@@ -51,6 +51,7 @@ struct MappedLogReader: Sendable {
     /// What one thread works with: its own token reader and view of the name table.
     final class Worker: @unchecked Sendable {
         let tokens: TokenReader
+        let memo = MappingMemo()
         var names: NameTable.Cache
         let file: Int
         let preparation: PreparedEvent.Preparation
@@ -189,7 +190,7 @@ struct MappedLogReader: Sendable {
                     at: SourceLocation(file: path, line: span.line + position.line - 1, column: position.column)))
         }
         let mapped: [RecordMapper.MappedEvent]
-        switch RecordMapper(mapping: mapping, tokens: worker.tokens).map(value) {
+        switch RecordMapper(mapping: mapping, tokens: worker.tokens, memo: worker.memo).map(value) {
         case .events(let events): mapped = events
         case .skipped(let reason, let detail): return .skipped(reason: reason, detail: detail)
         case .invalid(let reason): return .invalid(Diagnostic(.error, "\(reason) (mapping '\(mapping.id)')", at: location))

@@ -10,7 +10,7 @@ public struct LogMapping: Sendable {
     public let description: String
     /// Holds for a record of this format; the first record of an `--events` file decides.
     let recognize: MappingCondition
-    /// Named values, worked out in order for each record (each may use those before it).
+    /// Named values; each may use those before it, and is worked out when first read.
     let lets: [(name: String, value: MappingExpression)]
     /// Records skipped on purpose, with their reason; the first that holds applies.
     let skips: [SkipRule]

@@ -27,7 +27,8 @@ indirect enum MappingExpression: Sendable, Equatable {
         case .constant(let value):
             return value
         case .path(let path):
-            guard let root = path.variable.map({ scope.variables[$0] }) ?? scope.record else { return nil }
+            guard let variable = path.variable else { return path.resolve(in: scope.record) }
+            guard let root = try scope.value(of: variable) else { return nil }
             return path.resolve(in: root)
         case .first(let candidates):
             for candidate in candidates {
@@ -47,7 +48,7 @@ indirect enum MappingExpression: Sendable, Equatable {
             return .string(String(text[range.upperBound...]))
         case .regex(let inner, let pattern, let group):
             guard case .string(let text)? = try inner.evaluate(in: scope) else { return nil }
-            return pattern.firstMatch(in: text, group: group).map(JSONValue.string)
+            return scope.memo.firstMatch(of: pattern, in: text, group: group).map(JSONValue.string)
         case .parseJSON(let inner):
             switch try inner.evaluate(in: scope) {
             case .string(let text)?:
@@ -113,6 +114,9 @@ struct MappingRegex: @unchecked Sendable, Equatable {
         expression = try NSRegularExpression(pattern: source)
     }
 
+    /// Tells this expression apart from others while the mapping is loaded (`MappingMemo`'s key).
+    var identity: ObjectIdentifier { ObjectIdentifier(expression) }
+
     static func == (lhs: MappingRegex, rhs: MappingRegex) -> Bool { lhs.source == rhs.source }
 
     var groupCount: Int { expression.numberOfCaptureGroups }
@@ -131,12 +135,4 @@ struct MappingRegex: @unchecked Sendable, Equatable {
 struct MappingFailure: Error, Sendable, Equatable {
     var reason: String
     init(_ reason: String) { self.reason = reason }
-}
-
-/// What an expression can see: the record, the named values worked out so far, the current
-/// list item, and the token checker of the run.
-struct MappingScope {
-    var record: JSONValue
-    var variables: [String: JSONValue] = [:]
-    let tokens: TokenReader
 }

@@ -6,6 +6,7 @@
 struct RecordMapper {
     let mapping: LogMapping
     let tokens: TokenReader
+    var memo = MappingMemo()
 
     /// The reason a record that names no subject is skipped under; it is also a data-quality note.
     static let noSubject = "no subject"
@@ -33,10 +34,7 @@ struct RecordMapper {
     }
 
     private func mapOrThrow(_ record: JSONValue) throws(MappingFailure) -> Outcome {
-        var scope = MappingScope(record: record, tokens: tokens)
-        for (name, expression) in mapping.lets {
-            if let value = try expression.evaluate(in: scope) { scope.variables[name] = value }
-        }
+        let scope = MappingScope(record: record, lets: mapping.lets, tokens: tokens, memo: memo)
         for skip in mapping.skips where try skip.condition?.holds(in: scope) ?? true {
             return .skipped(reason: skip.reason, detail: try skip.detail?.evaluate(in: scope)?.displayText)
         }
@@ -52,9 +50,9 @@ struct RecordMapper {
                 }
             }
             for item in items {
-                var itemScope = scope
-                if let item { itemScope.variables["item"] = item }
-                guard let event = try event(template, in: itemScope) else {
+                scope.item = item
+                defer { scope.item = nil }
+                guard let event = try event(template, in: scope) else {
                     namesNoSubject = true
                     continue
                 }

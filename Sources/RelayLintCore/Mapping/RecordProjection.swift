@@ -7,13 +7,23 @@
 final class RecordProjection: Sendable {
     /// Read as a whole from here on.
     let whole: Bool
-    /// The members read below this one, by key.
-    let children: [String: RecordProjection]
+    /// The keys of the members read below this one, matched by their bytes as the object is
+    /// read (no `String` is made of a key nobody reads), and their projections by position.
+    private let keys: JSONKeys
+    private let projections: [RecordProjection]
 
     init(whole: Bool, children: [String: RecordProjection]) {
         self.whole = whole
-        self.children = children
+        let sorted = children.sorted { $0.key < $1.key }
+        keys = JSONKeys(sorted.map(\.key))
+        projections = sorted.map(\.value)
     }
+
+    /// The keys of the members read below this one.
+    var childKeys: [String] { keys.names }
+
+    /// The projection of the member at `key`, if it is read.
+    func child(_ key: String) -> RecordProjection? { keys.index(of: key).map { projections[$0] } }
 
     /// The projection of a mapping; nil when it reads the record as a whole (`{path: ""}`).
     static func of(_ mapping: LogMapping) -> RecordProjection? {
@@ -50,9 +60,9 @@ final class RecordProjection: Sendable {
         parser.skipWhitespace()
         guard !whole, parser.currentByte == UInt8(ascii: "{") else { return try parser.parseValue(depth: depth) }
         var members: [String: JSONValue] = [:]
-        try parser.parseObject(depth: depth) { key, parser throws(JSONParser.SyntaxError) in
-            if let child = children[key] {
-                members[key] = try child.parse(&parser, depth: depth + 1)
+        try parser.parseObject(depth: depth, keys: keys) { index, parser throws(JSONParser.SyntaxError) in
+            if let index {
+                members[keys.names[index]] = try projections[index].parse(&parser, depth: depth + 1)
             } else {
                 try parser.skipValue(depth: depth + 1)
             }

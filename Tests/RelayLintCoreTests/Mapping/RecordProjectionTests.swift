@@ -26,12 +26,12 @@ import Testing
     @Test func theCloudMappingReadsOnlyWhatItNeeds() throws {
         let cloud = try #require(Self.mappings.first { $0.id == "google-cloud-logging" })
         let projection = try #require(RecordProjection.of(cloud))
-        #expect(Set(projection.children.keys) == ["insertId", "timestamp", "jsonPayload", "protoPayload"])
-        let payload = try #require(projection.children["jsonPayload"])
-        #expect(payload.children["requestMetadata"]?.children.keys.sorted() == ["callerSuppliedUserAgent"])
-        #expect(payload.children["request"]?.whole == false)
-        #expect(payload.children["response"]?.children["rawUserInfo"]?.whole == true)
-        #expect(payload.children["@type"]?.whole == true)
+        #expect(Set(projection.childKeys) == ["insertId", "timestamp", "jsonPayload", "protoPayload"])
+        let payload = try #require(projection.child("jsonPayload"))
+        #expect(payload.child("requestMetadata")?.childKeys.sorted() == ["callerSuppliedUserAgent"])
+        #expect(payload.child("request")?.whole == false)
+        #expect(payload.child("response")?.child("rawUserInfo")?.whole == true)
+        #expect(payload.child("@type")?.whole == true)
     }
 
     @Test func skippedMembersAreStillChecked() throws {
