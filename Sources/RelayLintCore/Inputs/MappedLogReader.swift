@@ -75,6 +75,7 @@ struct MappedLogReader: Sendable {
             Worker(keys: keys, names: names, path: path, preparation: preparation)
         }
         let projection = RecordProjection.of(mapping)
+        let parsedValueProjections = RecordProjection.ofParsedValues(mapping)
         do {
             try file.withBytes { bytes in
                 let records = try MappedLogReader.records(in: bytes, path: path)
@@ -98,7 +99,8 @@ struct MappedLogReader: Sendable {
                             DispatchQueue.global().async(group: group) {
                                 for index in batch.spans.count * part / parts..<batch.spans.count * (part + 1) / parts {
                                     batch.results[index] = map(
-                                        batch.spans[index], bytes: shared.bytes, projection: projection, worker: workers[part])
+                                        batch.spans[index], bytes: shared.bytes, projection: projection,
+                                        parsedValueProjections: parsedValueProjections, worker: workers[part])
                                 }
                             }
                         }
@@ -172,7 +174,10 @@ struct MappedLogReader: Sendable {
     }
 
     /// Parses, maps, validates and prepares one record on a worker.
-    private func map(_ span: RecordSpan, bytes: UnsafeBufferPointer<UInt8>, projection: RecordProjection?, worker: Worker) -> Delivery {
+    private func map(
+        _ span: RecordSpan, bytes: UnsafeBufferPointer<UInt8>, projection: RecordProjection?,
+        parsedValueProjections: [String: RecordProjection], worker: Worker
+    ) -> Delivery {
         let record = UnsafeBufferPointer(rebasing: bytes[span.bytes])
         let location = SourceLocation(file: path, line: span.line)
         let value: JSONValue
@@ -190,7 +195,9 @@ struct MappedLogReader: Sendable {
                     at: SourceLocation(file: path, line: span.line + position.line - 1, column: position.column)))
         }
         let mapped: [RecordMapper.MappedEvent]
-        switch RecordMapper(mapping: mapping, tokens: worker.tokens, memo: worker.memo).map(value) {
+        let mapper = RecordMapper(
+            mapping: mapping, tokens: worker.tokens, memo: worker.memo, parsedValueProjections: parsedValueProjections)
+        switch mapper.map(value) {
         case .events(let events): mapped = events
         case .skipped(let reason, let detail): return .skipped(reason: reason, detail: detail)
         case .invalid(let reason): return .invalid(Diagnostic(.error, "\(reason) (mapping '\(mapping.id)')", at: location))

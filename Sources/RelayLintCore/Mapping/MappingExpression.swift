@@ -44,21 +44,12 @@ indirect enum MappingExpression: Sendable, Equatable {
             return try fallback?.evaluate(in: scope)
         case .lastPart(let inner, let separator):
             guard let value = try inner.evaluate(in: scope), let text = MappingExpression.text(of: value) else { return nil }
-            guard let range = text.range(of: separator, options: .backwards) else { return .string(text) }
-            return .string(String(text[range.upperBound...]))
+            return .string(MappingExpression.lastPart(of: text, separator: separator))
         case .regex(let inner, let pattern, let group):
             guard case .string(let text)? = try inner.evaluate(in: scope) else { return nil }
             return scope.memo.firstMatch(of: pattern, in: text, group: group).map(JSONValue.string)
         case .parseJSON(let inner):
-            switch try inner.evaluate(in: scope) {
-            case .string(let text)?:
-                do throws(JSONParser.SyntaxError) {
-                    return try JSONParser.parseDocument(text)
-                } catch {
-                    throw MappingFailure("\(inner.shortDescription) holds invalid JSON: \(error.reason)")
-                }
-            case let other: return other
-            }
+            return try MappingExpression.parseJSON(try inner.evaluate(in: scope), from: inner, projection: nil)
         case .jwsClaims(let inner):
             guard case .string(let token)? = try inner.evaluate(in: scope) else { return nil }
             return try scope.tokens.claims(of: token, what: inner.shortDescription)
@@ -81,6 +72,39 @@ indirect enum MappingExpression: Sendable, Equatable {
             guard case .string(let text)? = try inner.evaluate(in: scope) else { return nil }
             return .string(text.lowercased())
         }
+    }
+
+    /// The JSON a string holds (`parse_json`), read along `projection` when one is given; any
+    /// other value as it is.
+    static func parseJSON(
+        _ value: JSONValue?, from inner: MappingExpression, projection: RecordProjection?
+    ) throws(MappingFailure) -> JSONValue? {
+        guard case .string(var text)? = value else { return value }
+        do throws(JSONParser.SyntaxError) {
+            guard let projection else { return try JSONParser.parseDocument(text) }
+            let parsed = text.withUTF8 { bytes in
+                Result { () throws(JSONParser.SyntaxError) in try projection.parseDocument(bytes) }
+            }
+            return try parsed.get()
+        } catch {
+            throw MappingFailure("\(inner.shortDescription) holds invalid JSON: \(error.reason)")
+        }
+    }
+
+    /// What follows the last `separator` in `text` (compared by UTF-8 bytes, as `methodName`s
+    /// are ASCII), or the whole text without one.
+    static func lastPart(of text: String, separator: String) -> String {
+        let bytes = Array(text.utf8)
+        let mark = Array(separator.utf8)
+        guard !mark.isEmpty, bytes.count >= mark.count else { return text }
+        var start = bytes.count - mark.count
+        while start >= 0 {
+            if bytes[start..<start + mark.count].elementsEqual(mark) {
+                return String(decoding: bytes[(start + mark.count)...], as: UTF8.self)
+            }
+            start -= 1
+        }
+        return text
     }
 
     /// A table key or a last part can be read from strings, numbers and booleans.

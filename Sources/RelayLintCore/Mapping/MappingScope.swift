@@ -12,6 +12,8 @@ final class MappingScope {
     /// The element of the `for_each` list an event is being made for (`$item`).
     var item: JSONValue?
     private let lets: [(name: String, value: MappingExpression)]
+    /// The projection a `parse_json` value is read along, by the position of its `let`.
+    private let projections: [RecordProjection?]
     private var values: [NamedValue]
 
     private enum NamedValue {
@@ -20,9 +22,13 @@ final class MappingScope {
         case read(JSONValue?)
     }
 
-    init(record: JSONValue, lets: [(name: String, value: MappingExpression)] = [], tokens: TokenReader, memo: MappingMemo = MappingMemo()) {
+    init(
+        record: JSONValue, lets: [(name: String, value: MappingExpression)] = [],
+        projections: [String: RecordProjection] = [:], tokens: TokenReader, memo: MappingMemo = MappingMemo()
+    ) {
         self.record = record
         self.lets = lets
+        self.projections = lets.map { projections[$0.name] }
         self.tokens = tokens
         self.memo = memo
         values = Array(repeating: .unread, count: lets.count)
@@ -40,7 +46,12 @@ final class MappingScope {
             throw MappingFailure("the value '$\(name)' is defined through itself")
         case .unread:
             values[index] = .reading
-            let value = try lets[index].value.evaluate(in: self)
+            let value: JSONValue?
+            if let projection = projections[index], case .parseJSON(let inner) = lets[index].value {
+                value = try MappingExpression.parseJSON(try inner.evaluate(in: self), from: inner, projection: projection)
+            } else {
+                value = try lets[index].value.evaluate(in: self)
+            }
             values[index] = .read(value)
             return value
         }

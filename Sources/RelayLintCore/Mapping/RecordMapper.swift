@@ -7,6 +7,8 @@ struct RecordMapper {
     let mapping: LogMapping
     let tokens: TokenReader
     var memo = MappingMemo()
+    /// The projections `parse_json` values are read along (`RecordProjection.ofParsedValues`).
+    var parsedValueProjections: [String: RecordProjection] = [:]
 
     /// The reason a record that names no subject is skipped under; it is also a data-quality note.
     static let noSubject = "no subject"
@@ -34,7 +36,8 @@ struct RecordMapper {
     }
 
     private func mapOrThrow(_ record: JSONValue) throws(MappingFailure) -> Outcome {
-        let scope = MappingScope(record: record, lets: mapping.lets, tokens: tokens, memo: memo)
+        let scope = MappingScope(
+            record: record, lets: mapping.lets, projections: parsedValueProjections, tokens: tokens, memo: memo)
         for skip in mapping.skips where try skip.condition?.holds(in: scope) ?? true {
             return .skipped(reason: skip.reason, detail: try skip.detail?.evaluate(in: scope)?.displayText)
         }

@@ -25,8 +25,8 @@ final class RecordProjection: Sendable {
     /// The projection of the member at `key`, if it is read.
     func child(_ key: String) -> RecordProjection? { keys.index(of: key).map { projections[$0] } }
 
-    /// The projection of a mapping; nil when it reads the record as a whole (`{path: ""}`).
-    static func of(_ mapping: LogMapping) -> RecordProjection? {
+    /// Notes every path a mapping reads, into the record and into its named values.
+    private static func collect(_ mapping: LogMapping) -> Collector {
         var collector = Collector()
         for (name, expression) in mapping.lets { collector.define(name, expression) }
         collector.visit(mapping.recognize)
@@ -43,7 +43,26 @@ final class RecordProjection: Sendable {
             for field in template.fields { collector.visit(field.value) }
         }
         if let detail = mapping.unmatched.detail { collector.visit(detail) }
+        return collector
+    }
+
+    /// The projection of a mapping; nil when it reads the record as a whole (`{path: ""}`).
+    static func of(_ mapping: LogMapping) -> RecordProjection? {
+        let collector = collect(mapping)
         return collector.readsWholeRecord ? nil : collector.root.build()
+    }
+
+    /// The projections of the named values that parse JSON inside a string (`parse_json`), by
+    /// name, for those that are read only along paths: Identity Platform's `rawUserInfo` holds a
+    /// provider's whole profile, of which the mapping reads one member.
+    static func ofParsedValues(_ mapping: LogMapping) -> [String: RecordProjection] {
+        let collector = collect(mapping)
+        var result: [String: RecordProjection] = [:]
+        for (name, expression) in mapping.lets {
+            guard case .parseJSON = expression, let node = collector.namedValues[name], !node.whole else { continue }
+            result[name] = node.build()
+        }
+        return result
     }
 
     /// Parses the document at `bytes` keeping only the projected members (and checking the rest).
@@ -101,6 +120,8 @@ final class RecordProjection: Sendable {
         var readsWholeRecord = false
         /// The record paths each alias may stand for.
         var aliases: [String: [[String]]] = [:]
+        /// What is read of each named value that is not an alias (and of `$item`).
+        var namedValues: [String: Node] = [:]
 
         mutating func define(_ name: String, _ expression: MappingExpression) {
             if let paths = aliasPaths(expression) {
@@ -157,6 +178,11 @@ final class RecordProjection: Sendable {
                 if let variable = path.variable {
                     // `$item` and values derived from the record read their sources whole.
                     for alias in aliases[variable] ?? [] { need(alias + path.segments) }
+                    if aliases[variable] == nil {
+                        let node = namedValues[variable] ?? Node()
+                        namedValues[variable] = node
+                        node.need(path.segments[...])
+                    }
                 } else {
                     need(path.segments)
                 }

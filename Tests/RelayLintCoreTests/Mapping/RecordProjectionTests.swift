@@ -18,7 +18,9 @@ import Testing
                 let projected = try text.withUTF8 { try projection.parseDocument($0) }
                 let whole = try JSONParser.parseDocument(text)
                 let mapper = RecordMapper(mapping: mapping, tokens: TokenReader(keys: nil))
-                #expect(mapper.map(projected) == mapper.map(whole), "\(mapping.id): \(example.name)")
+                var projecting = mapper
+                projecting.parsedValueProjections = RecordProjection.ofParsedValues(mapping)
+                #expect(projecting.map(projected) == mapper.map(whole), "\(mapping.id): \(example.name)")
             }
         }
     }
@@ -32,6 +34,35 @@ import Testing
         #expect(payload.child("request")?.whole == false)
         #expect(payload.child("response")?.child("rawUserInfo")?.whole == true)
         #expect(payload.child("@type")?.whole == true)
+        // Of the provider's profile inside `rawUserInfo`, only one member is read.
+        let parsed = RecordProjection.ofParsedValues(cloud)
+        #expect(parsed["raw_user_info"]?.childKeys == ["is_private_email"])
+    }
+
+    @Test func aParsedValueReadAlongItsProjectionIsStillChecked() throws {
+        let cloud = try #require(Self.mappings.first { $0.id == "google-cloud-logging" })
+        var mapper = RecordMapper(mapping: cloud, tokens: TokenReader(keys: nil))
+        mapper.parsedValueProjections = RecordProjection.ofParsedValues(cloud)
+        func entry(rawUserInfo: String) -> JSONValue {
+            .object([
+                "insertId": .string("e1"), "timestamp": .string("2025-11-01T13:23:38Z"),
+                "jsonPayload": .object([
+                    "methodName": .string("google.cloud.identitytoolkit.v1.AuthenticationService.SignInWithIdp"),
+                    "response": .object([
+                        "providerId": .string("apple.com"), "localId": .string("u1"), "rawUserInfo": .string(rawUserInfo),
+                    ]),
+                ]),
+            ])
+        }
+        guard case .events(let events) = mapper.map(entry(rawUserInfo: #"{"sub":"001","is_private_email":"true","name":{"a":1}}"#))
+        else {
+            Issue.record("a sign-in with a profile gives events")
+            return
+        }
+        #expect(events.first?.members["is_private_email"] == .string("true"))
+        // A repeated key in a member nobody reads is as invalid as in one that is read.
+        #expect(mapper.map(entry(rawUserInfo: #"{"sub":"001","sub":"002","is_private_email":"true"}"#)) == .invalid(
+            "'$response.rawUserInfo' holds invalid JSON: duplicate key 'sub' in an object"))
     }
 
     @Test func skippedMembersAreStillChecked() throws {
