@@ -106,15 +106,16 @@ final class MappedFile: @unchecked Sendable {
         return end > start ? start..<end : nil
     }
 
-    /// The file's hex SHA-256, read a few mebibytes at a time and let go behind.
-    func sha256() -> String {
+    /// The file's hex SHA-256, read a few mebibytes at a time and let go behind (unless
+    /// `releasing` is false: another thread reads the same pages meanwhile).
+    func sha256(releasing: Bool = true) -> String {
         withBytes { bytes in
             var hasher = SHA256()
             var offset = 0
             while offset < bytes.count {
                 let end = min(offset + FileBytes.blockSize, bytes.count)
                 hasher.update(bufferPointer: UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: bytes[offset..<end])))
-                release(offset..<end)
+                if releasing { release(offset..<end) }
                 offset = end
             }
             return FileBytes.hex(hasher.finalize())
