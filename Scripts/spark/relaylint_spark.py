@@ -49,7 +49,7 @@ _MASK64 = (1 << 64) - 1
 
 
 def fnv1a64(text):
-    """FNV-1a 64 of the UTF-8 bytes (Sources/RelayLintCore/Engine/FNV1a.swift)."""
+    """FNV-1a 64 of the UTF-8 bytes (Sources/RelayLintCore/Engine/Storage/FNV1a.swift)."""
     value = 0xCBF29CE484222325
     for byte in text.encode("utf-8"):
         value = ((value ^ byte) * 0x100000001B3) & _MASK64

@@ -1,5 +1,15 @@
 /// Everything read from the inputs, grouped by subject: the events some rule can look at, the
 /// exported account, and what the run must account for.
+///
+/// The boundary between the ingest step (`Ingest/`) and the evaluation (`Evaluation/`):
+/// `DatasetBuilder.finish()` hands it over, and it is all the evaluation (`Linter.subjectPass`)
+/// knows of the inputs. No reader, log format or mapping crosses it, only what they read: the
+/// subjects' events and accounts packed in `storage` (`Storage/`), the names they refer to, and
+/// the counts and notes the report shows. So reading can change (a new log format, spilling to a
+/// temporary file) without the evaluation changing, and a rule example's few events go through
+/// the same evaluation as a log's millions (`RuleExampleRunner`). The evaluation takes it over
+/// (`consuming`) and lets go of each part once it is done with it, so that nothing read is held
+/// twice.
 struct Dataset {
     /// Kept small (64 bytes, no references): millions of these live in `subjects` at once.
     struct Subject {

@@ -1,7 +1,14 @@
 /// What the subject pass over some subjects found and what their inputs held, before the report
-/// is assembled: the boundary between the map step (reading and evaluating one partition's
-/// subjects) and the reduce step (adding partitions up, then deciding the app rules,
-/// suppressions, baseline and masking once, as `Linter.assemble` does for a single run).
+/// is assembled: the boundary between the map step (`Ingest/` and `Evaluation/`: reading and
+/// evaluating one partition's subjects) and the reduce step (`Reduce/`: adding partitions up,
+/// then deciding the app rules, suppressions, baseline and masking once, as `Linter.assemble`
+/// does for a single run).
+///
+/// Every run crosses it, partitioned or not: a single run hands its one evaluation straight to
+/// `Linter.assemble`; a partition run writes it into its partial (`PartitionReport`), and
+/// `PartitionMerger` adds the partials up. It is all the reduce step knows of the subjects: their
+/// events and the dataset stay on the map side, so that a partial is small and a merge reads
+/// none of the logs or exports again (of the inputs, only the manifest).
 ///
 /// Every part adds up over disjoint sets of subjects: counts are summed, sets united, the
 /// earliest app match kept. Nothing in it is masked: suppressions and baselines match whole

@@ -1,5 +1,3 @@
-import Foundation
-
 /// The dataset's subjects by id: each subject's entry, found by its id's bytes.
 ///
 /// A `[String: Dataset.Subject]` cost about 240 bytes per subject with 2M subjects: buckets of
@@ -154,12 +152,5 @@ struct SubjectTable: Sendable {
         precondition(entries.count < Int(Int32.max) / 2, "SubjectTable: more than a billion subjects")
         slots = Array(repeating: -1, count: max(16, slots.count * 2))
         for entry in entries.indices { place(entry) }
-    }
-}
-
-extension UnsafeBufferPointer<UInt8> {
-    /// Whether both hold the same bytes: one `memcmp`, where `elementsEqual` walks them one by one.
-    func hasSameBytes(as other: UnsafeBufferPointer<UInt8>) -> Bool {
-        count == other.count && (isEmpty || memcmp(baseAddress!, other.baseAddress!, count) == 0)
     }
 }
