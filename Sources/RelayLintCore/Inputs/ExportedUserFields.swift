@@ -17,10 +17,12 @@ struct ExportedUserFields {
     var disabled: JSONValue?
     var providerUserInfo: JSONValue?
     var providerData: JSONValue?
+    var customAttributes: JSONValue?
 
     /// The members kept, by their key.
     private enum Member: String, CaseIterable {
         case localId, uid, email, phoneNumber, passwordHash, createdAt, metadata, disabled, providerUserInfo, providerData
+        case customAttributes
     }
 
     init() {}
@@ -97,6 +99,7 @@ struct ExportedUserFields {
         case .disabled: disabled = value
         case .providerUserInfo: providerUserInfo = value
         case .providerData: providerData = value
+        case .customAttributes: customAttributes = value
         }
     }
 }

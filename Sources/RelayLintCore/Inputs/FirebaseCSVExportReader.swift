@@ -124,10 +124,16 @@ struct FirebaseCSVExportReader {
                 providers.append(AccountRecord.ProviderEntry(providerId: providerId, rawId: rawId, email: cell(column + 1)))
             }
         }
+        let claims: JSONValue?
+        switch CustomClaims.parse(cell(27).map(JSONValue.string), what: "column 28 (custom claims)") {
+        case .success(let parsed): claims = parsed
+        case .failure(let problem): return .failure(problem)
+        }
         return .success(
             AccountRecord(
                 localId: localId, email: cell(1), phoneNumber: cell(25), hasPasswordHash: cell(3) != nil,
-                disabled: cell(26)?.lowercased() == "true", createdAt: createdAt, providers: providers, location: location))
+                disabled: cell(26)?.lowercased() == "true", createdAt: createdAt, providers: providers, customClaims: claims,
+                location: location))
     }
 
     /// Splits CSV text into rows of fields with the 1-based line each row starts on. Quoted fields

@@ -363,10 +363,11 @@ struct FirebaseJSONExportReader {
             case let other?:
                 return .failure(InputProblem("user '\(localId)': '\(providerField)' must be an array, found \(other.kindName)"))
             }
+            let claims = try CustomClaims.parse(user.customAttributes, what: "user '\(localId)': 'customAttributes'").get()
             return .success(
                 AccountRecord(
                     localId: localId, email: email, phoneNumber: phone, hasPasswordHash: hasHash, disabled: disabled,
-                    createdAt: createdAt, providers: providers, location: location))
+                    createdAt: createdAt, providers: providers, customClaims: claims, location: location))
         } catch {
             return .failure(error)
         }

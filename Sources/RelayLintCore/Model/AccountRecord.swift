@@ -23,12 +23,15 @@ public struct AccountRecord: Sendable, Equatable {
     public var disabled: Bool
     public var createdAt: Timestamp?
     public var providers: [ProviderEntry]
+    /// The custom claims set on the account (`customAttributes`), as a JSON object; nil when
+    /// it has none. Rules read them through `exported_account:`.
+    public var customClaims: JSONValue?
     public var location: SourceLocation
 
     public init(
         localId: String, email: String? = nil, phoneNumber: String? = nil, hasPasswordHash: Bool = false,
         disabled: Bool = false, createdAt: Timestamp? = nil, providers: [ProviderEntry] = [],
-        location: SourceLocation
+        customClaims: JSONValue? = nil, location: SourceLocation
     ) {
         self.localId = localId
         self.email = email
@@ -37,6 +40,7 @@ public struct AccountRecord: Sendable, Equatable {
         self.disabled = disabled
         self.createdAt = createdAt
         self.providers = providers
+        self.customClaims = customClaims
         self.location = location
     }
 

@@ -21,6 +21,10 @@ public struct EventMatcher: Sendable, Equatable {
     public var noneOf: [EventMatcher] = []
     /// Declarations the manifest entry of the event's app must have (`app_manifest:`).
     public var appManifest: [String: JSONValue] = [:]
+    /// Tests on the attributes of the subject's exported account (`exported_account:`), as the
+    /// export shows them when it was taken: `disabled`, `email`, `phone_number`,
+    /// `custom_claims` and `custom_claims.NAME`. A subject the export lacks has no attributes.
+    public var exportedAccount: [FieldCondition] = []
 
     public init() {}
 
@@ -49,6 +53,11 @@ public struct EventMatcher: Sendable, Equatable {
             || (anyOf + allOf + noneOf).contains { $0.readsSubjectState }
     }
 
+    /// Whether the matcher, or one inside it, tests the exported account's attributes.
+    var readsExportedAccount: Bool {
+        !exportedAccount.isEmpty || (anyOf + allOf + noneOf).contains { $0.readsExportedAccount }
+    }
+
     /// A short description for messages: `consent.granted where scope = link.email`.
     public var summary: String {
         var parts: [String] = []
@@ -59,6 +68,9 @@ public struct EventMatcher: Sendable, Equatable {
         if !removes.isEmpty { parts.append("removing " + removes.names.joined(separator: "/")) }
         if let before { parts.append("when before it " + before.summary) }
         if let after { parts.append("when after it " + after.summary) }
+        if !exportedAccount.isEmpty {
+            parts.append("when the exported account has " + exportedAccount.map(\.summary).joined(separator: " and "))
+        }
         if !anyOf.isEmpty { parts.append("(" + anyOf.map(\.summary).joined(separator: ") or (") + ")") }
         if !allOf.isEmpty { parts.append(allOf.map(\.summary).joined(separator: " and ")) }
         if !noneOf.isEmpty { parts.append("not (" + noneOf.map(\.summary).joined(separator: ") nor (") + ")") }

@@ -78,3 +78,10 @@ public struct Rule: Sendable, Equatable, Identifiable {
 
     public var declarationNeed: DeclarationNeed? = nil
 }
+
+extension Rule {
+    /// Whether the rule tests the exported account's attributes anywhere (`exported_account:`).
+    var readsExportedAccount: Bool {
+        (trigger?.readsExportedAccount ?? false) || requirement.matchers.contains { $0.readsExportedAccount }
+    }
+}

@@ -13,7 +13,9 @@ struct RuleLoader {
         "id", "title", "severity", "scope", "description", "rationale", "references", "controls", "coverage", "params", "when",
         "require", "message", "examples", "needs_declaration",
     ]
-    static let matcherKeys = ["type", "where", "adds", "links", "removes", "before", "after", "any", "all", "not", "app_manifest"]
+    static let matcherKeys = [
+        "type", "where", "adds", "links", "removes", "before", "after", "any", "all", "not", "app_manifest", "exported_account",
+    ]
     static let stateKeys = ["anonymized", "holds", "lacks", "deleted"]
     static let temporalKeys = ["preceded_by", "followed_by", "not_preceded_by", "not_followed_by"]
     static let requirementKeys =
@@ -186,6 +188,18 @@ struct RuleLoader {
         var matcher = EventMatcher()
         if let node = map["type"]?.value { matcher.types = reader.strings(node, what: "'type'") ?? [] }
         if let node = map["where"]?.value { matcher.fields = fieldConditions(node) }
+        if let node = map["exported_account"]?.value {
+            matcher.exportedAccount = fieldConditions(node, what: "'exported_account'")
+            if case .mapping(let pairs) = node.content {
+                for pair in pairs where !AccountRecord.isAttribute(pair.key) {
+                    var message = "unknown account attribute '\(pair.key)' in 'exported_account'"
+                    if let suggestion = SchemaReader.closest(to: pair.key, in: AccountRecord.attributeNames) {
+                        message += "; did you mean '\(suggestion)'?"
+                    }
+                    reader.report(message + " (known: \(AccountRecord.attributeNames.joined(separator: ", ")))", at: pair.keyLocation)
+                }
+            }
+        }
         if let node = map["adds"]?.value { matcher.adds = facets(node, what: "'adds'").reduce([]) { $0.union($1) } }
         if let node = map["links"]?.value { matcher.links = facets(node, what: "'links'").reduce([]) { $0.union($1) } }
         if let node = map["removes"]?.value { matcher.removes = facets(node, what: "'removes'").reduce([]) { $0.union($1) } }
@@ -216,9 +230,9 @@ struct RuleLoader {
         return list.compactMap { matcher($0, what: what) }
     }
 
-    private mutating func fieldConditions(_ tree: YAMLTree) -> [FieldCondition] {
+    private mutating func fieldConditions(_ tree: YAMLTree, what: String = "'where'") -> [FieldCondition] {
         guard case .mapping(let pairs) = tree.content else {
-            reader.report("'where' must be a mapping of field names to values or tests, found \(tree.kindName)", at: tree.location)
+            reader.report("\(what) must be a mapping of field names to values or tests, found \(tree.kindName)", at: tree.location)
             return []
         }
         var conditions: [FieldCondition] = []

@@ -61,8 +61,10 @@ import Testing
         }
         #expect(events.first?.members["is_private_email"] == .string("true"))
         // A repeated key in a member nobody reads is as invalid as in one that is read.
-        #expect(mapper.map(entry(rawUserInfo: #"{"sub":"001","sub":"002","is_private_email":"true"}"#)) == .invalid(
-            "'$response.rawUserInfo' holds invalid JSON: duplicate key 'sub' in an object"))
+        #expect(
+            mapper.map(entry(rawUserInfo: #"{"sub":"001","sub":"002","is_private_email":"true"}"#))
+                == .invalid(
+                    "'$response.rawUserInfo' holds invalid JSON: duplicate key 'sub' in an object"))
     }
 
     @Test func skippedMembersAreStillChecked() throws {

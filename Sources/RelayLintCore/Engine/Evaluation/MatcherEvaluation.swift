@@ -4,6 +4,8 @@ struct MatcherEvaluation: Sendable {
     /// For `app_manifest:` and `in_manifest:` tests.
     let manifest: AppManifest?
     let defaultApp: String
+    /// The exported account of the subject whose timeline is evaluated, for `exported_account:`.
+    var account: AccountRecord? = nil
 
     init(relayDomains: RelayDomains, manifest: AppManifest? = nil, defaultApp: String = "app") {
         self.relayDomains = relayDomains
@@ -16,6 +18,10 @@ struct MatcherEvaluation: Sendable {
         let event = step.event
         if !matcher.types.isEmpty, !matcher.types.contains(event.type) { return false }
         for condition in matcher.fields where !matches(condition, in: event, trigger: trigger) { return false }
+        for condition in matcher.exportedAccount
+        where !matches(condition, value: account?.attribute(condition.field), in: event, trigger: trigger) {
+            return false
+        }
         if !matcher.adds.isEmpty, !step.added.isSuperset(of: matcher.adds) { return false }
         if !matcher.links.isEmpty, !step.linked.isSuperset(of: matcher.links) { return false }
         if !matcher.removes.isEmpty, !step.removed.isSuperset(of: matcher.removes) { return false }
@@ -34,7 +40,12 @@ struct MatcherEvaluation: Sendable {
     }
 
     func matches(_ condition: FieldCondition, in event: Event, trigger: Event?) -> Bool {
-        let value = event.value(of: condition.field)
+        matches(condition, value: event.value(of: condition.field), in: event, trigger: trigger)
+    }
+
+    /// Whether `value` (a field of `event`, or an attribute of its subject's exported account)
+    /// passes the test.
+    func matches(_ condition: FieldCondition, value: JSONValue?, in event: Event, trigger: Event?) -> Bool {
         switch condition.test {
         case .oneOf(let expected):
             guard let value else { return false }

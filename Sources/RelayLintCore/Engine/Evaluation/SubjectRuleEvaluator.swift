@@ -2,7 +2,9 @@
 /// these run in parallel.
 struct SubjectRuleEvaluator {
     let rules: [Rule]
-    let matching: MatcherEvaluation
+    private(set) var matching: MatcherEvaluation
+    /// Whether some matcher tests the exported account's attributes (`exported_account:`).
+    private let readsExportedAccounts: Bool
     let context: EvaluationContext
     /// The rules whose trigger can match an event type and the app-rule matchers
     /// (`EvaluationContext.appMatchers`) that can, by type, each in ascending order; and those
@@ -33,6 +35,8 @@ struct SubjectRuleEvaluator {
                 appMatchers: ((appMatchersByType[type] ?? []) + appMatchersForAnyType).sorted())
         }
         self.candidatesByType = candidatesByType
+        readsExportedAccounts =
+            rules.contains { $0.readsExportedAccount } || context.appMatchers.contains { $0.readsExportedAccount }
     }
 
     private static func index(_ matchers: [EventMatcher?]) -> ([String: [Int]], [Int]) {
@@ -79,6 +83,13 @@ struct SubjectRuleEvaluator {
     }
 
     func evaluate(_ timeline: Timeline) -> Result {
+        guard readsExportedAccounts, let account = timeline.account else { return evaluateSteps(timeline) }
+        var withAccount = self
+        withAccount.matching.account = account
+        return withAccount.evaluateSteps(timeline)
+    }
+
+    private func evaluateSteps(_ timeline: Timeline) -> Result {
         var result = Result(
             tallies: Array(repeating: Tally(), count: rules.count),
             appMatches: Array(repeating: [:], count: context.appMatchers.count),

@@ -8,7 +8,9 @@ enum StoredAccount {
         writer.string(account.localId)
         writer.optionalString(account.email)
         writer.optionalString(account.phoneNumber)
-        writer.count((account.hasPasswordHash ? 1 : 0) | (account.disabled ? 2 : 0) | (account.createdAt == nil ? 0 : 4))
+        writer.count(
+            (account.hasPasswordHash ? 1 : 0) | (account.disabled ? 2 : 0) | (account.createdAt == nil ? 0 : 4)
+                | (account.customClaims == nil ? 0 : 8))
         if let createdAt = account.createdAt {
             writer.signed(createdAt.seconds)
             writer.count(Int(createdAt.nanosecondOfSecond))
@@ -19,6 +21,8 @@ enum StoredAccount {
             writer.optionalString(provider.rawId)
             writer.optionalString(provider.email)
         }
+        // Claims are rare and small: kept as their canonical JSON text.
+        if let claims = account.customClaims { writer.string(claims.canonicalText) }
         writer.string(account.location.file)
         writer.count(account.location.line)
         writer.count(account.location.column.map { $0 + 1 } ?? 0)
@@ -41,12 +45,13 @@ enum StoredAccount {
         let providers = (0..<reader.count()).map { _ in
             AccountRecord.ProviderEntry(providerId: reader.string(), rawId: reader.optionalString(), email: reader.optionalString())
         }
+        let claims = flags & 8 == 0 ? nil : try? JSONParser.parseDocument(reader.string())
         let file = reader.string()
         let line = reader.count()
         let columnPlusOne = reader.count()
         return AccountRecord(
             localId: localId, email: email, phoneNumber: phoneNumber, hasPasswordHash: flags & 1 != 0, disabled: flags & 2 != 0,
-            createdAt: createdAt, providers: providers,
+            createdAt: createdAt, providers: providers, customClaims: claims,
             location: SourceLocation(file: file, line: line, column: columnPlusOne == 0 ? nil : columnPlusOne - 1))
     }
 }
