@@ -206,7 +206,7 @@ struct FileBytes {
         return String(decoding: bytes, as: UTF8.self)
     }
 
-    private static func indexOfNewline(in bytes: UnsafeBufferPointer<UInt8>, from start: Int) -> Int? {
+    static func indexOfNewline(in bytes: UnsafeBufferPointer<UInt8>, from start: Int) -> Int? {
         guard start < bytes.count else { return nil }
         let base = bytes.baseAddress! + start
         guard let found = memchr(base, 0x0A, bytes.count - start) else { return nil }

@@ -1,4 +1,5 @@
 import Dispatch
+import Foundation
 
 /// Reads a log in a format a `LogMapping` describes: one JSON record per line (blank lines
 /// skipped), or one JSON array of records (as `gcloud logging read --format=json` prints it),
@@ -83,29 +84,31 @@ struct MappedLogReader: Sendable {
         let parsedValueProjections = RecordProjection.ofParsedValues(mapping)
         do {
             try file.withBytes { bytes in
-                let records = try MappedLogReader.records(in: bytes, path: path)
-                totals.records = records.count
+                var records = try RecordCursor(bytes: bytes, path: path)
                 let shared = SharedBytes(bytes: bytes)
                 // The batch the workers map while this thread files the one before.
                 var pending: (batch: Batch, group: DispatchGroup)?
                 defer { pending?.group.wait() }
-                var start = 0
-                while start < records.count || pending != nil {
+                while !records.isAtEnd || pending != nil {
                     // Each worker maps one batch at a time: the next batch starts only once the
                     // one before is mapped (it is filed while the next is mapped).
                     pending?.group.wait()
                     var next: (batch: Batch, group: DispatchGroup)?
-                    if start < records.count {
-                        let batch = Batch(Array(records[start..<min(records.count, start + MappedLogReader.batchSize)]))
-                        start += batch.spans.count
+                    if !records.isAtEnd {
+                        let batch = Batch(records.next(MappedLogReader.batchSize, in: bytes))
+                        totals.records += batch.spans.count
                         let group = DispatchGroup()
-                        let parts = batch.spans.count >= 64 ? workers.count : 1
-                        for part in 0..<parts {
+                        let threads = batch.spans.count >= 64 ? workers.count : 1
+                        for thread in 0..<threads {
                             DispatchQueue.global().async(group: group) {
-                                for index in batch.spans.count * part / parts..<batch.spans.count * (part + 1) / parts {
-                                    batch.results[index] = map(
-                                        batch.spans[index], bytes: shared.bytes, projection: projection,
-                                        parsedValueProjections: parsedValueProjections, worker: workers[part])
+                                // Slices are taken in turn rather than split up front: a thread that
+                                // shares its core with the filing thread takes fewer of them.
+                                while let slice = batch.nextSlice() {
+                                    for index in slice {
+                                        batch.results[index] = map(
+                                            batch.spans[index], bytes: shared.bytes, projection: projection,
+                                            parsedValueProjections: parsedValueProjections, worker: workers[thread])
+                                    }
                                 }
                             }
                         }
@@ -139,45 +142,82 @@ struct MappedLogReader: Sendable {
         var line: Int
     }
 
-    /// The records of a file: its non-blank lines, or the elements of its top-level array.
-    static func records(in bytes: UnsafeBufferPointer<UInt8>, path: String) throws(InputError) -> [RecordSpan] {
-        var start = 0
-        if bytes.count >= 3, bytes[0] == 0xEF, bytes[1] == 0xBB, bytes[2] == 0xBF { start = 3 }
-        var parser = JSONParser(bytes: bytes, offset: start)
-        parser.skipWhitespace()
-        guard parser.offset < bytes.count, bytes[parser.offset] == UInt8(ascii: "[") else {
-            return FileBytes.lineRanges(in: UnsafeBufferPointer(rebasing: bytes[start...]), firstLine: 1).compactMap { line in
-                let range = line.bytes.lowerBound + start..<line.bytes.upperBound + start
-                return EventLogReader.isBlank(UnsafeBufferPointer(rebasing: bytes[range]))
-                    ? nil : RecordSpan(bytes: range, line: line.number)
-            }
-        }
-        // An array: its elements' extents are found here (serially, by skipping), parsed later.
-        var spans: [RecordSpan] = []
-        var line = 1
-        var counted = 0
-        func lineOf(_ offset: Int) -> Int {
-            for index in counted..<offset where bytes[index] == 0x0A { line += 1 }
-            counted = offset
-            return line
-        }
-        do throws(JSONParser.SyntaxError) {
-            try parser.parseArray(depth: 0) { element throws(JSONParser.SyntaxError) in
-                element.skipWhitespace()
-                let first = element.offset
-                try element.skipValue(depth: 1)
-                spans.append(RecordSpan(bytes: first..<element.offset, line: lineOf(first)))
-            }
+    /// The records of a file, found a batch at a time: its non-blank lines (searched for while
+    /// the batch before is mapped, so that mapping starts at once), or the elements of its
+    /// top-level array (whose extents only a pass over the whole array can find).
+    struct RecordCursor {
+        private var offset: Int
+        private var line = 1
+        private var elements: [RecordSpan]?
+        private var count: Int
+
+        init(bytes: UnsafeBufferPointer<UInt8>, path: String) throws(InputError) {
+            count = bytes.count
+            offset = bytes.count >= 3 && bytes[0] == 0xEF && bytes[1] == 0xBB && bytes[2] == 0xBF ? 3 : 0
+            var parser = JSONParser(bytes: bytes, offset: offset)
             parser.skipWhitespace()
-            if parser.offset < bytes.count { throw parser.error("unexpected text after the array") }
-        } catch {
-            let position = FileBytes.lineAndColumn(of: error.offset, in: bytes)
-            throw InputError.invalidRecords([
-                Diagnostic(
-                    .error, "invalid JSON: \(error.reason)", at: SourceLocation(file: path, line: position.line, column: position.column))
-            ])
+            if parser.offset < bytes.count, bytes[parser.offset] == UInt8(ascii: "[") {
+                elements = try Self.elements(of: &parser, in: bytes, path: path)
+                offset = 0
+                count = elements!.count
+            }
         }
-        return spans
+
+        var isAtEnd: Bool { offset >= count }
+
+        /// Up to `limit` more records.
+        mutating func next(_ limit: Int, in bytes: UnsafeBufferPointer<UInt8>) -> [RecordSpan] {
+            if let elements {
+                let end = min(count, offset + limit)
+                defer { offset = end }
+                return Array(elements[offset..<end])
+            }
+            var spans: [RecordSpan] = []
+            spans.reserveCapacity(limit)
+            while spans.count < limit, offset < count {
+                let newline = FileBytes.indexOfNewline(in: bytes, from: offset) ?? count
+                var end = newline
+                if end > offset, bytes[end - 1] == 0x0D { end -= 1 }
+                if !EventLogReader.isBlank(UnsafeBufferPointer(rebasing: bytes[offset..<end])) {
+                    spans.append(RecordSpan(bytes: offset..<end, line: line))
+                }
+                line += 1
+                offset = newline + 1
+            }
+            return spans
+        }
+
+        /// The extents of a top-level array's elements (found by skipping, serially; parsed later).
+        private static func elements(
+            of parser: inout JSONParser, in bytes: UnsafeBufferPointer<UInt8>, path: String
+        ) throws(InputError) -> [RecordSpan] {
+            var spans: [RecordSpan] = []
+            var line = 1
+            var counted = 0
+            func lineOf(_ offset: Int) -> Int {
+                for index in counted..<offset where bytes[index] == 0x0A { line += 1 }
+                counted = offset
+                return line
+            }
+            do throws(JSONParser.SyntaxError) {
+                try parser.parseArray(depth: 0) { element throws(JSONParser.SyntaxError) in
+                    element.skipWhitespace()
+                    let first = element.offset
+                    try element.skipValue(depth: 1)
+                    spans.append(RecordSpan(bytes: first..<element.offset, line: lineOf(first)))
+                }
+                parser.skipWhitespace()
+                if parser.offset < bytes.count { throw parser.error("unexpected text after the array") }
+            } catch {
+                let position = FileBytes.lineAndColumn(of: error.offset, in: bytes)
+                throw InputError.invalidRecords([
+                    Diagnostic(
+                        .error, "invalid JSON: \(error.reason)",
+                        at: SourceLocation(file: path, line: position.line, column: position.column))
+                ])
+            }
+            return spans
+        }
     }
 
     /// Parses, maps, validates and prepares one record on a worker.
@@ -237,6 +277,19 @@ struct MappedLogReader: Sendable {
 private final class Batch: @unchecked Sendable {
     let spans: [MappedLogReader.RecordSpan]
     let results: UnsafeMutableBufferPointer<MappedLogReader.Delivery?>
+    private let lock = NSLock()
+    private var taken = 0
+    private static let sliceSize = 64
+
+    /// The next records a thread maps; nil when every slice is taken.
+    func nextSlice() -> Range<Int>? {
+        lock.withLock {
+            guard taken < spans.count else { return nil }
+            let slice = taken..<min(spans.count, taken + Batch.sliceSize)
+            taken = slice.upperBound
+            return slice
+        }
+    }
 
     init(_ spans: [MappedLogReader.RecordSpan]) {
         self.spans = spans

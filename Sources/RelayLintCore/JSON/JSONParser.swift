@@ -110,7 +110,8 @@ struct JSONParser: ~Copyable {
         case UInt8(ascii: "["):
             try parseArray(depth: depth) { parser throws(SyntaxError) in try parser.skipValue(depth: depth + 1) }
         case UInt8(ascii: "\""): try skipString()
-        default: _ = try parseValue(depth: depth)  // a literal, a number or an error: nothing to build
+        case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): try skipNumber()
+        default: _ = try parseValue(depth: depth)  // a literal or an error: nothing to build
         }
     }
 
@@ -377,6 +378,28 @@ struct JSONParser: ~Copyable {
 
     mutating func parseNumber() throws(SyntaxError) -> JSONNumber {
         let start = offset
+        let text = try scanNumber()
+        guard let value = Double(text), value.isFinite else {
+            throw SyntaxError(offset: start, reason: "number out of range")
+        }
+        return JSONNumber(text: text, value: value)
+    }
+
+    /// Reads past a number as `parseNumber` does, with the same errors, without building it.
+    private mutating func skipNumber() throws(SyntaxError) {
+        let start = offset
+        let text = try scanNumber()
+        // Without an exponent, only a number of more than 308 digits can be out of range.
+        if text.utf8.count > 300 || text.utf8.contains(where: { $0 == UInt8(ascii: "e") || $0 == UInt8(ascii: "E") }) {
+            guard let value = Double(text), value.isFinite else {
+                throw SyntaxError(offset: start, reason: "number out of range")
+            }
+        }
+    }
+
+    /// The text of the number at the current offset, checked against JSON's grammar.
+    private mutating func scanNumber() throws(SyntaxError) -> String {
+        let start = offset
         if currentByte == UInt8(ascii: "-") { offset += 1 }
         guard let first = currentByte, Self.isDigit(first) else { throw error("invalid number") }
         if first == UInt8(ascii: "0") {
@@ -396,11 +419,7 @@ struct JSONParser: ~Copyable {
             guard let digit = currentByte, Self.isDigit(digit) else { throw error("invalid number (digit expected in exponent)") }
             skipDigits()
         }
-        let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<offset]), as: UTF8.self)
-        guard let value = Double(text), value.isFinite else {
-            throw SyntaxError(offset: start, reason: "number out of range")
-        }
-        return JSONNumber(text: text, value: value)
+        return String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<offset]), as: UTF8.self)
     }
 
     private mutating func skipDigits() {
