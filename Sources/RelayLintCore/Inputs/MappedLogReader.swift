@@ -1,12 +1,11 @@
 import Dispatch
-import Foundation
 
 /// Reads a log in a format a `LogMapping` describes: one JSON record per line (blank lines
 /// skipped), or one JSON array of records (as `gcloud logging read --format=json` prints it),
 /// each record mapped to events or skipped with its reason.
 ///
-/// Records are parsed, mapped, validated and packed on several threads, a batch at a time, the
-/// next batch while the caller files the one before, and handed over in record order: what the
+/// Records are parsed, mapped, validated and packed on several threads, a slice at a time
+/// (`RecordPipeline`), while the caller files those done, and handed over in record order: what the
 /// caller sees does not depend on the number of threads, and the caller's single thread only
 /// files prepared events, as it does for relaylint's own log.
 struct MappedLogReader: Sendable {
@@ -44,7 +43,6 @@ struct MappedLogReader: Sendable {
         var tokensVerified = 0
     }
 
-    private static let batchSize = 2048
     /// Bits of an event's sequence number below the record's line: a record gives at most
     /// 1024 events (a batch deletion names up to 1000 accounts).
     static let eventBits = 10
@@ -84,44 +82,28 @@ struct MappedLogReader: Sendable {
         let parsedValueProjections = RecordProjection.ofParsedValues(mapping)
         do {
             try file.withBytes { bytes in
-                var records = try RecordCursor(bytes: bytes, path: path)
+                let pipeline = RecordPipeline(cursor: try RecordCursor(bytes: bytes, path: path), bytes: bytes)
                 let shared = SharedBytes(bytes: bytes)
-                // The batch the workers map while this thread files the one before.
-                var pending: (batch: Batch, group: DispatchGroup)?
-                defer { pending?.group.wait() }
-                while !records.isAtEnd || pending != nil {
-                    // Each worker maps one batch at a time: the next batch starts only once the
-                    // one before is mapped (it is filed while the next is mapped).
-                    pending?.group.wait()
-                    var next: (batch: Batch, group: DispatchGroup)?
-                    if !records.isAtEnd {
-                        let batch = Batch(records.next(MappedLogReader.batchSize, in: bytes))
-                        totals.records += batch.spans.count
-                        let group = DispatchGroup()
-                        let threads = batch.spans.count >= 64 ? workers.count : 1
-                        for thread in 0..<threads {
-                            DispatchQueue.global().async(group: group) {
-                                // Slices are taken in turn rather than split up front: a thread that
-                                // shares its core with the filing thread takes fewer of them.
-                                while let slice = batch.nextSlice() {
-                                    for index in slice {
-                                        batch.results[index] = map(
-                                            batch.spans[index], bytes: shared.bytes, projection: projection,
-                                            parsedValueProjections: parsedValueProjections, worker: workers[thread])
-                                    }
-                                }
-                            }
-                        }
-                        next = (batch, group)
-                    }
-                    if let done = pending {
-                        pending = nil
-                        for index in done.batch.spans.indices {
-                            try body(done.batch.results[index].take()!, done.batch.spans[index].line)
+                let threads = DispatchGroup()
+                for worker in workers {
+                    DispatchQueue.global().async(group: threads) {
+                        pipeline.work { span in
+                            map(
+                                span, bytes: shared.bytes, projection: projection, parsedValueProjections: parsedValueProjections,
+                                worker: worker)
                         }
                     }
-                    pending = next
                 }
+                defer {
+                    pipeline.cancel()
+                    threads.wait()
+                }
+                while var slice = pipeline.next() {
+                    for index in slice.spans.indices {
+                        try body(slice.outcomes[index].take()!, slice.spans[index].line)
+                    }
+                }
+                totals.records = pipeline.records
             }
         } catch let error as InputError {
             throw error
@@ -142,8 +124,8 @@ struct MappedLogReader: Sendable {
         var line: Int
     }
 
-    /// The records of a file, found a batch at a time: its non-blank lines (searched for while
-    /// the batch before is mapped, so that mapping starts at once), or the elements of its
+    /// The records of a file, found a slice at a time: its non-blank lines (searched for as
+    /// they are needed, so that mapping starts at once), or the elements of its
     /// top-level array (whose extents only a pass over the whole array can find).
     struct RecordCursor {
         private var offset: Int
@@ -269,37 +251,6 @@ struct MappedLogReader: Sendable {
             }
         }
         return .events(prepared)
-    }
-}
-
-/// One batch of records and their outcomes: each worker writes its own slots, and the reading
-/// thread takes them after all finished.
-private final class Batch: @unchecked Sendable {
-    let spans: [MappedLogReader.RecordSpan]
-    let results: UnsafeMutableBufferPointer<MappedLogReader.Delivery?>
-    private let lock = NSLock()
-    private var taken = 0
-    private static let sliceSize = 64
-
-    /// The next records a thread maps; nil when every slice is taken.
-    func nextSlice() -> Range<Int>? {
-        lock.withLock {
-            guard taken < spans.count else { return nil }
-            let slice = taken..<min(spans.count, taken + Batch.sliceSize)
-            taken = slice.upperBound
-            return slice
-        }
-    }
-
-    init(_ spans: [MappedLogReader.RecordSpan]) {
-        self.spans = spans
-        results = .allocate(capacity: spans.count)
-        results.initialize(repeating: nil)
-    }
-
-    deinit {
-        _ = results.deinitialize()
-        results.deallocate()
     }
 }
 
