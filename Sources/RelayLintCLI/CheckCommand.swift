@@ -31,6 +31,13 @@ struct CheckCommand: ParsableCommand {
     var eventPaths: [String] = []
 
     @Option(
+        name: .customLong("events-format"),
+        help: ArgumentHelp(
+            "Read --events files as this format instead of recognising it: auto, relaylint, or a mapping's id (`relaylint mappings list`). Once for every file, or once per --events, in the same order.",
+            valueName: "name"))
+    var eventFormats: [String] = []
+
+    @Option(
         name: .customLong("mapping"),
         help: ArgumentHelp(
             "A log mapping of your own (YAML; a file or a folder), tried before the built-in ones; repeatable. Also `mappings:` in the configuration.",
@@ -150,6 +157,11 @@ struct CheckCommand: ParsableCommand {
                 throw ValidationError("--shard writes a partial report: use --format json and combine the shards with `relaylint merge`")
             }
         }
+        if eventFormats.count > 1, eventFormats.count != eventPaths.count {
+            throw ValidationError(
+                "--events-format is given \(eventFormats.count) times for \(eventPaths.count) --events files: give it once for all, or once per file"
+            )
+        }
         if eventPaths.isEmpty && accountPaths.isEmpty {
             throw ValidationError("nothing to check: give --events FILE and/or --accounts FILE")
         }
@@ -238,6 +250,11 @@ struct CheckCommand: ParsableCommand {
             request.appleKeys = try appleKeys.map(SigningKeySet.load(path:))
         } catch {
             StandardError.write(error.diagnostics)
+            throw ExitCode(ExitStatus.invalidInput)
+        }
+        request.eventFormats = eventFormats
+        if let problem = request.eventFormatProblems.first {
+            StandardError.write("error: " + StandardError.escaped(problem))
             throw ExitCode(ExitStatus.invalidInput)
         }
         request.subjectMapPath = subjectMap

@@ -71,4 +71,35 @@ import Testing
         #expect(array.status == 1, "\(array.stderr)")
         #expect(try Self.findings(array) == Self.findings(plain))
     }
+
+    static let realLogs = [
+        "--events", "Examples/real-logs/backend.jsonl", "--events", "Examples/real-logs/identity-platform.jsonl",
+        "--events", "Examples/real-logs/audit-logs.json", "--events", "Examples/real-logs/apple-notifications.jsonl",
+    ]
+
+    @Test func aNamedFormatIsReadAsThatFormatWithoutRecognisingIt() throws {
+        let plain = try CommandRunner.run(Self.common + ["--events", "Examples/events.jsonl"])
+        let named = try CommandRunner.run(
+            Self.common + Self.realLogs + [
+                "--events-format", "sparrow-backend", "--events-format", "google-cloud-logging", "--events-format", "auto",
+                "--events-format", "apple-notifications",
+            ])
+        #expect(named.status == 1, "\(named.stderr)")
+        #expect(try Self.findings(named) == Self.findings(plain))
+        // Cloud Logging entries read as relaylint events lack relaylint's fields, line by line.
+        let forced = try CommandRunner.run(
+            Self.common + ["--events", "Examples/real-logs/identity-platform.jsonl", "--events-format", "relaylint"])
+        #expect(forced.status == 2)
+        #expect(forced.stderr.contains("identity-platform.jsonl:1: error: missing required field 'id'"), "\(forced.stderr)")
+    }
+
+    @Test func anUnknownFormatOrOneTooManyIsBadUsage() throws {
+        let misspelt = try CommandRunner.run(Self.common + Self.realLogs + ["--events-format", "google-cloud-loging"])
+        #expect(misspelt.status == 2)
+        #expect(misspelt.stderr.contains("unknown events format 'google-cloud-loging'; did you mean 'google-cloud-logging'?"))
+        #expect(misspelt.stdout.isEmpty)
+        let counted = try CommandRunner.run(Self.common + Self.realLogs + ["--events-format", "auto", "--events-format", "auto"])
+        #expect(counted.status == 2)
+        #expect(counted.stderr.contains("--events-format is given 2 times for 4 --events files"))
+    }
 }

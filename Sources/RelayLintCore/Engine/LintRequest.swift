@@ -6,6 +6,16 @@ public struct LintRequest: Sendable {
     /// How logs other than relaylint's own become events (the built-in mappings and the team's);
     /// each `--events` file is recognised from its content.
     public var mappings: [LogMapping] = []
+    /// The format each `--events` file is read as (`--events-format`): `relaylint` or a
+    /// mapping's id, by position; nil or `auto` recognises it from its content. One name
+    /// applies to every file.
+    public var eventFormats: [String] = []
+
+    /// What is wrong with the `--events-format` names (unknown ones, with the known ones and a
+    /// "did you mean"), to be told before any input is read.
+    public var eventFormatProblems: [String] {
+        eventFormats.compactMap { EventLogFormat.unknownNameMessage($0, mappings: mappings) }
+    }
     /// Apple's public keys (`--apple-keys`): every signed notification is checked against them.
     public var appleKeys: SigningKeySet?
     /// `--subject-map`: Apple user ids and the accounts that hold them.

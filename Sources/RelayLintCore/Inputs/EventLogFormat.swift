@@ -13,6 +13,30 @@ enum EventLogFormat {
     case native
     case mapped(LogMapping)
 
+    /// The name `--events-format` gives relaylint's own format; `auto` recognises a file.
+    public static let nativeName = "relaylint"
+    public static let automatic = "auto"
+
+    /// The format a `--events-format` name stands for; nil for `auto`. An unknown name is an
+    /// error at the file it was given for.
+    static func named(_ name: String, mappings: [LogMapping], path: String) throws(InputError) -> EventLogFormat? {
+        if name == automatic { return nil }
+        if name == nativeName { return .native }
+        if let mapping = mappings.first(where: { $0.id == name }) { return .mapped(mapping) }
+        throw InputError.invalidRecords([
+            Diagnostic(.error, unknownNameMessage(name, mappings: mappings) ?? "", at: SourceLocation(file: path))
+        ])
+    }
+
+    /// What is wrong with a `--events-format` name, with the known ones; nil for a known name.
+    static func unknownNameMessage(_ name: String, mappings: [LogMapping]) -> String? {
+        let known = [automatic, nativeName] + mappings.map(\.id)
+        guard !known.contains(name) else { return nil }
+        var message = "unknown events format '\(name)'"
+        if let suggestion = SchemaReader.closest(to: name, in: known) { message += "; did you mean '\(suggestion)'?" }
+        return message + " (known: \(known.joined(separator: ", ")))"
+    }
+
     /// How much of a file is looked at to recognise it.
     static let sniffLimit = 1 << 20
 

@@ -44,7 +44,15 @@ extension Linter {
         var joinedLast: [(index: Int, path: String, mapping: LogMapping)] = []
         for (index, path) in request.eventPaths.enumerated() {
             do {
-                let (format, opened) = try EventLogFormat.recognize(path: path, mappings: request.mappings)
+                let forced = request.eventFormats.isEmpty ? nil : request.eventFormats[request.eventFormats.count == 1 ? 0 : index]
+                let format: EventLogFormat
+                let opened: OpenedInput?
+                if let forced, let named = try EventLogFormat.named(forced, mappings: request.mappings, path: path) {
+                    // A named format is read as it is: nothing is taken from the file to recognise it.
+                    (format, opened) = (named, nil)
+                } else {
+                    (format, opened) = try EventLogFormat.recognize(path: path, mappings: request.mappings)
+                }
                 switch format {
                 case .native: try builder.readEvents(path: path, fileIndex: index, opened: opened)
                 // A pipe cannot wait: its joins see what was read before it.
