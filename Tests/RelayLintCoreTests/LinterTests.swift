@@ -419,7 +419,8 @@ import Testing
             Suppression(
                 rule: "consent-before-email-link", subject: subject,
                 justification: "agreed by mail from joe@example.com, call +1 415 555 0188",
-                author: "privacy team", expires: "2099-01-01", location: RelayLintCore.SourceLocation(file: ".relaylint.yml", line: 4))
+                author: "privacy team <dpo@example.com>", expires: "2099-01-01",
+                location: RelayLintCore.SourceLocation(file: ".relaylint.yml", line: 4))
         ]
         let suppressed = try Linter.run(request)
         #expect(suppressed.findings.count == 1)
@@ -427,7 +428,7 @@ import Testing
         #expect(suppressed.suppressions.map(\.status) == [.active])
         for reporter in ReporterRegistry.all {
             let text = reporter.render(suppressed, options: ReportOptions(parallelism: 1))
-            for secret in ["joe@", "555 0188", "jane@", "bob@"] {
+            for secret in ["joe@", "555 0188", "jane@", "bob@", "dpo@"] {
                 #expect(!text.contains(secret), "\(reporter.identifier) shows \(secret)")
             }
         }
@@ -435,6 +436,7 @@ import Testing
         let shown = try Linter.run(request)
         #expect(shown.findings[0].subject == subject)
         #expect(shown.suppressions[0].suppression.justification.contains("joe@example.com"))
+        #expect(shown.suppressions[0].suppression.author.contains("dpo@example.com"))
     }
 
     /// Many findings share their place in the order: those keep the order they came in.

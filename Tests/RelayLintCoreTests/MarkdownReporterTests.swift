@@ -116,7 +116,7 @@ import Testing
         #expect(markdown.contains(", suppressed\n\n**Message:**"))
         #expect(
             markdown.contains(
-                "**Suppressed:** accepted by privacy@&#8203;example.com until 2026-12-31 (.relaylint.yml:16:5): Consent from j•••@example.com recorded in the CRM"
+                "**Suppressed:** accepted by p•••@example.com until 2026-12-31 (.relaylint.yml:16:5): Consent from j•••@example.com recorded in the CRM"
             ))
         #expect(!markdown.contains("jane.doe@example.com"))
         #expect(markdown.contains("\n## Suppressions (1)\n"))

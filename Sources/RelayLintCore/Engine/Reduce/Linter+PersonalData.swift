@@ -40,11 +40,14 @@ extension Linter {
         if changed { sortInReportOrder(&findings) }
     }
 
-    /// A suppression as a report shows it: its justification and subject masked. It has been
-    /// matched already.
+    /// A suppression as a report shows it: its justification, subject and author masked (the
+    /// author is often the reviewer's address, forwarded with the report). It has been matched
+    /// already.
     static func masked(_ suppression: Suppression, by masker: PIIMasker) -> Suppression {
+        guard masker.isEnabled else { return suppression }
         var suppression = suppression
         suppression.justification = masker.mask(suppression.justification)
+        suppression.author = masker.mask(suppression.author)
         suppression.subject = suppression.subject.map(masker.mask)
         return suppression
     }
