@@ -48,11 +48,11 @@ struct MappingsCommand: ParsableCommand {
         func run() throws {
             let set = try options.load()
             let width = set.mappings.map(\.id.count).max() ?? 0
-            try StandardOutput.write(
-                "\("relaylint-events".padding(toLength: max(width, 16), withPad: " ", startingAt: 0))  relaylint's own JSON Lines events\n")
+            try StandardOutput.writeLines(
+                "\("relaylint".padding(toLength: max(width, 16), withPad: " ", startingAt: 0))  relaylint's own JSON Lines events")
             for mapping in set.mappings {
-                try StandardOutput.write(
-                    "\(mapping.id.padding(toLength: max(width, 16), withPad: " ", startingAt: 0))  \(mapping.title)  (\(mapping.location.file))\n"
+                try StandardOutput.writeLines(
+                    "\(mapping.id.padding(toLength: max(width, 16), withPad: " ", startingAt: 0))  \(mapping.title)  (\(mapping.location.file))"
                 )
             }
         }
@@ -70,7 +70,7 @@ struct MappingsCommand: ParsableCommand {
                     "\(mapping.location): warning: mapping '\(mapping.id)' has no examples; add some so 'mappings test' can check it")
             }
             let count = set.mappings.count
-            try StandardOutput.write("\(count) mapping\(count == 1 ? " is" : "s are") valid\n")
+            try StandardOutput.writeLines("\(count) mapping\(count == 1 ? " is" : "s are") valid")
         }
     }
 
@@ -86,13 +86,13 @@ struct MappingsCommand: ParsableCommand {
             var failed = 0
             for result in results {
                 guard let problem = result.problem else {
-                    try StandardOutput.write("PASS \(result.mapping): \(result.example)\n")
+                    try StandardOutput.writeLines("PASS \(result.mapping): \(result.example)")
                     continue
                 }
                 failed += 1
-                try StandardOutput.write("FAIL \(result.mapping): \(result.example)\n  \(result.location): \(problem)\n")
+                try StandardOutput.writeLines("FAIL \(result.mapping): \(result.example)", "  \(result.location): \(problem)")
             }
-            try StandardOutput.write("\(results.count - failed) passed, \(failed) failed\n")
+            try StandardOutput.writeLines("\(results.count - failed) passed, \(failed) failed")
             if failed > 0 { throw ExitCode(ExitStatus.findings) }
         }
     }

@@ -77,6 +77,16 @@ enum StandardError {
 enum StandardOutput {
     static func write(_ text: String) throws(ExitCode) { try write(ReportBytes.pieces(of: text)) }
 
+    /// Writes lines for a person to read whose values come from rule, mapping, configuration or
+    /// report files (titles, example names, problems): each line is escaped whole
+    /// (`TerminalEscaping`), so a value cannot break its line to forge one of its own (a CI
+    /// annotation) or move the cursor.
+    static func writeLines(_ lines: String...) throws(ExitCode) { try writeLines(lines) }
+
+    static func writeLines(_ lines: [String]) throws(ExitCode) {
+        try write(lines.map { TerminalEscaping.escape($0) + "\n" }.joined())
+    }
+
     /// Writes what `produce` hands over, piece by piece, as it comes. When standard output
     /// cannot take it (`> /dev/full`, a full disk, a closed descriptor) the rest is skipped and
     /// the command ends with exit code 2 and a message: a pipeline must not take a truncated

@@ -30,7 +30,7 @@ struct RulesCommand: ParsableCommand {
                 let id = rule.id.padding(toLength: width, withPad: " ", startingAt: 0)
                 let severity = rule.severity.rawValue.padding(toLength: 7, withPad: " ", startingAt: 0)
                 let scope = rule.scope.rawValue.padding(toLength: 7, withPad: " ", startingAt: 0)
-                try StandardOutput.write("\(id)  \(severity)  \(scope)  \(rule.title)\n")
+                try StandardOutput.writeLines("\(id)  \(severity)  \(scope)  \(rule.title)")
             }
         }
     }
@@ -71,7 +71,7 @@ struct RulesCommand: ParsableCommand {
             }
             let rules = Plural.counted(ruleSet.rules.count, "rule")
             let files = Plural.counted(ruleSet.files.count, "file")
-            try StandardOutput.write("\(rules) in \(files) \(ruleSet.rules.count == 1 ? "is" : "are") valid\n")
+            try StandardOutput.writeLines("\(rules) in \(files) \(ruleSet.rules.count == 1 ? "is" : "are") valid")
         }
     }
 
@@ -98,23 +98,23 @@ struct RulesCommand: ParsableCommand {
             var failed = 0
             for outcome in outcomes {
                 if outcome.passed {
-                    try StandardOutput.write("PASS \(outcome.rule): \(outcome.example)\n")
+                    try StandardOutput.writeLines("PASS \(outcome.rule): \(outcome.example)")
                     continue
                 }
                 failed += 1
-                try StandardOutput.write("FAIL \(outcome.rule): \(outcome.example)\n")
-                try StandardOutput.write("  \(outcome.location): example\n")
-                for problem in outcome.problems { try StandardOutput.write("  \(problem)\n") }
+                try StandardOutput.writeLines("FAIL \(outcome.rule): \(outcome.example)")
+                try StandardOutput.writeLines("  \(outcome.location): example")
+                for problem in outcome.problems { try StandardOutput.writeLines("  \(problem)") }
                 if outcome.problems.isEmpty {
-                    try StandardOutput.write("  expected to fire: [\(outcome.expected.joined(separator: ", "))]\n")
-                    try StandardOutput.write("  fired:            [\(outcome.actual.joined(separator: ", "))]\n")
+                    try StandardOutput.writeLines("  expected to fire: [\(outcome.expected.joined(separator: ", "))]")
+                    try StandardOutput.writeLines("  fired:            [\(outcome.actual.joined(separator: ", "))]")
                 }
-                try StandardOutput.write("  timeline:\n")
-                for line in outcome.timeline { try StandardOutput.write("    \(line)\n") }
+                try StandardOutput.writeLines("  timeline:")
+                for line in outcome.timeline { try StandardOutput.writeLines("    \(line)") }
             }
             let rulesWithout = ruleSet.rules.filter { $0.examples.isEmpty }.map(\.id)
-            if !rulesWithout.isEmpty { try StandardOutput.write("rules without examples: \(rulesWithout.joined(separator: ", "))\n") }
-            try StandardOutput.write("\(outcomes.count - failed) passed, \(failed) failed\n")
+            if !rulesWithout.isEmpty { try StandardOutput.writeLines("rules without examples: \(rulesWithout.joined(separator: ", "))") }
+            try StandardOutput.writeLines("\(outcomes.count - failed) passed, \(failed) failed")
             if failed > 0 { throw ExitCode(ExitStatus.findings) }
         }
     }

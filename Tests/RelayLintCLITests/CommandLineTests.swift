@@ -77,6 +77,33 @@ import Testing
             "\(result.stderr)")
     }
 
+    @Test func ruleFileValuesCannotForgeLinesInListsTestsOrExplanations() throws {
+        // A title, an example name and a description with line breaks and a terminal sequence,
+        // as a hostile pull request could write them (YAML double quotes turn \n into a break).
+        let rule = """
+            id: forged
+            title: "t\\n::error file=x.yml,line=1::FORGED\\e[2J"
+            severity: warning
+            description: "d\\n::warning::FORGED"
+            when: {type: signin}
+            message: "m"
+            examples:
+              - name: "e\\n::error::FORGED"
+                events:
+                  - {id: e1, time: "2026-01-01T00:00:00Z", subject: u1, type: signin}
+                fires: []
+            """
+        let path = try Fixtures.temporaryFile(named: "forged.yml", contents: rule)
+        for arguments in [
+            ["rules", "list", "--rules", path], ["rules", "test", "--rules", path], ["explain", "forged", "--rules", path],
+        ] {
+            let result = try CommandRunner.run(arguments)
+            #expect(result.stdout.contains("FORGED"), "\(arguments): \(result.stdout) \(result.stderr)")
+            #expect(!result.stdout.split(separator: "\n").contains { $0.hasPrefix("::") }, "\(arguments): \(result.stdout)")
+            #expect(!result.stdout.contains("\u{1B}"), "\(arguments)")
+        }
+    }
+
     @Test func aReportIsNeverWrittenOverAnInput() throws {
         let log = #"{"id":"a","time":"2026-01-01T00:00:00Z","subject":"u","type":"signin"}"# + "\n"
         let path = try Fixtures.temporaryFile(named: "events.jsonl", contents: log)

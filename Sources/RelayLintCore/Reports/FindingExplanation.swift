@@ -51,7 +51,8 @@ public enum FindingExplanation {
         if let suppression = finding.suppression {
             lines.append("suppressed: \(suppression.justification) (\(suppression.author), until \(suppression.expires))")
         }
-        return lines.joined(separator: "\n") + "\n"
+        // The report's values are the inputs': each line is escaped (`TerminalEscaping`).
+        return lines.map(TerminalEscaping.escape).joined(separator: "\n") + "\n"
     }
 
     /// `3d 4h`, `12m 5s`: the gap between two evidence events.

@@ -10,7 +10,7 @@ public struct RuleExplanation: Sendable {
         lines.append("severity: \(rule.severity.rawValue), scope: \(rule.scope.rawValue), defined at \(rule.location)")
         if !rule.controls.isEmpty { lines.append("controls: \(rule.controls.joined(separator: "; "))") }
         lines.append("")
-        if !rule.description.isEmpty { lines += ["What it checks:", "  " + rule.description, ""] }
+        if !rule.description.isEmpty { lines += ["What it checks:"] + Self.indented(rule.description) + [""] }
         switch rule.scope {
         case .subject:
             if let trigger = rule.trigger { lines.append("Fires on: " + trigger.summary) }
@@ -32,7 +32,7 @@ public struct RuleExplanation: Sendable {
             }
         }
         lines.append("")
-        if !rule.rationale.isEmpty { lines += ["Why:", "  " + rule.rationale, ""] }
+        if !rule.rationale.isEmpty { lines += ["Why:"] + Self.indented(rule.rationale) + [""] }
         if !rule.references.isEmpty {
             lines.append("References:")
             for reference in rule.references { lines.append("  - \(reference.title)" + (reference.url.map { " <\($0)>" } ?? "")) }
@@ -45,7 +45,14 @@ public struct RuleExplanation: Sendable {
                 lines.append("  - \(example.name): \(verdict)")
             }
         }
-        return lines.joined(separator: "\n") + "\n"
+        // A rule file is the author's: each line is escaped, so that none of its values can start
+        // a line of its own or move a terminal's cursor (`TerminalEscaping`).
+        return lines.map(TerminalEscaping.escape).joined(separator: "\n") + "\n"
+    }
+
+    /// A text of several lines (a literal block), each indented.
+    private static func indented(_ text: String) -> [String] {
+        text.split(separator: "\n", omittingEmptySubsequences: false).map { "  " + $0 }
     }
 
     static func summary(of requirement: Requirement) -> String {
