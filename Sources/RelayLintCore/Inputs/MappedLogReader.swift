@@ -47,15 +47,23 @@ struct MappedLogReader: Sendable {
     /// 1024 events (a batch deletion names up to 1000 accounts).
     static let eventBits = 10
 
-    /// What one thread works with: its own token reader and view of the name table.
+    /// What one thread works with: its own copy of the mapping and the projections made from
+    /// it (no object of them is shared with another thread), token reader, memo and view of the
+    /// name table.
     final class Worker: @unchecked Sendable {
+        let mapping: LogMapping
+        let projection: RecordProjection?
+        let parsedValueProjections: [String: RecordProjection]
         let tokens: TokenReader
         let memo = MappingMemo()
         var names: NameTable.Cache
         let file: Int
         let preparation: PreparedEvent.Preparation
 
-        init(keys: SigningKeySet?, names: NameTable, path: String, preparation: PreparedEvent.Preparation) {
+        init(mapping: LogMapping, keys: SigningKeySet?, names: NameTable, path: String, preparation: PreparedEvent.Preparation) {
+            self.mapping = mapping.copyForThread()
+            projection = RecordProjection.of(self.mapping)
+            parsedValueProjections = RecordProjection.ofParsedValues(self.mapping)
             tokens = TokenReader(keys: keys)
             self.names = NameTable.Cache(names)
             file = self.names.index(of: path)
@@ -76,10 +84,8 @@ struct MappedLogReader: Sendable {
         DispatchQueue.global().async(group: hashing) { digest.value = file.sha256(releasing: false) }
         defer { hashing.wait() }
         let workers = (0..<max(1, parallelism)).map { _ in
-            Worker(keys: keys, names: names, path: path, preparation: preparation)
+            Worker(mapping: mapping, keys: keys, names: names, path: path, preparation: preparation)
         }
-        let projection = RecordProjection.of(mapping)
-        let parsedValueProjections = RecordProjection.ofParsedValues(mapping)
         do {
             try file.withBytes { bytes in
                 let pipeline = RecordPipeline(cursor: try RecordCursor(bytes: bytes, path: path), bytes: bytes)
@@ -87,11 +93,7 @@ struct MappedLogReader: Sendable {
                 let threads = DispatchGroup()
                 for worker in workers {
                     DispatchQueue.global().async(group: threads) {
-                        pipeline.work { span in
-                            map(
-                                span, bytes: shared.bytes, projection: projection, parsedValueProjections: parsedValueProjections,
-                                worker: worker)
-                        }
+                        pipeline.work { span in map(span, bytes: shared.bytes, worker: worker) }
                     }
                 }
                 defer {
@@ -203,15 +205,12 @@ struct MappedLogReader: Sendable {
     }
 
     /// Parses, maps, validates and prepares one record on a worker.
-    private func map(
-        _ span: RecordSpan, bytes: UnsafeBufferPointer<UInt8>, projection: RecordProjection?,
-        parsedValueProjections: [String: RecordProjection], worker: Worker
-    ) -> Delivery {
+    private func map(_ span: RecordSpan, bytes: UnsafeBufferPointer<UInt8>, worker: Worker) -> Delivery {
         let record = UnsafeBufferPointer(rebasing: bytes[span.bytes])
         let location = SourceLocation(file: path, line: span.line)
         let value: JSONValue
         do throws(JSONParser.SyntaxError) {
-            if let projection {
+            if let projection = worker.projection {
                 value = try projection.parseDocument(record)
             } else {
                 value = try JSONParser.parseDocument(record)
@@ -225,7 +224,7 @@ struct MappedLogReader: Sendable {
         }
         let mapped: [RecordMapper.MappedEvent]
         let mapper = RecordMapper(
-            mapping: mapping, tokens: worker.tokens, memo: worker.memo, parsedValueProjections: parsedValueProjections)
+            mapping: worker.mapping, tokens: worker.tokens, memo: worker.memo, parsedValueProjections: worker.parsedValueProjections)
         switch mapper.map(value) {
         case .events(let events): mapped = events
         case .skipped(let reason, let detail): return .skipped(reason: reason, detail: detail)

@@ -33,13 +33,13 @@ struct MappingLoader {
         case .success(let parsed?): tree = parsed
         }
         var loader = MappingLoader(path: path)
-        let mapping = loader.mapping(tree, sha256: sha256)
+        let mapping = loader.mapping(tree, sha256: sha256, text: text)
         let problems = loader.reader.diagnostics.sorted { $0.location < $1.location }
         guard problems.isEmpty, let mapping else { return .failure(DiagnosticsError(problems)) }
         return .success(mapping)
     }
 
-    private mutating func mapping(_ tree: YAMLTree, sha256: String) -> LogMapping? {
+    private mutating func mapping(_ tree: YAMLTree, sha256: String, text: String) -> LogMapping? {
         guard
             let map = reader.mapping(
                 tree, what: "a mapping file", allowed: MappingLoader.mappingKeys, required: ["mapping", "recognize", "events"])
@@ -87,7 +87,8 @@ struct MappingLoader {
         let examples = map["examples"].flatMap { reader.list($0.value, what: "'examples'") }?.compactMap { example($0) } ?? []
         return LogMapping(
             id: id, title: title, description: description, recognize: recognize, lets: lets, skips: skips, defaults: defaults,
-            events: events, unmatched: unmatched, examples: examples, location: SourceLocation(file: path, line: 1), sha256: sha256)
+            events: events, unmatched: unmatched, examples: examples, location: SourceLocation(file: path, line: 1), sha256: sha256,
+            text: text)
     }
 
     private mutating func skipRule(_ tree: YAMLTree, what: String) -> LogMapping.SkipRule? {
