@@ -51,20 +51,20 @@ struct MappedLogReader: Sendable {
     /// it (no object of them is shared with another thread), token reader, memo and view of the
     /// name table.
     final class Worker: @unchecked Sendable {
-        let mapping: LogMapping
         let projection: RecordProjection?
-        let parsedValueProjections: [String: RecordProjection]
+        /// Made once: a mapper made per record copied the whole mapping each time.
+        let mapper: RecordMapper
         let tokens: TokenReader
-        let memo = MappingMemo()
         var names: NameTable.Cache
         let file: Int
         let preparation: PreparedEvent.Preparation
 
         init(mapping: LogMapping, keys: SigningKeySet?, names: NameTable, path: String, preparation: PreparedEvent.Preparation) {
-            self.mapping = mapping.copyForThread()
-            projection = RecordProjection.of(self.mapping)
-            parsedValueProjections = RecordProjection.ofParsedValues(self.mapping)
+            let mapping = mapping.copyForThread()
+            projection = RecordProjection.of(mapping)
             tokens = TokenReader(keys: keys)
+            mapper = RecordMapper(
+                mapping: mapping, tokens: tokens, memo: MappingMemo(), parsedValueProjections: RecordProjection.ofParsedValues(mapping))
             self.names = NameTable.Cache(names)
             file = self.names.index(of: path)
             self.preparation = preparation
@@ -223,9 +223,7 @@ struct MappedLogReader: Sendable {
                     at: SourceLocation(file: path, line: span.line + position.line - 1, column: position.column)))
         }
         let mapped: [RecordMapper.MappedEvent]
-        let mapper = RecordMapper(
-            mapping: worker.mapping, tokens: worker.tokens, memo: worker.memo, parsedValueProjections: worker.parsedValueProjections)
-        switch mapper.map(value) {
+        switch worker.mapper.map(value) {
         case .events(let events): mapped = events
         case .skipped(let reason, let detail): return .skipped(reason: reason, detail: detail)
         case .invalid(let reason): return .invalid(Diagnostic(.error, "\(reason) (mapping '\(mapping.id)')", at: location))
@@ -240,7 +238,8 @@ struct MappedLogReader: Sendable {
             switch MappedEvents.event(from: event, appleAccounts: appleAccounts, location: location, sequence: sequence) {
             case .event(let made):
                 var content = event.members
-                content["subject"] = .string(made.subject)
+                // A subject joined by Apple user id is added; the others are there already.
+                if event.appleID != nil { content["subject"] = .string(made.subject) }
                 let object = JSONValue.object(content)
                 prepared.events.append(
                     worker.preparation.prepare(made, digest: ContentDigest(object), names: &worker.names, into: &prepared.bytes))

@@ -115,6 +115,8 @@ public struct Event: Sendable, Equatable {
 
     /// The reserved field names of contract §2.2.
     public static let reservedFields: Set<String> = ["id", "time", "subject", "type", "app"]
+    /// The same names, compared one by one (five short strings: cheaper than hashing).
+    static let reservedNames = ["id", "time", "subject", "type", "app"]
 
     /// A field's value by name, reserved fields included, as a rule or a template reads it.
     public func value(of field: String) -> JSONValue? {
@@ -149,7 +151,7 @@ extension Event {
     static func make(
         from value: JSONValue, location: SourceLocation, sequence: UInt64
     ) -> Result<Event, InputProblem> {
-        guard case .object(var members) = value else {
+        guard case .object(let members) = value else {
             return .failure(InputProblem("expected a JSON object, found \(value.kindName)"))
         }
         func requiredString(_ name: String) -> Result<String, InputProblem> {
@@ -197,10 +199,15 @@ extension Event {
         case .string(let text)?: app = text
         case let other?: return .failure(InputProblem("field 'app' must be a string, found \(other.kindName)"))
         }
-        for name in Event.reservedFields { members[name] = nil }
+        // The other members, sorted as `EventFields` keeps them; taken without copying the
+        // dictionary to remove the reserved ones (a copy per mapped event).
+        var fields: [EventFields.Element] = []
+        fields.reserveCapacity(members.count)
+        for member in members where !Event.reservedNames.contains(member.key) { fields.append(member) }
+        fields.sort { $0.key < $1.key }
         return .success(
             Event(
-                id: id, time: time, subject: subject, type: type, app: app, fields: EventFields(members),
+                id: id, time: time, subject: subject, type: type, app: app, fields: EventFields(sortedUniqueMembers: fields),
                 location: location, sequence: sequence))
     }
 }
