@@ -51,7 +51,9 @@ echo "== built in $(( $(date +%s) - started ))s"
 
 # Seeds: one file per record, so that libFuzzer mutates records rather than whole files.
 seeds=$build/seeds
-rm -rf "$seeds"
+# Only the seeds of the targets this run fuzzes are made afresh: another fuzz.sh may be running
+# other targets from the same folder (two at a time on two cores).
+for target in "${targets[@]}"; do rm -rf "${seeds:?}/$target"; done
 mkdir -p "$seeds"
 python3 - "$root" "$seeds" <<'PY'
 import glob, json, os, sys
