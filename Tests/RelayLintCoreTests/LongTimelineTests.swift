@@ -90,6 +90,31 @@ import Testing
         #expect(elapsed < .seconds(60), "\(elapsed)")
     }
 
+    /// 20k mails to relay addresses of one subject, each looking back for an `email-disabled`
+    /// about its own address (`same_as: event.to`): the search lists the few notifications that
+    /// may match and checks those, instead of walking back over every earlier mail.
+    @Test func twentyThousandMailsComparedWithTheirNotificationTakeLinearTime() throws {
+        let count = 20_000
+        var lines = [
+            #"{"id":"n1","time":"2026-01-01T00:00:00Z","subject":"u","type":"apple.notification","event":"email-disabled","email":"a@privaterelay.appleid.com"}"#
+        ]
+        for number in 0..<count {
+            let to = number % 2 == 0 ? "a@privaterelay.appleid.com" : "b@privaterelay.appleid.com"
+            lines.append(
+                #"{"id":"m\#(number)","time":"2026-01-02T00:00:00Z","subject":"u","type":"email.sent","to":"\#(to)","from":"n@x.example"}"#
+            )
+        }
+        let log = try Fixtures.temporaryFile(named: "mails.jsonl", contents: lines.joined(separator: "\n") + "\n")
+        let rules = Self.builtIn.removing(Set(Self.builtIn.rules.map(\.id)).subtracting(["no-mail-to-disabled-relay"]))
+        let clock = ContinuousClock()
+        var report: LintReport?
+        let elapsed = try clock.measure { report = try Linter.run(LintRequest(eventPaths: [log], rules: rules, parallelism: 1)) }
+        // Only the mails to the disabled address fire, each with the notification as its witness.
+        #expect(report?.findings.count == count / 2)
+        #expect(report?.findings.allSatisfy { $0.evidence.contains { $0.event == "n1" } } == true)
+        #expect(elapsed < .seconds(60), "\(elapsed)")
+    }
+
     @Test func theLedgerIndexesManyIdentitiesAndKeepsItsFacets() {
         var ledger = IdentityLedger()
         ledger.add(Identity(category: .apple, key: "apple.com", isAnonymized: true))

@@ -15,11 +15,26 @@ struct MatcherEvaluation: Sendable {
 
     /// - Parameter trigger: the firing event, for `same_as:` tests of witnesses.
     func matches(_ matcher: EventMatcher, _ step: Timeline.Step, trigger: Event? = nil) -> Bool {
+        matches(matcher, step, trigger: trigger, sameAs: nil)
+    }
+
+    /// Whether the matcher may match the step for some firing event: each `same_as:` test is
+    /// taken to hold (to fail inside a `not:`), so the steps it accepts include those
+    /// `matches(_:_:trigger:)` accepts for any trigger. A search lists them once per timeline.
+    func mayMatch(_ matcher: EventMatcher, _ step: Timeline.Step) -> Bool {
+        matches(matcher, step, trigger: nil, sameAs: true)
+    }
+
+    /// - Parameter sameAs: the outcome of every `same_as:` test; nil compares with `trigger`.
+    private func matches(_ matcher: EventMatcher, _ step: Timeline.Step, trigger: Event?, sameAs: Bool?) -> Bool {
         let event = step.event
         if !matcher.types.isEmpty, !matcher.types.contains(event.type) { return false }
-        for condition in matcher.fields where !matches(condition, in: event, trigger: trigger) { return false }
+        for condition in matcher.fields
+        where !matches(condition, value: event.value(of: condition.field), in: event, trigger: trigger, sameAs: sameAs) {
+            return false
+        }
         for condition in matcher.exportedAccount
-        where !matches(condition, value: account?.attribute(condition.field), in: event, trigger: trigger) {
+        where !matches(condition, value: account?.attribute(condition.field), in: event, trigger: trigger, sameAs: sameAs) {
             return false
         }
         if !matcher.adds.isEmpty, !step.added.isSuperset(of: matcher.adds) { return false }
@@ -33,9 +48,12 @@ struct MatcherEvaluation: Sendable {
                 guard let declared = declarations[key], MatcherEvaluation.equivalent(value, declared) else { return false }
             }
         }
-        if !matcher.anyOf.isEmpty, !matcher.anyOf.contains(where: { matches($0, step, trigger: trigger) }) { return false }
-        for inner in matcher.allOf where !matches(inner, step, trigger: trigger) { return false }
-        for inner in matcher.noneOf where matches(inner, step, trigger: trigger) { return false }
+        if !matcher.anyOf.isEmpty, !matcher.anyOf.contains(where: { matches($0, step, trigger: trigger, sameAs: sameAs) }) {
+            return false
+        }
+        for inner in matcher.allOf where !matches(inner, step, trigger: trigger, sameAs: sameAs) { return false }
+        // Under a `not:` a test taken to hold must be taken to fail, and the other way round.
+        for inner in matcher.noneOf where matches(inner, step, trigger: trigger, sameAs: sameAs.map { !$0 }) { return false }
         return true
     }
 
@@ -45,7 +63,7 @@ struct MatcherEvaluation: Sendable {
 
     /// Whether `value` (a field of `event`, or an attribute of its subject's exported account)
     /// passes the test.
-    func matches(_ condition: FieldCondition, value: JSONValue?, in event: Event, trigger: Event?) -> Bool {
+    func matches(_ condition: FieldCondition, value: JSONValue?, in event: Event, trigger: Event?, sameAs: Bool? = nil) -> Bool {
         switch condition.test {
         case .oneOf(let expected):
             guard let value else { return false }
@@ -63,6 +81,7 @@ struct MatcherEvaluation: Sendable {
             let isSocial = value?.stringValue.map(Identity.isSocial(provider:)) ?? false
             return isSocial == flag
         case .sameAs(let field):
+            if let sameAs { return sameAs }
             guard let mine = value?.displayText, let theirs = trigger?.value(of: field)?.displayText else { return false }
             return Identity.emailKey(mine) == Identity.emailKey(theirs)
         case .listedInManifest(let key):

@@ -326,11 +326,16 @@ struct SubjectRuleEvaluator {
         lists: TimelineSearch.Lists?, into failure: inout RequirementFailure, note: String
     ) {
         if let lists {
-            guard start >= 0, start < steps.count, let found = TimelineSearch.nearest(in: lists.witnesses, from: start, by: step) else {
-                return
+            var cursor = start
+            // Listed steps that may be witnesses are checked against the firing event.
+            while cursor >= 0, cursor < steps.count, let found = TimelineSearch.nearest(in: lists.witnesses, from: cursor, by: step) {
+                if lists.exact || matching.matches(requirement.witness, steps[found], trigger: origin.event) {
+                    failure.evidence.append((found, .witness, note))
+                    failure.witness = failure.witness ?? found
+                    return
+                }
+                cursor = found + step
             }
-            failure.evidence.append((found, .witness, note))
-            failure.witness = failure.witness ?? found
             return
         }
         var cursor = start

@@ -8,6 +8,9 @@
 /// depend on the firing event (no `same_as`), whether a step matches does not depend on where
 /// the search started: the steps that match (and those of the witness's types, near misses in
 /// the evidence) are listed once per timeline, and a search jumps between them by binary search.
+/// A matcher that compares with the firing event (`same_as:`) lists the steps it may match for
+/// some firing event, and the search checks each it lands on: 20k mails of one subject each
+/// looking back for a notification about their address no longer walk past every earlier mail.
 /// The verdict and its evidence are the ones the walk gives; short timelines keep the walk.
 final class TimelineSearch {
     /// Timelines shorter than this are walked: listing their steps would cost more than it saves.
@@ -22,6 +25,9 @@ final class TimelineSearch {
         var stoppers: [Int] = []
         /// Steps of the witness's types (near misses when the witness does not match them).
         var witnessTypes: [Int] = []
+        /// Whether the lists hold exactly the steps that match; false when they hold those that
+        /// may match for some firing event, which the search checks one by one.
+        var exact = true
     }
 
     let steps: [Timeline.Step]
@@ -34,30 +40,31 @@ final class TimelineSearch {
         self.matching = matching
     }
 
-    /// The lists of the requirement at `slot`, or nil when its search must walk (a matcher that
-    /// compares with the firing event).
+    /// The lists of the requirement at `slot`.
     func lists(slot: Int, for requirement: TemporalRequirement) -> Lists? {
         if let known = lists[slot] { return known }
         let matchers = [requirement.witness] + [requirement.interruption, requirement.boundary].compactMap { $0 }
-        var made: Lists? = nil
-        if !matchers.contains(where: \.comparesWithTrigger) {
-            var result = Lists()
-            let types = requirement.witness.referencedTypes ?? []
-            for index in steps.indices {
-                let step = steps[index]
-                let isWitness = matching.matches(requirement.witness, step)
-                if isWitness { result.witnesses.append(index) }
-                if isWitness || requirement.interruption.map({ matching.matches($0, step) }) == true
-                    || requirement.boundary.map({ matching.matches($0, step) }) == true
-                {
-                    result.stoppers.append(index)
-                }
-                if types.contains(step.event.type) { result.witnessTypes.append(index) }
-            }
-            made = result
+        var result = Lists()
+        result.exact = !matchers.contains(where: \.comparesWithTrigger)
+        let matching = self.matching
+        let exact = result.exact
+        func test(_ matcher: EventMatcher, _ step: Timeline.Step) -> Bool {
+            exact ? matching.matches(matcher, step) : matching.mayMatch(matcher, step)
         }
-        lists[slot] = made
-        return made
+        let types = requirement.witness.referencedTypes ?? []
+        for index in steps.indices {
+            let step = steps[index]
+            let isWitness = test(requirement.witness, step)
+            if isWitness { result.witnesses.append(index) }
+            if isWitness || requirement.interruption.map({ test($0, step) }) == true
+                || requirement.boundary.map({ test($0, step) }) == true
+            {
+                result.stoppers.append(index)
+            }
+            if types.contains(step.event.type) { result.witnessTypes.append(index) }
+        }
+        lists[slot] = result
+        return result
     }
 
     /// The first step the matcher at `slot` matches (nil: none), or `.none` when it compares
