@@ -40,8 +40,9 @@ public struct LogMapping: Sendable {
     }
 }
 
-/// One kind of event a record can give.
-struct EventTemplate: Sendable {
+/// One kind of event a record can give. A class: every record looks at every template, and a
+/// struct was copied (its fields retained and released) each time.
+final class EventTemplate: Sendable {
     /// The reserved fields; nil ones come from the mapping's defaults.
     struct Reserved: Sendable {
         var id: MappingExpression?
@@ -61,6 +62,18 @@ struct EventTemplate: Sendable {
     /// Field name and value; a field without a value is left out.
     let fields: [(name: String, value: MappingExpression)]
     let location: SourceLocation
+
+    init(
+        condition: MappingCondition?, forEach: MappingExpression?, type: MappingExpression, reserved: Reserved,
+        fields: [(name: String, value: MappingExpression)], location: SourceLocation
+    ) {
+        self.condition = condition
+        self.forEach = forEach
+        self.type = type
+        self.reserved = reserved
+        self.fields = fields
+        self.location = location
+    }
 }
 
 /// A record and what its mapping must make of it, run by `mappings test` and the test suite.

@@ -76,18 +76,16 @@ struct RecordMapper {
 
     /// The event a template gives in a scope; nil when it names no subject.
     private func event(_ template: EventTemplate, in scope: MappingScope) throws(MappingFailure) -> MappedEvent? {
-        var members: [String: JSONValue] = [:]
+        var members = [String: JSONValue](minimumCapacity: template.fields.count + 5)
         for (name, expression) in template.fields {
             if let value = try expression.evaluate(in: scope), value != .null { members[name] = value }
         }
         members["type"] = try template.type.evaluate(in: scope)
         let defaults = mapping.defaults
-        for (name, expression) in [
-            ("id", template.reserved.id ?? defaults.id), ("time", template.reserved.time ?? defaults.time),
-            ("app", template.reserved.app ?? defaults.app),
-        ] {
-            if let value = try expression?.evaluate(in: scope), value != .null { members[name] = value }
-        }
+        // Written out rather than looped over a list: the list was an allocation per event.
+        if let value = try (template.reserved.id ?? defaults.id)?.evaluate(in: scope), value != .null { members["id"] = value }
+        if let value = try (template.reserved.time ?? defaults.time)?.evaluate(in: scope), value != .null { members["time"] = value }
+        if let value = try (template.reserved.app ?? defaults.app)?.evaluate(in: scope), value != .null { members["app"] = value }
         if let appleID = template.reserved.subjectAppleID ?? (template.reserved.subject == nil ? defaults.subjectAppleID : nil) {
             guard let value = try appleID.evaluate(in: scope), value != .null else { return nil }
             guard case .string(let text) = value else {

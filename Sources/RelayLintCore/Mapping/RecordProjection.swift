@@ -78,7 +78,7 @@ final class RecordProjection: Sendable {
     private func parse(_ parser: inout JSONParser, depth: Int) throws(JSONParser.SyntaxError) -> JSONValue {
         parser.skipWhitespace()
         guard !whole, parser.currentByte == UInt8(ascii: "{") else { return try parser.parseValue(depth: depth) }
-        var members: [String: JSONValue] = [:]
+        var members = [String: JSONValue](minimumCapacity: projections.count)
         try parser.parseObject(depth: depth, keys: keys) { index, parser throws(JSONParser.SyntaxError) in
             if let index {
                 members[keys.names[index]] = try projections[index].parse(&parser, depth: depth + 1)
