@@ -8,7 +8,7 @@ Writes, into --out (default: Benchmarks/data/<N>):
   manifest.yml   the app manifest for the two apps of the log
 
 Usage:
-  python3 Benchmarks/generate.py --events 1000000 [--accounts 200000] [--seed 1] [--out DIR]
+  python3 Benchmarks/generate.py --events 1000000 [--accounts 200000] [--seed 1] [--out DIR] [--unique-ids]
 
 The same --seed and sizes always give byte-identical files. The data mimics Examples/: two apps
 sharing one Firebase project, ~30% of subjects signing up with a hidden-email Apple ID, the others
@@ -154,12 +154,16 @@ class Story:
         return t
 
 
-def base36(n):
+def base36(n, pad="0"):
+    """n in base 36 with the digits LOWER36, padded to 6 with `pad`. The default pad "0" is also
+    the digit 26, so ids collide (seq 937 and 1 both give "00000b": 1,295 reused ids at 1M events,
+    46,655 at 10M, each of two subjects); pad="a" (the digit 0) gives unique ids. The default is
+    kept so that the data of earlier rounds stays the same; --unique-ids pads with "a"."""
     digits = []
     while n:
         n, r = divmod(n, 36)
         digits.append(LOWER36[r])
-    return "".join(reversed(digits)).rjust(6, "0")
+    return "".join(reversed(digits)).rjust(6, pad)
 
 
 def rand_id(rng, n=28):
@@ -198,8 +202,9 @@ def b64(rng, n):
 
 
 class Generator:
-    def __init__(self, seed, n_events, n_accounts, out):
+    def __init__(self, seed, n_events, n_accounts, out, unique_ids=False):
         self.rng = random.Random(seed)
+        self.id_pad = "a" if unique_ids else "0"
         self.n_events = n_events
         self.n_subjects = n_accounts
         self.out = out
@@ -689,7 +694,7 @@ class Generator:
                 subject, app, events, k = item
                 t, rep, typ, fields = events[k]
                 seq += 1
-                line = (f'{{"id":"e{base36(seq)}","time":{format_time(t, rep, rng)},"subject":"{subject}",'
+                line = (f'{{"id":"e{base36(seq, self.id_pad)}","time":{format_time(t, rep, rng)},"subject":"{subject}",'
                         f'"type":"{typ}","app":"{app}"{fields}}}\n')
                 out.append(line)
                 written += 1
@@ -736,10 +741,13 @@ def main():
     ap.add_argument("--accounts", type=int, help="number of subjects (default events/5)")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--out", help="output directory (default Benchmarks/data/<events>)")
+    ap.add_argument("--unique-ids", action="store_true",
+                    help="event ids that are unique across subjects (by default a few ids are reused "
+                         "by two subjects, see base36); the data is otherwise the same")
     args = ap.parse_args()
     accounts = args.accounts or max(1, args.events // 5)
     out = args.out or os.path.join(os.path.dirname(os.path.abspath(__file__)), "data", str(args.events))
-    lines, subjects, exported = Generator(args.seed, args.events, accounts, out).run()
+    lines, subjects, exported = Generator(args.seed, args.events, accounts, out, args.unique_ids).run()
     size = os.path.getsize(os.path.join(out, "events.jsonl"))
     print(f"{out}: {lines} event lines ({size / max(lines, 1):.1f} bytes/line), "
           f"{subjects} subjects, {exported} exported accounts", file=sys.stderr)
