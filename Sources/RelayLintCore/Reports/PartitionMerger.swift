@@ -109,6 +109,8 @@ public enum PartitionMerger {
         // partition and their place in it.
         var notes: [(key: [Int], note: Diagnostic)] = []
         var skipped: [(key: [Int], note: Diagnostic)] = []
+        // Each partition lists its own first look-alikes and counts the rest.
+        var unlistedLookAlikes = 0
         for (number, (_, report)) in ordered.enumerated() {
             let evaluation = report.evaluation
             let rename = renames[number]
@@ -162,6 +164,10 @@ public enum PartitionMerger {
             // Empty inputs are noted once for the whole data, below.
             let ownEmpty = Set(evaluation.inputs.filter(\.readNothing).map { LintReport.nothingReadMessage($0.path) })
             for (place, note) in evaluation.notes.enumerated() where !ownEmpty.contains(note.message) {
+                if let count = DatasetBuilder.unlistedLookAlikes(in: note) {
+                    unlistedLookAlikes += count
+                    continue
+                }
                 let note = moved(note)
                 notes.append((key(note, place), note))
             }
@@ -194,7 +200,21 @@ public enum PartitionMerger {
         let empty = inputs.filter(\.readNothing).map { input in
             Diagnostic(.warning, LintReport.nothingReadMessage(input.path), at: SourceLocation(file: input.path))
         }
-        merged.notes = empty + notes.sorted { $0.key.lexicographicallyPrecedes($1.key) }.map(\.note)
+        // As one run lists look-alikes: the first `noteLimit` in input order (each partition's
+        // first ones include all of its own among them), then a note on how many more there were.
+        var lookAlikes = unlistedLookAlikes
+        var listed = notes.sorted { $0.key.lexicographicallyPrecedes($1.key) }.map(\.note)
+        listed.removeAll { note in
+            guard DatasetBuilder.isLookAlikeNote(note) else { return false }
+            lookAlikes += 1
+            return lookAlikes - unlistedLookAlikes > DatasetBuilder.noteLimit
+        }
+        merged.notes = empty + listed
+        if lookAlikes > DatasetBuilder.noteLimit {
+            merged.notes.append(
+                DatasetBuilder.unlistedLookAlikesNote(
+                    lookAlikes - DatasetBuilder.noteLimit, at: SourceLocation(file: inputs.first?.path ?? "")))
+        }
         return merged
     }
 

@@ -376,9 +376,8 @@ struct DatasetBuilder {
         dataset.notes.insert(contentsOf: empty, at: 0)
         if lookAlikeCount > DatasetBuilder.noteLimit {
             dataset.notes.append(
-                Diagnostic(
-                    .note, "\(lookAlikeCount - DatasetBuilder.noteLimit) more look-alike relay addresses are not listed",
-                    at: SourceLocation(file: dataset.inputs.first?.path ?? "")))
+                DatasetBuilder.unlistedLookAlikesNote(
+                    lookAlikeCount - DatasetBuilder.noteLimit, at: SourceLocation(file: dataset.inputs.first?.path ?? "")))
         }
         return dataset
     }
@@ -446,9 +445,25 @@ struct DatasetBuilder {
 
     private func lookAlikeNote(_ address: String, field: String, at location: SourceLocation) -> Diagnostic {
         let domain = RelayDomains.domain(of: address) ?? address
-        return Diagnostic(
-            .note, "'\(field)' has domain '\(domain)', which looks like a relay domain but is not one; it is treated as a real address",
-            at: location)
+        return Diagnostic(.note, "'\(field)' has domain '\(domain)'" + DatasetBuilder.lookAlikeNoteEnding, at: location)
+    }
+
+    /// How a look-alike note ends; `relaylint merge` tells them apart by it to list the first
+    /// `noteLimit` of all partitions as one run does.
+    static let lookAlikeNoteEnding = ", which looks like a relay domain but is not one; it is treated as a real address"
+    private static let unlistedEnding = " more look-alike relay addresses are not listed"
+
+    static func isLookAlikeNote(_ note: Diagnostic) -> Bool { note.message.hasSuffix(lookAlikeNoteEnding) }
+
+    /// The note that says how many look-alikes are not listed.
+    static func unlistedLookAlikesNote(_ count: Int, at location: SourceLocation) -> Diagnostic {
+        Diagnostic(.note, "\(count)" + unlistedEnding, at: location)
+    }
+
+    /// The count an `unlistedLookAlikesNote` gives; nil for any other note.
+    static func unlistedLookAlikes(in note: Diagnostic) -> Int? {
+        guard note.severity == .note, note.message.hasSuffix(unlistedEnding) else { return nil }
+        return Int(note.message.dropLast(unlistedEnding.count))
     }
 
     /// The notes written so far.
