@@ -104,6 +104,26 @@ import Testing
         #expect(html.stdout == (try Self.single(accounts: accounts, events: events, format: "html")).stdout)
     }
 
+    /// More look-alike relay addresses than one run lists: each partition lists its own first
+    /// ones and counts the rest, and the merge lists the first of all and counts the rest as one
+    /// run does (it listed up to N times as many).
+    @Test(arguments: [2, 3])
+    func lookAlikesPastTheListsCapAreListedAndCountedAsOneRunDoes(count: Int) throws {
+        let folder = try Fixtures.temporaryDirectory()
+        let lines = (0..<350).map { number in  // one run lists 200
+            #"{"id":"s\#(number)","time":\#(1_767_225_600_000 + Int64(number) * 60_000),"subject":"look-\#(number % 97)","type":"signin","provider":"apple.com","email":"x\#(number)@privaterelay-appleid.com"}"#
+        }
+        let events = folder.appendingPathComponent("events.jsonl")
+        try Data((lines.joined(separator: "\n") + "\n").utf8).write(to: events)
+        let accounts = folder.appendingPathComponent("accounts.json")
+        try Data(#"{"users": [{"localId": "look-1", "email": "y@privaterelay.appleid.co"}]}"#.utf8).write(to: accounts)
+        let single = try Self.single(accounts: accounts.path, events: events.path)
+        #expect(single.stdout.contains("more look-alike relay addresses are not listed"), "\(single.stdout.suffix(2000))")
+        let (paths, split) = try Self.partials(count: count, accounts: accounts.path, events: events.path)
+        let merged = try Self.merge(paths, folder: split)
+        #expect(merged.stdout == single.stdout)
+    }
+
     @Test func aPartitionThatDecidedItsWindowsAtItsOwnEndIsRefused() throws {
         let (accounts, events) = try Self.generatedData(in: try Fixtures.temporaryDirectory())
         let (paths, folder) = try Self.partials(count: 3, accounts: accounts, events: events, dataEnd: false)
