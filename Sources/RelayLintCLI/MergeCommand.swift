@@ -99,13 +99,15 @@ struct MergeCommand: ParsableCommand {
     }
 
     private func mergePartitions(_ inputs: [(path: String, data: Data)]) throws {
-        var partials: [(path: String, report: PartitionReport)] = []
-        var problems: [Diagnostic] = []
-        for (path, data) in inputs {
-            do { partials.append((path, try PartitionMerger.read(path: path, data: data))) } catch { problems += error.diagnostics }
+        let partials: [(path: String, report: PartitionReport)]
+        do {
+            partials = try PartitionMerger.read(inputs, parallelism: ProcessInfo.processInfo.activeProcessorCount)
+        } catch {
+            StandardError.write(error.diagnostics)
+            throw ExitCode(ExitStatus.invalidInput)
         }
-        guard problems.isEmpty, let first = partials.first else {
-            StandardError.write(problems)
+        guard let first = partials.first else {
+            StandardError.write([Diagnostic(.error, "no partials to merge", at: SourceLocation(file: ""))])
             throw ExitCode(ExitStatus.invalidInput)
         }
         let configuration = try rules.configuration()
