@@ -91,6 +91,18 @@ import Testing
             Self.common + ["--events", "Examples/real-logs/identity-platform.jsonl", "--events-format", "relaylint"])
         #expect(forced.status == 2)
         #expect(forced.stderr.contains("identity-platform.jsonl:1: error: missing required field 'id'"), "\(forced.stderr)")
+        // A mapping named for records it does not recognise maps them anyway: the backend's
+        // records read as Cloud Logging entries are each skipped as no account change.
+        let mismatched = try CommandRunner.run(
+            Self.common + ["--events", "Examples/real-logs/backend.jsonl", "--events-format", "google-cloud-logging"])
+        #expect(mismatched.status != 2, "\(mismatched.stderr)")
+        let report = try #require(try JSONSerialization.jsonObject(with: Data(mismatched.stdout.utf8)) as? [String: Any])
+        let input = try #require(
+            (report["inputs"] as? [[String: Any]])?.first { ($0["path"] as? String)?.hasSuffix("backend.jsonl") == true })
+        #expect(input["format"] as? String == "google-cloud-logging")
+        #expect((input["eventsMade"] as? Int) == 0)
+        #expect(
+            ((input["skippedRecords"] as? [[String: Any]]) ?? []).reduce(0) { $0 + ($1["count"] as? Int ?? 0) } == input["records"] as? Int)
     }
 
     @Test func anUnknownFormatOrOneTooManyIsBadUsage() throws {

@@ -110,7 +110,8 @@ import Testing
     @Test(arguments: [2, 3])
     func lookAlikesPastTheListsCapAreListedAndCountedAsOneRunDoes(count: Int) throws {
         let folder = try Fixtures.temporaryDirectory()
-        let lines = (0..<350).map { number in  // one run lists 200
+        // One run lists 200; every partition (of 2 or 3) has more than that, and counts the rest.
+        let lines = (0..<750).map { number in
             #"{"id":"s\#(number)","time":\#(1_767_225_600_000 + Int64(number) * 60_000),"subject":"look-\#(number % 97)","type":"signin","provider":"apple.com","email":"x\#(number)@privaterelay-appleid.com"}"#
         }
         let events = folder.appendingPathComponent("events.jsonl")

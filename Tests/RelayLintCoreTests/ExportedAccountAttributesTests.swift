@@ -86,6 +86,37 @@ import Testing
         #expect(back?.attribute("disabled") == .bool(true))
     }
 
+    /// A witness comparing the exported account with the firing event (`same_as:`) is decided
+    /// alike on a long timeline, searched through its index, and on a short one, walked.
+    @Test func aWitnessComparingTheAccountWithTheFiringEventIsFoundOnALongTimeline() throws {
+        let rule = """
+            id: mail-to-the-exported-address
+            severity: warning
+            when: {type: email.sent}
+            require:
+              preceded_by: {type: signin, exported_account: {email: {same_as: event.to}}}
+            message: "mail {event.id}"
+            """
+        let loaded = RuleLoader.load(text: rule, path: "rule.yml", sha256: "")
+        #expect(loaded.diagnostics.isEmpty)
+        var lines = [#"{"id":"s","time":"2026-01-01T00:00:00Z","subject":"u1","type":"signin","provider":"apple.com"}"#]
+        for number in 0..<600 {
+            let to = number % 3 == 0 ? "other@example.com" : "a1@example.com"
+            lines.append(#"{"id":"m\#(number)","time":"2026-01-02T00:00:00Z","subject":"u1","type":"email.sent","to":"\#(to)"}"#)
+        }
+        let events = try Fixtures.temporaryFile(named: "long.jsonl", contents: lines.joined(separator: "\n") + "\n")
+        let export = try Fixtures.temporaryFile(
+            named: "accounts.json", contents: #"{"users": [{"localId": "u1", "email": "a1@example.com"}]}"#)
+        var request = LintRequest(
+            eventPaths: [events], accountPaths: [export], rules: RuleSet(rules: loaded.rules, files: []), parallelism: 1)
+        request.indexedSearchFrom = .max
+        let walked = try Linter.run(request).findings.filter { $0.rule == "mail-to-the-exported-address" }
+        request.indexedSearchFrom = 0
+        let indexed = try Linter.run(request).findings.filter { $0.rule == "mail-to-the-exported-address" }
+        #expect(walked.count == 200)
+        #expect(indexed == walked)
+    }
+
     @Test func anUnknownAttributeIsAnErrorAtItsKeyWithASuggestion() {
         let marked = MarkedText(
             """

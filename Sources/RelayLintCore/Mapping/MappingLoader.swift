@@ -57,6 +57,11 @@ struct MappingLoader {
         if let node = map["let"]?.value {
             if case .mapping(let pairs) = node.content {
                 for pair in pairs {
+                    // `$item` is the element of a `for_each` list; a value of that name would be
+                    // read as one or the other depending on where it is first read.
+                    if pair.key == "item" {
+                        reader.report("'item' is the name of a for_each list's element; give the value another name", at: pair.keyLocation)
+                    }
                     if let value = expression(pair.value, what: "'let.\(pair.key)'") { lets.append((pair.key, value)) }
                     known.insert(pair.key)
                 }

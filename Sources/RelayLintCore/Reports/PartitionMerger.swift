@@ -36,7 +36,6 @@ public enum PartitionMerger {
         }
     }
 
-    /// Reads a partial, naming the file in what is wrong with it.
     /// Reads several partials at once, on up to `parallelism` threads: decoding them was half of
     /// a merge's time, one after the other. Every problem of every file is reported.
     public static func read(
@@ -57,6 +56,7 @@ public enum PartitionMerger {
         return partials
     }
 
+    /// Reads a partial, naming the file in what is wrong with it.
     public static func read(path: String, data: Data) throws(DiagnosticsError) -> PartitionReport {
         do {
             return try JSONDecoder().decode(PartitionReport.self, from: data)
@@ -223,11 +223,13 @@ public enum PartitionMerger {
         // As one run lists look-alikes: the first `noteLimit` in input order (each partition's
         // first ones include all of its own among them), then a note on how many more there were.
         var lookAlikes = unlistedLookAlikes
-        var listed = notes.sorted { $0.key.lexicographicallyPrecedes($1.key) }.map(\.note)
-        listed.removeAll { note in
-            guard DatasetBuilder.isLookAlikeNote(note) else { return false }
-            lookAlikes += 1
-            return lookAlikes - unlistedLookAlikes > DatasetBuilder.noteLimit
+        var listed: [Diagnostic] = []
+        for note in notes.sorted(by: { $0.key.lexicographicallyPrecedes($1.key) }).map(\.note) {
+            if DatasetBuilder.isLookAlikeNote(note) {
+                lookAlikes += 1
+                if lookAlikes - unlistedLookAlikes > DatasetBuilder.noteLimit { continue }
+            }
+            listed.append(note)
         }
         merged.notes = empty + listed
         if lookAlikes > DatasetBuilder.noteLimit {

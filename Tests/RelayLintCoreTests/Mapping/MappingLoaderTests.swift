@@ -33,6 +33,27 @@ import Testing
         #expect(error.diagnostics.count == 7)
     }
 
+    /// Named values are worked out when first read: one named `item` would be the list element
+    /// or the value depending on where it was first read, so the name is refused.
+    @Test func aValueNamedItemIsRefused() {
+        let text = """
+            mapping: items
+            recognize: {path: kind, is: string}
+            let:
+              item: {path: payload}
+            events:
+              - type: signin
+                subject: {path: uid}
+            """
+        guard case .failure(let error) = MappingLoader.load(text: text, path: "items.yml", sha256: "") else {
+            Issue.record("the mapping loaded")
+            return
+        }
+        #expect(
+            error.diagnostics.map { "\($0.location.line):\($0.location.column ?? 0) \($0.message)" }
+                == ["4:3 'item' is the name of a for_each list's element; give the value another name"])
+    }
+
     @Test func itemIsKnownOnlyInsideForEach() {
         let text = """
             mapping: items

@@ -120,7 +120,7 @@ extension EventMatcher {
     /// Whether the matcher compares a field with the firing event's (`same_as`), so that whether
     /// it matches a step depends on the search.
     var comparesWithTrigger: Bool {
-        fields.contains { if case .sameAs = $0.test { true } else { false } }
+        (fields + exportedAccount).contains { if case .sameAs = $0.test { true } else { false } }
             || (anyOf + allOf + noneOf).contains(where: \.comparesWithTrigger)
     }
 }
