@@ -52,19 +52,7 @@ if [ ! -x "$RELAYLINT" ]; then
 fi
 RELAYLINT="$(cd "$(dirname "$RELAYLINT")" && pwd)/$(basename "$RELAYLINT")"   # runs cd into the data
 
-# timed NAME LOG -- command...: runs the command under /usr/bin/time -v; exit codes 0 and 1
-# (findings) are fine, anything else stops the script
-timed() {
-    local name="$1" log="$2"; shift 3
-    local rc=0 t0 t1
-    t0=$(date +%s%N)
-    /usr/bin/time -v -o "$log" "$@" >/dev/null 2>"$log.stderr" || rc=$?
-    t1=$(date +%s%N)
-    echo "$(( (t1 - t0) / 1000 ))" > "$log.us"     # wall time in µs (time -v rounds to 10 ms)
-    if [ "$rc" -gt 1 ]; then
-        echo "$name failed with exit code $rc:" >&2; cat "$log" "$log.stderr" >&2; exit 1
-    fi
-}
+. "$HERE/timed.sh"   # timed NAME LOG -- command...
 
 # one partition run, for xargs: partition-run K N (in the data folder)
 partition_run() {

@@ -50,18 +50,7 @@ mkdir -p "$HERE/data"
     done
 } > "$FOUR_CONFIG"
 
-# timed NAME LOG -- command...: runs the command under /usr/bin/time -v; exit codes 0 and 1 are fine
-timed() {
-    local name="$1" log="$2"; shift 3
-    local rc=0 t0 t1
-    t0=$(date +%s%N)
-    /usr/bin/time -v -o "$log" "$@" >/dev/null 2>"$log.stderr" || rc=$?
-    t1=$(date +%s%N)
-    echo "$(( (t1 - t0) / 1000 ))" > "$log.us"     # wall time in µs (time -v rounds to 10 ms)
-    if [ "$rc" -gt 1 ]; then
-        echo "$name failed with exit code $rc:" >&2; cat "$log.stderr" >&2; exit 1
-    fi
-}
+. "$HERE/timed.sh"   # timed NAME LOG -- command...
 
 for n in "${SIZES[@]}"; do
     dir="$HERE/data/$n"

@@ -116,7 +116,7 @@ public struct Event: Sendable, Equatable {
     /// The reserved field names of contract §2.2.
     public static let reservedFields: Set<String> = ["id", "time", "subject", "type", "app"]
     /// The same names, compared one by one (five short strings: cheaper than hashing).
-    static let reservedNames = ["id", "time", "subject", "type", "app"]
+    static let reservedNames = Array(reservedFields)
 
     /// A field's value by name, reserved fields included, as a rule or a template reads it.
     public func value(of field: String) -> JSONValue? {
