@@ -188,3 +188,37 @@ import Testing
         #expect(RuleLoader.load(text: text, path: "rule.yml", sha256: "").diagnostics.isEmpty)
     }
 }
+
+/// How YAML text becomes a tree, whatever file it is in.
+@Suite struct YAMLTreeTests {
+    /// libyaml's reader reports a bad character by byte offset; the error still names the line
+    /// and the column, counted in characters.
+    @Test func aControlCharacterIsAnErrorAtItsLineAndColumn() {
+        let text = "id: é\ndescription: \"ab\u{01}\"\n"
+        guard case .failure(let error) = YAMLTree.parse(text, path: "rule.yml") else {
+            Issue.record("a control character was accepted")
+            return
+        }
+        #expect(error.diagnostics.map(\.location.description) == ["rule.yml:2:16"])
+        #expect(error.diagnostics.first?.message == "invalid YAML: control characters are not allowed (U+0001)")
+    }
+
+    /// Scalars are typed by relaylint, not by YAML 1.1's resolver: `no`, `on`, `0x1F`, dates and
+    /// `.inf` stay the strings they were written as.
+    @Test func onlyTrueFalseNullAndJSONNumbersAreTyped() throws {
+        let text = "a: no\nb: on\nc: 0x1F\nd: 2026-11-25\ne: .inf\nf: true\ng: ~\nh: -1.5e3\ni: '7'\nj: <<\n"
+        guard case .success(let tree?) = YAMLTree.parse(text, path: "x.yml"), case .mapping(let pairs) = tree.content else {
+            Issue.record("did not parse")
+            return
+        }
+        let values = pairs.map { pair -> JSONValue in
+            guard case .scalar(let value) = pair.value.content else { return .null }
+            return value
+        }
+        #expect(
+            values == [
+                .string("no"), .string("on"), .string("0x1F"), .string("2026-11-25"), .string(".inf"), .bool(true), .null,
+                try JSONParser.parseDocument("-1.5e3"), .string("7"), .string("<<"),
+            ])
+    }
+}

@@ -22,6 +22,8 @@ enum YAMLAliases {
     /// The first alias in `text`, or nil when there is none or the text stops being YAML first
     /// (the composer then reports the syntax error in its own words).
     static func first(in text: String) -> Alias? {
+        // Every alias starts with '*': most files have none, and need no second parse.
+        guard text.utf8.contains(UInt8(ascii: "*")) else { return nil }
         var text = text
         return text.withUTF8 { bytes -> Alias? in
             var parser = yaml_parser_t()

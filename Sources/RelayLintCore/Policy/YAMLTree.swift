@@ -60,7 +60,11 @@ public struct YAMLTree: Sendable, Equatable {
         }
         let node: Node?
         do {
-            node = try Yams.compose(yaml: text)
+            // `.basic`: no tag resolution. Scalars are typed by `typed(_:)` below, and Yams' YAML 1.1
+            // resolver would match every plain scalar against seven regular expressions for nothing.
+            // `.utf8`, not `.default`: the default reads the environment on every call (and prints
+            // to standard output when YAMS_DEFAULT_ENCODING is set, which would corrupt a report).
+            node = try Yams.compose(yaml: text, .basic, .default, .utf8)
         } catch let error as YamlError {
             return .failure(DiagnosticsError([YAMLTree.diagnostic(for: error, path: path)]))
         } catch {
@@ -123,6 +127,21 @@ public struct YAMLTree: Sendable, Equatable {
         return .string(text)
     }
 
+    /// The 1-based line and column (in characters) of a byte offset into `text`.
+    static func lineAndColumn(ofByte offset: Int, in text: String) -> (line: Int, column: Int) {
+        var line = 1
+        var column = 1
+        for byte in text.utf8.prefix(offset) {
+            if byte == UInt8(ascii: "\n") {
+                line += 1
+                column = 1
+            } else if byte & 0xC0 != 0x80 {
+                column += 1
+            }
+        }
+        return (line, column)
+    }
+
     static func diagnostic(for error: YamlError, path: String) -> Diagnostic {
         switch error {
         case .scanner(let context, let problem, let mark, _), .parser(let context, let problem, let mark, _):
@@ -131,6 +150,13 @@ public struct YAMLTree: Sendable, Equatable {
         case .composer(let context, let problem, let mark, _):
             let detail = context.map { "\(problem) \($0.text)" } ?? problem
             return Diagnostic(.error, "invalid YAML: \(detail)", at: SourceLocation(file: path, line: mark.line, column: mark.column))
+        case .reader(let problem, let offset, let value, let yaml):
+            // libyaml's reader (bad characters) reports a byte offset, not a mark.
+            let at = offset.map { YAMLTree.lineAndColumn(ofByte: $0, in: yaml) }
+            let character = value >= 0 ? String(format: " (U+%04X)", Int(value)) : ""
+            return Diagnostic(
+                .error, "invalid YAML: \(problem)\(character)",
+                at: SourceLocation(file: path, line: at?.line ?? 0, column: at?.column))
         case .duplicatedKeysInMapping(let duplicates, let context):
             return Diagnostic(
                 .error, "duplicate key '\(duplicates.joined(separator: "', '"))' \(context.text)",
