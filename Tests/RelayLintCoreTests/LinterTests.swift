@@ -107,6 +107,15 @@ import Testing
         #expect(report.findings.first?.location?.line == 4)
     }
 
+    /// A partition written by `split` keeps other partitions' lines as empty ones: they are not
+    /// records, and the lines after them keep their numbers.
+    @Test func emptyLinesCountOnlyTowardLineNumbers() throws {
+        let gap = String(repeating: "\n", count: 300)
+        let report = try lint(events: [gap + Self.appleSignin + "\r\n" + gap + Self.emailLink + gap])
+        #expect(report.inputs.first?.records == 2)
+        #expect(report.findings.first?.location?.line == 602)
+    }
+
     // MARK: Order and duplicates
 
     @Test func unsortedInputIsOrderedByTime() throws {

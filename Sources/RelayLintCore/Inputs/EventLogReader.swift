@@ -85,9 +85,9 @@ struct EventLogReader {
         let sha256: String
         do {
             sha256 = try FileBytes.forEachRun(path: path, opened: opened, lineLimit: lineLimit) { bytes in
-                let lines = bytes.withUnsafeBufferPointer { FileBytes.lineRanges(in: $0, firstLine: nextLine) }
+                let (lines, lineCount) = bytes.withUnsafeBufferPointer { FileBytes.lineRanges(in: $0, firstLine: nextLine) }
                 if let long = lines.first(where: { $0.bytes.count > lineLimit }) { throw FileBytes.LineTooLong(line: long.number) }
-                nextLine += lines.count
+                nextLine += lineCount
                 let parts = workers.count > 1 && lines.count >= 256 ? workers.count : 1
                 let run = ParsedRun(bytes: bytes, lines: lines, parts: parts)
                 let parsed = parsing.map { pending in
@@ -209,7 +209,7 @@ private final class ParsedRun: @unchecked Sendable {
     let bytes: ArraySlice<UInt8>
     let lines: [(bytes: Range<Int>, number: Int)]
     let parts: Int
-    /// One slot per line; nil for blank lines. Workers write disjoint ranges, and the reader
+    /// One slot per non-empty line; nil for blank ones. Workers write disjoint ranges, and the reader
     /// reads only after all of them finished.
     let records: UnsafeMutableBufferPointer<EventLogReader.Delivery?>
     /// The bytes each part's preparation appended.

@@ -157,9 +157,16 @@ struct FileBytes {
         return min(estimate, Int(size) / 41 + 1)
     }
 
-    /// The lines of a run of whole lines: byte ranges without the `\n` or `\r\n` (and without a
-    /// UTF-8 byte order mark on the file's first line), numbered from `firstLine`.
-    static func lineRanges(in run: UnsafeBufferPointer<UInt8>, firstLine: Int) -> [(bytes: Range<Int>, number: Int)] {
+    /// The non-empty lines of a run of whole lines: byte ranges without the `\n` or `\r\n` (and
+    /// without a UTF-8 byte order mark on the file's first line), numbered from `firstLine`; and
+    /// how many lines the run holds, empty ones included.
+    ///
+    /// Empty lines are left out because a partition written by `split` keeps every other
+    /// partition's line as an empty one (so that line numbers stay the original file's): at 8
+    /// partitions, seven lines in eight are empty, and a slot for each cost more than the events.
+    static func lineRanges(
+        in run: UnsafeBufferPointer<UInt8>, firstLine: Int
+    ) -> (ranges: [(bytes: Range<Int>, number: Int)], lineCount: Int) {
         var ranges: [(bytes: Range<Int>, number: Int)] = []
         var lineStart = 0
         var number = firstLine
@@ -169,11 +176,11 @@ struct FileBytes {
             var end = newline
             if end > start, run[end - 1] == 0x0D { end -= 1 }
             if number == 1, end - start >= 3, run[start] == 0xEF, run[start + 1] == 0xBB, run[start + 2] == 0xBF { start += 3 }
-            ranges.append((start..<end, number))
+            if end > start { ranges.append((start..<end, number)) }
             number += 1
             lineStart = newline + 1
         }
-        return ranges
+        return (ranges, number - firstLine)
     }
 
     /// Reads a whole (small) file: manifests, rules, configuration (account exports are mapped,
