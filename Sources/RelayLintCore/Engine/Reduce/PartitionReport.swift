@@ -29,11 +29,39 @@ public struct PartitionReport: Sendable, Codable, Equatable {
     }
 
     /// The partial as JSON, keys sorted: the same inputs give the same bytes.
+    ///
+    /// The findings, nearly all of it, are converted by `PartialFindings`; the rest through
+    /// `Codable`.
     public func json() -> Data {
+        var shell = self
+        shell.evaluation.findings = []
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        // Every part of it encodes (strings, numbers, arrays): encoding cannot fail.
-        return (try? encoder.encode(self)) ?? Data()
+        // Every part of it encodes (strings, numbers, arrays) and parses back: this cannot fail.
+        guard let data = try? encoder.encode(shell), case .object(var document)? = try? PartitionReport.tree(of: data),
+            case .object(var evaluation)? = document["evaluation"]
+        else { return Data() }
+        evaluation["findings"] = .array(self.evaluation.findings.map(PartialFindings.value(of:)))
+        document["evaluation"] = .object(evaluation)
+        return Data(JSONValue.object(document).sortedText.utf8)
+    }
+
+    /// Reads a partial that `json()` wrote.
+    static func read(_ data: Data) throws -> PartitionReport {
+        guard case .object(var document) = try tree(of: data), case .object(var evaluation)? = document["evaluation"],
+            case .array(let findings)? = evaluation["findings"]
+        else { throw PartialFindings.ShapeError(description: "no evaluation.findings array") }
+        evaluation["findings"] = .array([])
+        document["evaluation"] = .object(evaluation)
+        var report = try JSONDecoder().decode(PartitionReport.self, from: Data(JSONValue.object(document).sortedText.utf8))
+        report.evaluation.findings = try findings.map { value throws(PartialFindings.ShapeError) in
+            try PartialFindings.finding(from: value)
+        }
+        return report
+    }
+
+    private static func tree(of data: Data) throws -> JSONValue {
+        try data.withUnsafeBytes { bytes in try JSONParser.parseDocument(bytes.bindMemory(to: UInt8.self)) }
     }
 }
 

@@ -59,7 +59,7 @@ public enum PartitionMerger {
     /// Reads a partial, naming the file in what is wrong with it.
     public static func read(path: String, data: Data) throws(DiagnosticsError) -> PartitionReport {
         do {
-            return try JSONDecoder().decode(PartitionReport.self, from: data)
+            return try PartitionReport.read(data)
         } catch {
             let truncated = !data.isEmpty && data.last != UInt8(ascii: "}") && data.last != UInt8(ascii: "\n")
             throw DiagnosticsError([
@@ -67,9 +67,17 @@ public enum PartitionMerger {
                     .error,
                     truncated
                         ? "the partial is truncated (it ends in the middle of its JSON): run its partition again"
-                        : "not a relaylint partial (`check --partition K/N --format json`): \(error)",
+                        : "not a relaylint partial (`check --partition K/N --format json`): \(describe(error))",
                     at: SourceLocation(file: path))
             ])
+        }
+    }
+
+    private static func describe(_ error: any Error) -> String {
+        switch error {
+        case let syntax as JSONParser.SyntaxError: "invalid JSON at byte \(syntax.offset): \(syntax.reason)"
+        case let shape as PartialFindings.ShapeError: shape.description
+        default: "\(error)"
         }
     }
 

@@ -1,0 +1,89 @@
+import Foundation
+import Testing
+
+@testable import RelayLintCore
+
+/// Findings travel from partition runs to `merge` through `PartialFindings`: every field comes
+/// back as it went, and a finding that is not one is refused with what is wrong.
+@Suite struct PartialFindingsTests {
+    typealias Location = RelayLintCore.SourceLocation
+
+    static let trigger = Evidence(
+        role: .trigger, event: "l1", type: "identity.linked", time: Timestamp(rfc3339: "2026-01-02T00:00:00.123Z")!,
+        location: Location(file: "events.jsonl", line: 2))
+
+    static func finding(suppressed: Bool) -> Finding {
+        var finding = Finding(
+            rule: "consent-before-email-link", severity: .error, subject: "u1 \"quoted\" \\ ☃", app: "com.example",
+            event: "l1", time: trigger.time, message: "linked\nwithout consent", fingerprint: "abc123",
+            location: Location(file: "events.jsonl", line: 2, column: 7), expected: "consent first",
+            evidence: [
+                trigger,
+                Evidence(
+                    role: .witness, event: "c0", type: "consent.granted", time: Timestamp(rfc3339: "2025-12-01T00:00:00Z")!,
+                    location: Location(file: "other.jsonl", line: 40), note: "outside the window"),
+            ])
+        if suppressed {
+            finding.suppression = Suppression(
+                rule: "consent-before-email-link", justification: "known", author: "a", expires: "2099-12-31",
+                location: Location(file: ".relaylint.yml", line: 3))
+        }
+        return finding
+    }
+
+    @Test(arguments: [false, true])
+    func aFindingComesBackAsItWent(suppressed: Bool) throws {
+        let finding = Self.finding(suppressed: suppressed)
+        let text = PartialFindings.value(of: finding).sortedText
+        let back = try PartialFindings.finding(from: JSONParser.parseDocument(text))
+        #expect(back == finding)
+        #expect(back.isSuppressed == suppressed)
+    }
+
+    /// An app finding has no event, time or location: the keys are absent, as `Codable` leaves them.
+    @Test func anAppFindingLeavesOutWhatItDoesNotHave() throws {
+        let finding = Finding(
+            rule: "in-app-deletion-offered", severity: .warning, subject: "com.example", app: "com.example", event: nil,
+            time: nil, message: "m", fingerprint: "f", location: nil, expected: "e", evidence: [])
+        let value = PartialFindings.value(of: finding)
+        #expect(
+            value.objectValue.map { Set($0.keys) } == [
+                "rule", "severity", "subject", "app", "message", "fingerprint", "expected", "evidence",
+            ])
+        #expect(try PartialFindings.finding(from: value) == finding)
+    }
+
+    /// What `Codable` wrote for a finding reads the same through `PartialFindings`.
+    @Test func codableAndPartialFindingsAgree() throws {
+        let finding = Self.finding(suppressed: true)
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        let codable = try JSONParser.parseDocument(String(decoding: try encoder.encode(finding), as: UTF8.self))
+        #expect(codable == PartialFindings.value(of: finding))
+        #expect(try PartialFindings.finding(from: codable) == finding)
+    }
+
+    @Test(arguments: [
+        (#"{"rule":"r"}"#, "'severity' is missing or not a string"),
+        (
+            #"{"rule":"r","severity":"fatal","subject":"s","app":"a","message":"m","fingerprint":"f","expected":"e","evidence":[]}"#,
+            "unknown severity 'fatal'"
+        ),
+        (
+            #"{"rule":"r","severity":"error","subject":"s","app":"a","message":"m","fingerprint":"f","expected":"e","evidence":[],"time":"noon"}"#,
+            "'time' is missing or not an RFC 3339 time"
+        ),
+        (
+            #"{"rule":"r","severity":"error","subject":"s","app":"a","message":"m","fingerprint":"f","expected":"e","evidence":[{"role":"x"}]}"#,
+            "unknown evidence role 'x'"
+        ),
+        (#"[1]"#, "a finding is not a JSON object"),
+    ])
+    func aMalformedFindingSaysWhatIsWrong(text: String, problem: String) throws {
+        #expect {
+            _ = try PartialFindings.finding(from: JSONParser.parseDocument(text))
+        } throws: { error in
+            (error as? PartialFindings.ShapeError)?.description == problem
+        }
+    }
+}
