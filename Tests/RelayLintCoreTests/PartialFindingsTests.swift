@@ -4,9 +4,18 @@ import Testing
 @testable import RelayLintCore
 
 /// Findings travel from partition runs to `merge` through `PartialFindings`: every field comes
-/// back as it went, and a finding that is not one is refused with what is wrong.
+/// back as it went, and a finding that is not one is refused with what is wrong and where.
 @Suite struct PartialFindingsTests {
     typealias Location = RelayLintCore.SourceLocation
+
+    static func read(_ text: String) throws(JSONParser.SyntaxError) -> Finding {
+        var copy = text
+        let result: Result<Finding, JSONParser.SyntaxError> = copy.withUTF8 { bytes in
+            var parser = JSONParser(bytes: bytes)
+            return Result { () throws(JSONParser.SyntaxError) in try PartialFindings.finding(from: &parser, depth: 0) }
+        }
+        return try result.get()
+    }
 
     static let trigger = Evidence(
         role: .trigger, event: "l1", type: "identity.linked", time: Timestamp(rfc3339: "2026-01-02T00:00:00.123Z")!,
@@ -35,7 +44,7 @@ import Testing
     func aFindingComesBackAsItWent(suppressed: Bool) throws {
         let finding = Self.finding(suppressed: suppressed)
         let text = PartialFindings.value(of: finding).sortedText
-        let back = try PartialFindings.finding(from: JSONParser.parseDocument(text))
+        let back = try Self.read(text)
         #expect(back == finding)
         #expect(back.isSuppressed == suppressed)
     }
@@ -50,7 +59,7 @@ import Testing
             value.objectValue.map { Set($0.keys) } == [
                 "rule", "severity", "subject", "app", "message", "fingerprint", "expected", "evidence",
             ])
-        #expect(try PartialFindings.finding(from: value) == finding)
+        #expect(try Self.read(value.sortedText) == finding)
     }
 
     /// What `Codable` wrote for a finding reads the same through `PartialFindings`.
@@ -60,30 +69,25 @@ import Testing
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         let codable = try JSONParser.parseDocument(String(decoding: try encoder.encode(finding), as: UTF8.self))
         #expect(codable == PartialFindings.value(of: finding))
-        #expect(try PartialFindings.finding(from: codable) == finding)
+        #expect(try Self.read(codable.sortedText) == finding)
     }
 
+    static let base = #""rule":"r","subject":"s","app":"a","message":"m","fingerprint":"f","expected":"e""#
+
     @Test(arguments: [
-        (#"{"rule":"r"}"#, "'severity' is missing or not a string"),
+        (#"{"rule":"r"}"#, 0, "a finding without severity"),
+        ("{\(base),\"severity\":\"fatal\",\"evidence\":[]}", 94, "'fatal' is not a severity"),
+        ("{\(base),\"severity\":\"error\",\"evidence\":[],\"time\":\"noon\"}", 123, "expected an RFC 3339 time"),
+        ("{\(base),\"severity\":\"error\",\"evidence\":[{\"role\":\"x\"}]}", 122, "'x' is not an evidence role"),
         (
-            #"{"rule":"r","severity":"fatal","subject":"s","app":"a","message":"m","fingerprint":"f","expected":"e","evidence":[]}"#,
-            "unknown severity 'fatal'"
+            "{\(base),\"severity\":\"error\",\"evidence\":[{\"role\":\"trigger\"}]}", 114,
+            "evidence without one of role, event, type, time and location"
         ),
-        (
-            #"{"rule":"r","severity":"error","subject":"s","app":"a","message":"m","fingerprint":"f","expected":"e","evidence":[],"time":"noon"}"#,
-            "'time' is missing or not an RFC 3339 time"
-        ),
-        (
-            #"{"rule":"r","severity":"error","subject":"s","app":"a","message":"m","fingerprint":"f","expected":"e","evidence":[{"role":"x"}]}"#,
-            "unknown evidence role 'x'"
-        ),
-        (#"[1]"#, "a finding is not a JSON object"),
+        ("{\(base),\"severity\":1,\"evidence\":[]}", 94, "expected a string"),
+        ("{\(base),\"severity\":\"error\",\"evidence\":[],\"location\":{\"file\":\"f\",\"line\":1.5}}", 146, "expected an integer"),
+        (#"[1]"#, 0, "expected an object"),
     ])
-    func aMalformedFindingSaysWhatIsWrong(text: String, problem: String) throws {
-        #expect {
-            _ = try PartialFindings.finding(from: JSONParser.parseDocument(text))
-        } throws: { error in
-            (error as? PartialFindings.ShapeError)?.description == problem
-        }
+    func aMalformedFindingSaysWhatIsWrongAndWhere(text: String, offset: Int, problem: String) {
+        #expect(throws: JSONParser.SyntaxError(offset: offset, reason: problem)) { try Self.read(text) }
     }
 }

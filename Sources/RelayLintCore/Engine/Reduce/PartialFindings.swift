@@ -1,19 +1,15 @@
 import Foundation
 
-/// The findings of a partial, converted by hand to and from relaylint's own JSON tree.
+/// The findings of a partial, written and read by hand.
 ///
 /// Findings are nearly all of a partial (99% of its bytes at 1M events). Through Foundation's
 /// `Codable` encoder and decoder they were the cost of partitioning: encoding a tenth of each
 /// partition run, and decoding 8 partials of a 10M-event run 5.6 s on two threads, most of
-/// `merge`. The JSON keeps the shape `Codable` gives a `Finding` (the same keys, an absent key
-/// for nil), so a partial reads the same whichever wrote it; only the suppression of a suppressed
-/// finding, which is rare, still goes through `Codable`.
+/// `merge`. A finding is read straight from the bytes with `JSONParser` (a `JSONValue` tree of
+/// each one cost about as much as `Codable`: building and freeing dictionaries). The JSON keeps
+/// the shape `Codable` gives a `Finding` (the same keys, an absent key for nil); only the
+/// suppression of a suppressed finding, which is rare, still goes through `Codable`.
 enum PartialFindings {
-    /// A finding or part of one that is not what a partial holds.
-    struct ShapeError: Error, CustomStringConvertible {
-        var description: String
-    }
-
     static func value(of finding: Finding) -> JSONValue {
         var members: [String: JSONValue] = [
             "rule": .string(finding.rule),
@@ -32,27 +28,60 @@ enum PartialFindings {
         return .object(members)
     }
 
-    static func finding(from value: JSONValue) throws(ShapeError) -> Finding {
-        let members = try object(value, "a finding")
+    private static let findingKeys = JSONKeys([
+        "rule", "severity", "subject", "app", "event", "time", "message", "fingerprint", "location", "expected", "evidence",
+        "suppression",
+    ])
+
+    /// Reads the finding at the parser's offset. A value of the wrong kind, or a missing one, is
+    /// an error at its offset, as a syntax error is.
+    static func finding(from parser: inout JSONParser, depth: Int) throws(JSONParser.SyntaxError) -> Finding {
+        parser.skipWhitespace()
+        let start = parser.offset
+        var strings: [String?] = Array(repeating: nil, count: 12)
+        var severity: Severity?
+        var time: Timestamp?
+        var location: SourceLocation?
+        var evidence: [Evidence]?
+        var suppression: JSONValue?
+        try parser.parseObject(depth: depth, keys: findingKeys) { index, parser throws(JSONParser.SyntaxError) in
+            switch index {
+            case 1: severity = try enumerated(&parser, "a severity")
+            case 4: strings[4] = try optionalString(&parser, depth: depth + 1)
+            case 5: time = try timestamp(&parser)
+            case 8: location = try self.location(&parser, depth: depth + 1)
+            case 10:
+                var list: [Evidence] = []
+                try parser.parseArray(depth: depth + 1) { parser throws(JSONParser.SyntaxError) in
+                    list.append(try self.evidence(&parser, depth: depth + 2))
+                }
+                evidence = list
+            case 11: suppression = try parser.parseValue(depth: depth + 1)
+            case let index?: strings[index] = try string(&parser)
+            case nil: try parser.skipValue(depth: depth + 1)
+            }
+        }
+        func required(_ index: Int, _ name: String) throws(JSONParser.SyntaxError) -> String {
+            guard let text = strings[index] else { throw missing(name, in: "a finding", at: start) }
+            return text
+        }
+        guard let severity else { throw missing("severity", in: "a finding", at: start) }
+        guard let evidence else { throw missing("evidence", in: "a finding", at: start) }
         var finding = Finding(
-            rule: try string(members, "rule"),
-            severity: try severity(members),
-            subject: try string(members, "subject"),
-            app: try string(members, "app"),
-            event: try optionalString(members, "event"),
-            time: try members["time"].map { value throws(ShapeError) in try timestamp(value, "time") },
-            message: try string(members, "message"),
-            fingerprint: try string(members, "fingerprint"),
-            location: try members["location"].map { value throws(ShapeError) in try location(value) },
-            expected: try string(members, "expected"),
-            evidence: try array(members, "evidence").map { value throws(ShapeError) in try evidence(value) })
-        if let suppression = members["suppression"] {
-            finding.suppression = try codable(Suppression.self, from: suppression, "suppression")
+            rule: try required(0, "rule"), severity: severity, subject: try required(2, "subject"), app: try required(3, "app"),
+            event: strings[4], time: time, message: try required(6, "message"), fingerprint: try required(7, "fingerprint"),
+            location: location, expected: try required(9, "expected"), evidence: evidence)
+        if let suppression {
+            do {
+                finding.suppression = try JSONDecoder().decode(Suppression.self, from: Data(suppression.sortedText.utf8))
+            } catch {
+                throw JSONParser.SyntaxError(offset: start, reason: "a finding whose suppression is not one: \(error)")
+            }
         }
         return finding
     }
 
-    // MARK: The parts of a finding
+    // MARK: Evidence and locations
 
     private static func value(of evidence: Evidence) -> JSONValue {
         var members: [String: JSONValue] = [
@@ -66,14 +95,32 @@ enum PartialFindings {
         return .object(members)
     }
 
-    private static func evidence(_ value: JSONValue) throws(ShapeError) -> Evidence {
-        let members = try object(value, "evidence")
-        let roleName = try string(members, "role")
-        guard let role = Evidence.Role(rawValue: roleName) else { throw ShapeError(description: "unknown evidence role '\(roleName)'") }
-        return Evidence(
-            role: role, event: try string(members, "event"), type: try string(members, "type"),
-            time: try timestamp(members["time"], "time"), location: try location(members["location"]),
-            note: try optionalString(members, "note"))
+    private static let evidenceKeys = JSONKeys(["role", "event", "type", "time", "location", "note"])
+
+    private static func evidence(_ parser: inout JSONParser, depth: Int) throws(JSONParser.SyntaxError) -> Evidence {
+        parser.skipWhitespace()
+        let start = parser.offset
+        var role: Evidence.Role?
+        var event: String?
+        var type: String?
+        var time: Timestamp?
+        var location: SourceLocation?
+        var note: String?
+        try parser.parseObject(depth: depth, keys: evidenceKeys) { index, parser throws(JSONParser.SyntaxError) in
+            switch index {
+            case 0: role = try enumerated(&parser, "an evidence role")
+            case 1: event = try string(&parser)
+            case 2: type = try string(&parser)
+            case 3: time = try timestamp(&parser)
+            case 4: location = try self.location(&parser, depth: depth + 1)
+            case 5: note = try optionalString(&parser, depth: depth + 1)
+            default: try parser.skipValue(depth: depth + 1)
+            }
+        }
+        guard let role, let event, let type, let time, let location else {
+            throw missing("one of role, event, type, time and location", in: "evidence", at: start)
+        }
+        return Evidence(role: role, event: event, type: type, time: time, location: location, note: note)
     }
 
     private static func value(of location: SourceLocation) -> JSONValue {
@@ -82,77 +129,87 @@ enum PartialFindings {
         return .object(members)
     }
 
-    private static func location(_ value: JSONValue?) throws(ShapeError) -> SourceLocation {
-        let members = try object(value, "a location")
-        return SourceLocation(
-            file: try string(members, "file"), line: try integer(members["line"], "line"),
-            column: try members["column"].map { value throws(ShapeError) in try integer(value, "column") })
-    }
+    private static let locationKeys = JSONKeys(["file", "line", "column"])
 
-    private static func severity(_ members: [String: JSONValue]) throws(ShapeError) -> Severity {
-        let name = try string(members, "severity")
-        guard let severity = Severity(rawValue: name) else { throw ShapeError(description: "unknown severity '\(name)'") }
-        return severity
-    }
-
-    // MARK: Members
-
-    private static func object(_ value: JSONValue?, _ what: String) throws(ShapeError) -> [String: JSONValue] {
-        guard case .object(let members)? = value else { throw ShapeError(description: "\(what) is not a JSON object") }
-        return members
-    }
-
-    private static func array(_ members: [String: JSONValue], _ key: String) throws(ShapeError) -> [JSONValue] {
-        guard case .array(let elements)? = members[key] else { throw ShapeError(description: "'\(key)' is missing or not an array") }
-        return elements
-    }
-
-    private static func string(_ members: [String: JSONValue], _ key: String) throws(ShapeError) -> String {
-        guard case .string(let text)? = members[key] else { throw ShapeError(description: "'\(key)' is missing or not a string") }
-        return text
-    }
-
-    private static func optionalString(_ members: [String: JSONValue], _ key: String) throws(ShapeError) -> String? {
-        switch members[key] {
-        case nil, .null?: return nil
-        case .string(let text)?: return text
-        default: throw ShapeError(description: "'\(key)' is not a string")
+    private static func location(_ parser: inout JSONParser, depth: Int) throws(JSONParser.SyntaxError) -> SourceLocation {
+        parser.skipWhitespace()
+        let start = parser.offset
+        var file: String?
+        var line: Int?
+        var column: Int?
+        try parser.parseObject(depth: depth, keys: locationKeys) { index, parser throws(JSONParser.SyntaxError) in
+            switch index {
+            case 0: file = try string(&parser)
+            case 1: line = try integer(&parser)
+            case 2: column = try integer(&parser)
+            default: try parser.skipValue(depth: depth + 1)
+            }
         }
+        guard let file, let line else { throw missing("file or line", in: "a location", at: start) }
+        return SourceLocation(file: file, line: line, column: column)
     }
 
-    private static func integer(_ value: JSONValue?, _ key: String) throws(ShapeError) -> Int {
-        guard case .number(let number)? = value, let integer = Int(exactly: number.value) else {
-            throw ShapeError(description: "'\(key)' is missing or not an integer")
+    // MARK: Values
+
+    private static func string(_ parser: inout JSONParser) throws(JSONParser.SyntaxError) -> String {
+        parser.skipWhitespace()
+        guard parser.currentByte == UInt8(ascii: "\"") else {
+            throw JSONParser.SyntaxError(offset: parser.offset, reason: "expected a string")
         }
+        return try parser.parseString()
+    }
+
+    private static func optionalString(_ parser: inout JSONParser, depth: Int) throws(JSONParser.SyntaxError) -> String? {
+        parser.skipWhitespace()
+        guard parser.currentByte == UInt8(ascii: "n") else { return try string(&parser) }
+        let at = parser.offset
+        guard case .null = try parser.parseValue(depth: depth) else {
+            throw JSONParser.SyntaxError(offset: at, reason: "expected a string")
+        }
+        return nil
+    }
+
+    private static func enumerated<Value: RawRepresentable<String>>(
+        _ parser: inout JSONParser, _ what: String
+    ) throws(JSONParser.SyntaxError) -> Value {
+        parser.skipWhitespace()
+        let at = parser.offset
+        let name = try string(&parser)
+        guard let value = Value(rawValue: name) else { throw JSONParser.SyntaxError(offset: at, reason: "'\(name)' is not \(what)") }
+        return value
+    }
+
+    private static func integer(_ parser: inout JSONParser) throws(JSONParser.SyntaxError) -> Int {
+        parser.skipWhitespace()
+        let at = parser.offset
+        guard let first = parser.currentByte, first == UInt8(ascii: "-") || (first >= 0x30 && first <= 0x39),
+            let integer = Int(try parser.parseNumber().text)
+        else { throw JSONParser.SyntaxError(offset: at, reason: "expected an integer") }
         return integer
     }
 
-    private static func timestamp(_ value: JSONValue?, _ key: String) throws(ShapeError) -> Timestamp {
-        guard case .string(let text)? = value, let time = Timestamp(rfc3339: text) else {
-            throw ShapeError(description: "'\(key)' is missing or not an RFC 3339 time")
-        }
+    private static func timestamp(_ parser: inout JSONParser) throws(JSONParser.SyntaxError) -> Timestamp {
+        parser.skipWhitespace()
+        let at = parser.offset
+        let text = try string(&parser)
+        guard let time = Timestamp(rfc3339: text) else { throw JSONParser.SyntaxError(offset: at, reason: "expected an RFC 3339 time") }
         return time
     }
 
-    // MARK: Through Codable (the rare parts)
+    private static func missing(_ what: String, in container: String, at offset: Int) -> JSONParser.SyntaxError {
+        JSONParser.SyntaxError(offset: offset, reason: "\(container) without \(what)")
+    }
 
+    /// A value through `Codable` as a tree (a suppression: strings, and a location).
     private static func codableValue<Value: Encodable>(of value: Value) -> JSONValue {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        // A suppression is strings and dates as strings: it always encodes and parses back.
+        // Strings and integers: it always encodes and parses back.
         guard let data = try? encoder.encode(value),
             let tree = try? data.withUnsafeBytes({ bytes throws(JSONParser.SyntaxError) in
                 try JSONParser.parseDocument(bytes.bindMemory(to: UInt8.self))
             })
         else { return .null }
         return tree
-    }
-
-    private static func codable<Value: Decodable>(_ type: Value.Type, from value: JSONValue, _ key: String) throws(ShapeError) -> Value {
-        do {
-            return try JSONDecoder().decode(type, from: Data(value.sortedText.utf8))
-        } catch {
-            throw ShapeError(description: "'\(key)' is not a \(key): \(error)")
-        }
     }
 }

@@ -75,8 +75,7 @@ public enum PartitionMerger {
 
     private static func describe(_ error: any Error) -> String {
         switch error {
-        case let syntax as JSONParser.SyntaxError: "invalid JSON at byte \(syntax.offset): \(syntax.reason)"
-        case let shape as PartialFindings.ShapeError: shape.description
+        case let syntax as JSONParser.SyntaxError: "at byte \(syntax.offset): \(syntax.reason)"
         default: "\(error)"
         }
     }

@@ -46,18 +46,50 @@ public struct PartitionReport: Sendable, Codable, Equatable {
         return Data(JSONValue.object(document).sortedText.utf8)
     }
 
-    /// Reads a partial that `json()` wrote.
+    /// Reads a partial that `json()` wrote: the findings with `PartialFindings`, straight from
+    /// the bytes; the rest as a tree, decoded through `Codable`.
     static func read(_ data: Data) throws -> PartitionReport {
-        guard case .object(var document) = try tree(of: data), case .object(var evaluation)? = document["evaluation"],
-            case .array(let findings)? = evaluation["findings"]
-        else { throw PartialFindings.ShapeError(description: "no evaluation.findings array") }
-        evaluation["findings"] = .array([])
-        document["evaluation"] = .object(evaluation)
+        let (document, findings) = try data.withUnsafeBytes { raw in try split(raw.bindMemory(to: UInt8.self)) }
         var report = try JSONDecoder().decode(PartitionReport.self, from: Data(JSONValue.object(document).sortedText.utf8))
-        report.evaluation.findings = try findings.map { value throws(PartialFindings.ShapeError) in
-            try PartialFindings.finding(from: value)
-        }
+        report.evaluation.findings = findings
         return report
+    }
+
+    /// The partial's findings, and the rest of it as a tree with no findings.
+    private static func split(
+        _ bytes: UnsafeBufferPointer<UInt8>
+    ) throws(JSONParser.SyntaxError) -> (document: [String: JSONValue], findings: [Finding]) {
+        var document: [String: JSONValue] = [:]
+        var findings: [Finding]?
+        var parser = JSONParser(bytes: bytes)
+        try parser.parseObject(depth: 0) { key, parser throws(JSONParser.SyntaxError) in
+            if key == "evaluation" {
+                var evaluation: [String: JSONValue] = [:]
+                try parser.parseObject(depth: 1) { key, parser throws(JSONParser.SyntaxError) in
+                    if key == "findings" {
+                        findings = try readFindings(&parser)
+                        evaluation[key] = .array([])
+                    } else {
+                        evaluation[key] = try parser.parseValue(depth: 2)
+                    }
+                }
+                document[key] = .object(evaluation)
+            } else {
+                document[key] = try parser.parseValue(depth: 1)
+            }
+        }
+        parser.skipWhitespace()
+        if !parser.isAtEnd { throw JSONParser.SyntaxError(offset: parser.offset, reason: "unexpected text after the JSON value") }
+        guard let findings else { throw JSONParser.SyntaxError(offset: 0, reason: "no evaluation.findings array") }
+        return (document, findings)
+    }
+
+    private static func readFindings(_ parser: inout JSONParser) throws(JSONParser.SyntaxError) -> [Finding] {
+        var findings: [Finding] = []
+        try parser.parseArray(depth: 2) { parser throws(JSONParser.SyntaxError) in
+            findings.append(try PartialFindings.finding(from: &parser, depth: 3))
+        }
+        return findings
     }
 
     private static func tree(of data: Data) throws -> JSONValue {
