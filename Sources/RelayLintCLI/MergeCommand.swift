@@ -77,10 +77,11 @@ struct MergeCommand: ParsableCommand {
             }
             inputs.append((path, data))
         }
-        // A partial's keys are sorted: even a truncated one starts with its first key.
+        // A partial's keys are sorted: even a truncated one starts with its first key. That is
+        // asked first: decoding to find out scans the whole file (36 MB a partial at 10M events).
         let partitionMode = inputs.map { input in
-            (try? JSONDecoder().decode(Kind.self, from: input.data))?.format == PartitionReport.formatName
-                || ["{\"dataEnd\"", "{\"evaluation\""].contains { input.data.starts(with: Data($0.utf8)) }
+            ["{\"dataEnd\"", "{\"evaluation\""].contains { input.data.starts(with: Data($0.utf8)) }
+                || (try? JSONDecoder().decode(Kind.self, from: input.data))?.format == PartitionReport.formatName
         }
         if partitionMode.contains(true) {
             if let index = partitionMode.firstIndex(of: false) {
