@@ -35,29 +35,21 @@ public enum JSONValue: Sendable, Equatable, Hashable {
     /// no whitespace, numbers by value. Duplicate detection compares events through it.
     public var canonicalText: String {
         var output = ""
-        appendCanonical(to: &output, numbersAsWritten: false)
+        appendCanonical(to: &output)
         return output
     }
 
-    /// Compact JSON text with keys sorted, numbers as they were written: the same tree gives the
-    /// same text, for files that relaylint writes and reads back.
-    var sortedText: String {
-        var output = ""
-        appendCanonical(to: &output, numbersAsWritten: true)
-        return output
-    }
-
-    private func appendCanonical(to output: inout String, numbersAsWritten: Bool) {
+    private func appendCanonical(to output: inout String) {
         switch self {
         case .null: output += "null"
         case .bool(let value): output += value ? "true" : "false"
-        case .number(let number): output += numbersAsWritten ? number.text : number.canonicalText
+        case .number(let number): output += number.canonicalText
         case .string(let value): output += JSONValue.quoted(value)
         case .array(let elements):
             output += "["
             for (index, element) in elements.enumerated() {
                 if index > 0 { output += "," }
-                element.appendCanonical(to: &output, numbersAsWritten: numbersAsWritten)
+                element.appendCanonical(to: &output)
             }
             output += "]"
         case .object(let members):
@@ -66,7 +58,7 @@ public enum JSONValue: Sendable, Equatable, Hashable {
                 if index > 0 { output += "," }
                 output += JSONValue.quoted(key)
                 output += ":"
-                members[key]!.appendCanonical(to: &output, numbersAsWritten: numbersAsWritten)
+                members[key]!.appendCanonical(to: &output)
             }
             output += "}"
         }

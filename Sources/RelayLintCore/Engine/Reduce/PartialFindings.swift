@@ -10,22 +10,42 @@ import Foundation
 /// the shape `Codable` gives a `Finding` (the same keys, an absent key for nil); only the
 /// suppression of a suppressed finding, which is rare, still goes through `Codable`.
 enum PartialFindings {
-    static func value(of finding: Finding) -> JSONValue {
-        var members: [String: JSONValue] = [
-            "rule": .string(finding.rule),
-            "severity": .string(finding.severity.rawValue),
-            "subject": .string(finding.subject),
-            "app": .string(finding.app),
-            "message": .string(finding.message),
-            "fingerprint": .string(finding.fingerprint),
-            "expected": .string(finding.expected),
-            "evidence": .array(finding.evidence.map(value(of:))),
-        ]
-        if let event = finding.event { members["event"] = .string(event) }
-        if let time = finding.time { members["time"] = .string(time.description) }
-        if let location = finding.location { members["location"] = value(of: location) }
-        if let suppression = finding.suppression { members["suppression"] = codableValue(of: suppression) }
-        return .object(members)
+    /// Writes a finding, keys in ascending order as `Codable` with `.sortedKeys` writes them.
+    static func write(_ finding: Finding, to writer: inout CompactJSONWriter) {
+        writer.object { writer in
+            writer.key("app")
+            writer.string(finding.app)
+            if let event = finding.event {
+                writer.key("event")
+                writer.string(event)
+            }
+            writer.key("evidence")
+            writer.array(finding.evidence) { write($1, to: &$0) }
+            writer.key("expected")
+            writer.string(finding.expected)
+            writer.key("fingerprint")
+            writer.string(finding.fingerprint)
+            if let location = finding.location {
+                writer.key("location")
+                write(location, to: &writer)
+            }
+            writer.key("message")
+            writer.string(finding.message)
+            writer.key("rule")
+            writer.string(finding.rule)
+            writer.key("severity")
+            writer.string(finding.severity.rawValue)
+            writer.key("subject")
+            writer.string(finding.subject)
+            if let suppression = finding.suppression {
+                writer.key("suppression")
+                writer.value(codableValue(of: suppression))
+            }
+            if let time = finding.time {
+                writer.key("time")
+                writer.string(time.description)
+            }
+        }
     }
 
     private static let findingKeys = JSONKeys([
@@ -73,7 +93,9 @@ enum PartialFindings {
             location: location, expected: try required(9, "expected"), evidence: evidence)
         if let suppression {
             do {
-                finding.suppression = try JSONDecoder().decode(Suppression.self, from: Data(suppression.sortedText.utf8))
+                var writer = CompactJSONWriter()
+                writer.value(suppression)
+                finding.suppression = try JSONDecoder().decode(Suppression.self, from: Data(writer.bytes))
             } catch {
                 throw JSONParser.SyntaxError(offset: start, reason: "a finding whose suppression is not one: \(error)")
             }
@@ -83,16 +105,23 @@ enum PartialFindings {
 
     // MARK: Evidence and locations
 
-    private static func value(of evidence: Evidence) -> JSONValue {
-        var members: [String: JSONValue] = [
-            "role": .string(evidence.role.rawValue),
-            "event": .string(evidence.event),
-            "type": .string(evidence.type),
-            "time": .string(evidence.time.description),
-            "location": value(of: evidence.location),
-        ]
-        if let note = evidence.note { members["note"] = .string(note) }
-        return .object(members)
+    private static func write(_ evidence: Evidence, to writer: inout CompactJSONWriter) {
+        writer.object { writer in
+            writer.key("event")
+            writer.string(evidence.event)
+            writer.key("location")
+            write(evidence.location, to: &writer)
+            if let note = evidence.note {
+                writer.key("note")
+                writer.string(note)
+            }
+            writer.key("role")
+            writer.string(evidence.role.rawValue)
+            writer.key("time")
+            writer.string(evidence.time.description)
+            writer.key("type")
+            writer.string(evidence.type)
+        }
     }
 
     private static let evidenceKeys = JSONKeys(["role", "event", "type", "time", "location", "note"])
@@ -123,10 +152,17 @@ enum PartialFindings {
         return Evidence(role: role, event: event, type: type, time: time, location: location, note: note)
     }
 
-    private static func value(of location: SourceLocation) -> JSONValue {
-        var members: [String: JSONValue] = ["file": .string(location.file), "line": .number(JSONNumber(Double(location.line)))]
-        if let column = location.column { members["column"] = .number(JSONNumber(Double(column))) }
-        return .object(members)
+    private static func write(_ location: SourceLocation, to writer: inout CompactJSONWriter) {
+        writer.object { writer in
+            if let column = location.column {
+                writer.key("column")
+                writer.int(column)
+            }
+            writer.key("file")
+            writer.string(location.file)
+            writer.key("line")
+            writer.int(location.line)
+        }
     }
 
     private static let locationKeys = JSONKeys(["file", "line", "column"])

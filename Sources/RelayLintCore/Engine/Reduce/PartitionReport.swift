@@ -30,27 +30,47 @@ public struct PartitionReport: Sendable, Codable, Equatable {
 
     /// The partial as JSON, keys sorted: the same inputs give the same bytes.
     ///
-    /// The findings, nearly all of it, are converted by `PartialFindings`; the rest through
-    /// `Codable`.
+    /// The findings, nearly all of it, are written by `PartialFindings`; the rest goes through
+    /// `Codable` into a tree first.
     public func json() -> Data {
         var shell = self
         shell.evaluation.findings = []
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         // Every part of it encodes (strings, numbers, arrays) and parses back: this cannot fail.
-        guard let data = try? encoder.encode(shell), case .object(var document)? = try? PartitionReport.tree(of: data),
-            case .object(var evaluation)? = document["evaluation"]
+        guard let data = try? encoder.encode(shell), case .object(let document)? = try? PartitionReport.tree(of: data),
+            case .object(let evaluation)? = document["evaluation"]
         else { return Data() }
-        evaluation["findings"] = .array(self.evaluation.findings.map(PartialFindings.value(of:)))
-        document["evaluation"] = .object(evaluation)
-        return Data(JSONValue.object(document).sortedText.utf8)
+        var writer = CompactJSONWriter(capacity: 4096 + self.evaluation.findings.count * 1024)
+        writer.object { writer in
+            for key in document.keys.sorted() {
+                writer.key(key)
+                guard key == "evaluation" else {
+                    writer.value(document[key]!)
+                    continue
+                }
+                writer.object { writer in
+                    for key in evaluation.keys.sorted() {
+                        writer.key(key)
+                        if key == "findings" {
+                            writer.array(self.evaluation.findings) { PartialFindings.write($1, to: &$0) }
+                        } else {
+                            writer.value(evaluation[key]!)
+                        }
+                    }
+                }
+            }
+        }
+        return Data(writer.bytes)
     }
 
     /// Reads a partial that `json()` wrote: the findings with `PartialFindings`, straight from
     /// the bytes; the rest as a tree, decoded through `Codable`.
     static func read(_ data: Data) throws -> PartitionReport {
         let (document, findings) = try data.withUnsafeBytes { raw in try split(raw.bindMemory(to: UInt8.self)) }
-        var report = try JSONDecoder().decode(PartitionReport.self, from: Data(JSONValue.object(document).sortedText.utf8))
+        var writer = CompactJSONWriter()
+        writer.value(.object(document))
+        var report = try JSONDecoder().decode(PartitionReport.self, from: Data(writer.bytes))
         report.evaluation.findings = findings
         return report
     }
