@@ -45,4 +45,15 @@ import Testing
             return path == directory && reason == "is a directory"
         }
     }
+
+    /// A partition written by `split` keeps the other partitions' lines as empty ones: tables
+    /// are sized for the events it holds, not for the whole log's lines.
+    @Test func theEstimateCountsOnlyNonEmptyLines() throws {
+        let event = #"{"id":"e","time":"2026-01-01T00:00:00Z","subject":"u","type":"signin"}"#
+        let sparse = try Fixtures.temporaryFile(
+            named: "sparse.jsonl", contents: String(repeating: event + "\n\n\n\n\n\n\n\n", count: 1_000))
+        let dense = try Fixtures.temporaryFile(named: "dense.jsonl", contents: String(repeating: event + "\n", count: 1_000))
+        #expect(FileBytes.estimatedLineCount(path: sparse) == 1_000)
+        #expect(FileBytes.estimatedLineCount(path: dense) == 1_000)
+    }
 }

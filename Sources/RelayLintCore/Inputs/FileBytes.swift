@@ -139,8 +139,10 @@ struct FileBytes {
         func wait() { queue.sync {} }
     }
 
-    /// About how many lines a file holds: its size over the mean line length of its first
-    /// mebibyte; 0 when it cannot be read. Lets a caller size a table once instead of growing it.
+    /// About how many non-empty lines a file holds: its size over the mean length (per non-empty
+    /// line) of its first mebibyte; 0 when it cannot be read. Lets a caller size a table once
+    /// instead of growing it. Empty lines do not count: a partition written by `split` is mostly
+    /// empty lines, and counting them sized each partition's tables for the whole log.
     static func estimatedLineCount(path: String) -> Int {
         // Only a regular file is sampled: opening a named pipe to sample it would connect to its
         // writer and, closed, drop what it wrote before the real read.
@@ -150,8 +152,13 @@ struct FileBytes {
         guard let size = try? handle.seekToEnd(), size > 0, (try? handle.seek(toOffset: 0)) != nil,
             let sample = try? handle.read(upToCount: 1 << 20), !sample.isEmpty
         else { return 0 }
-        let newlines = sample.reduce(0) { $0 + ($1 == 0x0A ? 1 : 0) }
-        let estimate = Int(Double(max(newlines, 1)) * Double(size) / Double(sample.count))
+        var lines = 0
+        var previous: UInt8 = 0x0A
+        for byte in sample {
+            if byte == 0x0A, previous != 0x0A { lines += 1 }
+            previous = byte
+        }
+        let estimate = Int(Double(max(lines, 1)) * Double(size) / Double(sample.count))
         // No event is shorter than `{"id":"","time":0,"subject":"","type":""}`: a first mebibyte
         // of blank or short lines must not size a table for a billion ids.
         return min(estimate, Int(size) / 41 + 1)
