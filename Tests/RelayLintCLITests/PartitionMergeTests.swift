@@ -25,6 +25,26 @@ import Testing
         #expect(merged.status == single.status, "\(merged.stderr)")
     }
 
+    /// A partial can come from a pipe (`merge <(gsutil cat gs://…/partial-1.json)`): it is read
+    /// to its end where a file is mapped.
+    @Test func aPartialFromAPipeMergesAsFromAFile() throws {
+        let partial = try Self.partial()
+        let fifo = try Fixtures.temporaryDirectory().appendingPathComponent("partial.fifo").path
+        #expect(mkfifo(fifo, 0o600) == 0)
+        let writer = Thread {
+            if let handle = FileHandle(forWritingAtPath: fifo) {
+                handle.write(FileManager.default.contents(atPath: partial) ?? Data())
+                try? handle.close()
+            }
+        }
+        writer.start()
+        let piped = try CommandRunner.run(["merge"] + Self.options + [fifo, "--format", "json"])
+        let fromFile = try CommandRunner.run(["merge"] + Self.options + [partial, "--format", "json"])
+        #expect(piped.status == fromFile.status, "\(piped.stderr)")
+        #expect(!piped.stdout.isEmpty)
+        #expect(piped.stdout == fromFile.stdout)
+    }
+
     @Test func mergeRefusesRepeatedMixedTruncatedAndOtherOptions() throws {
         let partial = try Self.partial()
         let repeated = try CommandRunner.run(["merge"] + Self.options + [partial, partial])
