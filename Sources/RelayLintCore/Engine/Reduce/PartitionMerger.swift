@@ -212,7 +212,9 @@ public enum PartitionMerger {
                         + "run it again with --data-end \(merged.horizon)", at: SourceLocation(file: path)))
         }
         guard problems.isEmpty else { throw DiagnosticsError(problems) }
-        merged.findings.sort(by: Finding.reportOrder)
+        // Findings stay in partition order: the report's assembly sorts all findings, app
+        // findings included, in report order (a sort here too moved 300k findings at 10M events,
+        // a fifth of merge, for nothing).
         merged.appsSeen = appsSeen.sorted()
         merged.appsCreatingAccounts = creating.sorted()
         merged.eventsPerDay = perDay.sorted { $0.key < $1.key }.map { PartialEvaluation.DayCount(day: $0.key, count: $0.value) }
