@@ -116,4 +116,19 @@ import Testing
             }
         }
     }
+
+    /// `parseInteger` reads exactly the integers JSON writes that fit an `Int`, and leaves
+    /// anything else where it was for the full parser.
+    @Test(arguments: [
+        ("0,", 0 as Int?, 1), ("-12}", -12, 3), ("9223372036854775807", Int.max, 19),
+        ("01", nil, 0), ("1.5", nil, 0), ("1e3", nil, 0), ("-", nil, 0), ("9223372036854775808", nil, 0), ("\"1\"", nil, 0),
+    ])
+    func parseIntegerReadsOnlyPlainIntegers(text: String, value: Int?, end: Int) {
+        var copy = text
+        copy.withUTF8 { bytes in
+            var parser = JSONParser(bytes: bytes)
+            #expect(parser.parseInteger() == value)
+            #expect(parser.offset == end)
+        }
+    }
 }

@@ -217,10 +217,9 @@ enum PartialFindings {
 
     private static func integer(_ parser: inout JSONParser) throws(JSONParser.SyntaxError) -> Int {
         parser.skipWhitespace()
-        let at = parser.offset
-        guard let first = parser.currentByte, first == UInt8(ascii: "-") || (first >= 0x30 && first <= 0x39),
-            let integer = Int(try parser.parseNumber().text)
-        else { throw JSONParser.SyntaxError(offset: at, reason: "expected an integer") }
+        guard let integer = parser.parseInteger() else {
+            throw JSONParser.SyntaxError(offset: parser.offset, reason: "expected an integer")
+        }
         return integer
     }
 
