@@ -82,5 +82,23 @@ import Testing
         let otherTool = try CommandRunner.run(["merge"] + Self.options + [older.path])
         #expect(otherTool.status == 2)
         #expect(otherTool.stderr.contains("older.json: error: was written by relaylint 0.0.1"))
+
+        // A partial with more per-rule counts than the others is refused, not read past the end.
+        var halves = [
+            try JSONDecoder().decode(PartitionReport.self, from: whole), try JSONDecoder().decode(PartitionReport.self, from: whole),
+        ]
+        halves[0].partition = Shard(index: 1, count: 2)!
+        halves[1].partition = Shard(index: 2, count: 2)!
+        halves[1].evaluation.tallies.append(
+            try JSONDecoder().decode(PartialEvaluation.RuleTally.self, from: Data(#"{"triggered":1,"violated":1,"pending":0}"#.utf8)))
+        var halfPaths: [String] = []
+        for (index, half) in halves.enumerated() {
+            let path = folder.appendingPathComponent("half-\(index + 1).json")
+            try half.json().write(to: path)
+            halfPaths.append(path.path)
+        }
+        let misshapen = try CommandRunner.run(["merge"] + Self.options + halfPaths)
+        #expect(misshapen.status == 2)
+        #expect(misshapen.stderr.contains("half-2.json: error: holds counts for 12 subject rules"), "\(misshapen.stderr)")
     }
 }

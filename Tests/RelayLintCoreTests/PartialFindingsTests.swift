@@ -79,6 +79,17 @@ import Testing
         #expect(try Self.read(codable) == finding)
     }
 
+    /// `Codable` reads an optional member that is null as absent, and so does this reader.
+    @Test func nullOptionalsReadAsAbsent() throws {
+        let text =
+            "{\(Self.base),\"severity\":\"note\",\"event\":null,\"time\":null,\"location\":null,\"suppression\":null,"
+            + #""evidence":[{"role":"trigger","event":"e","type":"t","time":"2026-01-01T00:00:00Z","location":{"file":"f","line":1,"column":null},"note":null}]}"#
+        let finding = try Self.read(text)
+        #expect(finding.event == nil && finding.time == nil && finding.location == nil && !finding.isSuppressed)
+        #expect(finding.evidence.first?.location == Location(file: "f", line: 1))
+        #expect(finding.evidence.first?.note == nil)
+    }
+
     static let base = #""rule":"r","subject":"s","app":"a","message":"m","fingerprint":"f","expected":"e""#
 
     @Test(arguments: [

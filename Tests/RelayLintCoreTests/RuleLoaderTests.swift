@@ -193,13 +193,17 @@ import Testing
 @Suite struct YAMLTreeTests {
     /// libyaml's reader reports a bad character by byte offset; the error still names the line
     /// and the column, counted in characters.
-    @Test func aControlCharacterIsAnErrorAtItsLineAndColumn() {
-        let text = "id: é\ndescription: \"ab\u{01}\"\n"
+    @Test(arguments: [
+        ("id: é\ndescription: \"ab\u{01}\"\n", "rule.yml:2:17"),
+        ("a: 1\r\nb: 2\r\nc: 3\r\n\u{01}: x", "rule.yml:4:1"),
+        ("id: 😀 ☃\r\nx: \u{01}", "rule.yml:2:4"),
+    ])
+    func aControlCharacterIsAnErrorAtItsLineAndColumn(text: String, place: String) {
         guard case .failure(let error) = YAMLTree.parse(text, path: "rule.yml") else {
             Issue.record("a control character was accepted")
             return
         }
-        #expect(error.diagnostics.map(\.location.description) == ["rule.yml:2:16"])
+        #expect(error.diagnostics.map(\.location.description) == [place])
         #expect(error.diagnostics.first?.message == "invalid YAML: control characters are not allowed (U+0001)")
     }
 

@@ -33,7 +33,8 @@ public struct PartialEvaluation: Sendable, Codable, Equatable {
         public var count: Int
     }
 
-    /// Subject-rule findings, in report order.
+    /// Subject-rule findings: in report order from a run; partition by partition from `merge`
+    /// (the report's assembly sorts them).
     public var findings: [Finding]
     /// Per subject rule, in rule order.
     public var tallies: [RuleTally]

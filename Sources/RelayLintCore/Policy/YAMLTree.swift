@@ -127,15 +127,16 @@ public struct YAMLTree: Sendable, Equatable {
         return .string(text)
     }
 
-    /// The 1-based line and column (in characters) of a byte offset into `text`.
-    static func lineAndColumn(ofByte offset: Int, in text: String) -> (line: Int, column: Int) {
+    /// The 1-based line and column of the character at `offset` (counted in characters, as Yams
+    /// reports a reader error) in `text`. A CRLF is one character in Swift and ends a line.
+    static func lineAndColumn(ofCharacter offset: Int, in text: String) -> (line: Int, column: Int) {
         var line = 1
         var column = 1
-        for byte in text.utf8.prefix(offset) {
-            if byte == UInt8(ascii: "\n") {
+        for character in text.prefix(offset) {
+            if character == "\n" || character == "\r\n" {
                 line += 1
                 column = 1
-            } else if byte & 0xC0 != 0x80 {
+            } else {
                 column += 1
             }
         }
@@ -151,8 +152,9 @@ public struct YAMLTree: Sendable, Equatable {
             let detail = context.map { "\(problem) \($0.text)" } ?? problem
             return Diagnostic(.error, "invalid YAML: \(detail)", at: SourceLocation(file: path, line: mark.line, column: mark.column))
         case .reader(let problem, let offset, let value, let yaml):
-            // libyaml's reader (bad characters) reports a byte offset, not a mark.
-            let at = offset.map { YAMLTree.lineAndColumn(ofByte: $0, in: yaml) }
+            // libyaml's reader (bad characters) reports no mark; Yams turns its byte offset into
+            // a count of characters.
+            let at = offset.map { YAMLTree.lineAndColumn(ofCharacter: $0, in: yaml) }
             let character = value >= 0 ? String(format: " (U+%04X)", Int(value)) : ""
             return Diagnostic(
                 .error, "invalid YAML: \(problem)\(character)",

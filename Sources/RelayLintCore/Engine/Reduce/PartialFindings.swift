@@ -68,15 +68,15 @@ enum PartialFindings {
             switch index {
             case 1: severity = try enumerated(&parser, "a severity")
             case 4: strings[4] = try optionalString(&parser, depth: depth + 1)
-            case 5: time = try timestamp(&parser)
-            case 8: location = try self.location(&parser, depth: depth + 1)
+            case 5: time = try skipNull(&parser, depth: depth + 1) ? nil : timestamp(&parser)
+            case 8: location = try skipNull(&parser, depth: depth + 1) ? nil : self.location(&parser, depth: depth + 1)
             case 10:
                 var list: [Evidence] = []
                 try parser.parseArray(depth: depth + 1) { parser throws(JSONParser.SyntaxError) in
                     list.append(try self.evidence(&parser, depth: depth + 2))
                 }
                 evidence = list
-            case 11: suppression = try parser.parseValue(depth: depth + 1)
+            case 11: suppression = try skipNull(&parser, depth: depth + 1) ? nil : parser.parseValue(depth: depth + 1)
             case let index?: strings[index] = try string(&parser)
             case nil: try parser.skipValue(depth: depth + 1)
             }
@@ -177,7 +177,7 @@ enum PartialFindings {
             switch index {
             case 0: file = try string(&parser)
             case 1: line = try integer(&parser)
-            case 2: column = try integer(&parser)
+            case 2: column = try skipNull(&parser, depth: depth + 1) ? nil : integer(&parser)
             default: try parser.skipValue(depth: depth + 1)
             }
         }
@@ -196,13 +196,16 @@ enum PartialFindings {
     }
 
     private static func optionalString(_ parser: inout JSONParser, depth: Int) throws(JSONParser.SyntaxError) -> String? {
+        try skipNull(&parser, depth: depth) ? nil : string(&parser)
+    }
+
+    /// Reads a `null` at the parser's offset, if there is one: `Codable` reads an optional
+    /// member that is null as absent.
+    private static func skipNull(_ parser: inout JSONParser, depth: Int) throws(JSONParser.SyntaxError) -> Bool {
         parser.skipWhitespace()
-        guard parser.currentByte == UInt8(ascii: "n") else { return try string(&parser) }
-        let at = parser.offset
-        guard case .null = try parser.parseValue(depth: depth) else {
-            throw JSONParser.SyntaxError(offset: at, reason: "expected a string")
-        }
-        return nil
+        guard parser.currentByte == UInt8(ascii: "n") else { return false }
+        _ = try parser.parseValue(depth: depth)  // `null`, or an error for any other word
+        return true
     }
 
     private static func enumerated<Value: RawRepresentable<String>>(

@@ -99,6 +99,17 @@ public enum PartitionMerger {
             } else if let difference = report.settings.difference(from: settings) {
                 problems.append(Diagnostic(.error, "was checked with other options than this merge's: \(difference)", at: at))
             }
+            let shape = { (evaluation: PartialEvaluation) in
+                [evaluation.tallies.count, evaluation.appMatches.count, evaluation.appMatchCounts.count]
+            }
+            if shape(report.evaluation) != shape(first.report.evaluation) {
+                problems.append(
+                    Diagnostic(
+                        .error,
+                        "holds counts for \(report.evaluation.tallies.count) subject rules and \(report.evaluation.appMatches.count) app matchers, "
+                            + "\(first.path) for \(first.report.evaluation.tallies.count) and \(first.report.evaluation.appMatches.count)",
+                        at: at))
+            }
             if report.dataEnd != first.report.dataEnd {
                 problems.append(
                     Diagnostic(
