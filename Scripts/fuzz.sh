@@ -39,10 +39,19 @@ started=$(date +%s)
 # fuzz targets add it to their link (Fuzz/Package.swift), so that the build tool that embeds the
 # built-in rules keeps its own main instead of libFuzzer's.
 # lld, not gold: gold fails on libFuzzer's objects beside an entry point renamed by SwiftPM.
+# A failed build stops the script: going on would fuzz the binaries of an earlier build (after
+# sources move, SwiftPM's incremental build can fail on the old paths; `rm -rf .build-fuzz` then).
 for target in "${targets[@]}"; do
-  (cd Fuzz && swift build -c release --build-path "$build" -Xswiftc -enable-testing -Xswiftc -sanitize=address \
-    -Xswiftc -Xfrontend -Xswiftc -sanitize=fuzzer -Xswiftc -use-ld=lld --product "$target" 2>&1 |
-    grep -E "error|warning: .*Fuzz/" || true)
+  log=$(mktemp)
+  if ! (cd Fuzz && swift build -c release --build-path "$build" -Xswiftc -enable-testing -Xswiftc -sanitize=address \
+    -Xswiftc -Xfrontend -Xswiftc -sanitize=fuzzer -Xswiftc -use-ld=lld --product "$target" >"$log" 2>&1); then
+    grep -E "error" "$log" | head -20 >&2
+    echo "fuzz.sh: $target did not build (if sources moved since the last build: rm -rf .build-fuzz)" >&2
+    rm -f "$log"
+    exit 2
+  fi
+  grep -E "warning: .*Fuzz/" "$log" || true
+  rm -f "$log"
 done
 for target in "${targets[@]}"; do
   [ -x "$build/release/$target" ] || { echo "fuzz.sh: $target did not build" >&2; exit 2; }
