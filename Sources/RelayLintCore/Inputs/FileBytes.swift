@@ -139,6 +139,12 @@ struct FileBytes {
         func wait() { queue.sync {} }
     }
 
+    /// Whether `path` names a regular file (not a pipe, a device or a link to one).
+    static func isRegularFile(_ path: String) -> Bool {
+        var status = stat()
+        return stat(path, &status) == 0 && (status.st_mode & S_IFMT) == S_IFREG
+    }
+
     /// About how many non-empty lines a file holds: its size over the mean length (per non-empty
     /// line) of its first mebibyte; 0 when it cannot be read. Lets a caller size a table once
     /// instead of growing it. Empty lines do not count: a partition written by `split` is mostly

@@ -38,6 +38,32 @@ import Testing
         #expect(files.isSubset(of: Set(Self.realFiles.map(Fixtures.path) + [Fixtures.path("Examples/accounts.json")])))
     }
 
+    /// Apple user ids are indexed only when a log may be joined by them: logs that are files are
+    /// recognised first. Apple's notifications on a pipe are recognised in their turn and still
+    /// joined as from a file.
+    @Test func notificationsOnAPipeAreJoinedAsFromAFile() throws {
+        let fromFile = try Linter.run(try Self.request(events: Self.realFiles))
+        let fifo = try Fixtures.temporaryDirectory().appendingPathComponent("notifications.fifo").path
+        #expect(mkfifo(fifo, 0o600) == 0)
+        let notifications = Fixtures.path(Self.realLogs + "apple-notifications.jsonl")
+        let writer = Thread {
+            if let handle = FileHandle(forWritingAtPath: fifo) {
+                handle.write(FileManager.default.contents(atPath: notifications) ?? Data())
+                try? handle.close()
+            }
+        }
+        writer.start()
+        var request = try Self.request(events: Array(Self.realFiles.dropLast()))
+        request.eventPaths.append(fifo)
+        let fromPipe = try Linter.run(request)
+        #expect(!fromFile.findings.isEmpty)
+        #expect(Self.findingKeys(fromPipe) == Self.findingKeys(fromFile))
+        let noAccount = { (report: LintReport) in
+            report.inputs.last?.skippedRecords.first { $0.reason == AppleAccountIndex.noAccount }?.count
+        }
+        #expect(noAccount(fromPipe) == noAccount(fromFile))
+    }
+
     @Test func everyRecordIsAccountedForAndSignaturesAreCounted() throws {
         var request = try Self.request(events: Self.realFiles)
         request.appleKeys = try SigningKeySet.load(path: Fixtures.path(Self.realLogs + "apple-keys.json"))

@@ -59,6 +59,9 @@ struct DatasetBuilder {
     static let noteLimit = 200
     /// Which account holds each Apple user id, for the notifications read last.
     var appleAccounts = AppleAccountIndex()
+    /// Whether accounts and events add their Apple user ids to `appleAccounts`: only when a log
+    /// may be joined by them (`Linter.read` decides).
+    var indexesAppleIDs = true
     /// The file indices of logs read through a mapping, whose sequence numbers hold the line
     /// shifted by `MappedLogReader.eventBits` (a record may give several events).
     var mappedFiles: Set<Int> = []
@@ -191,7 +194,7 @@ struct DatasetBuilder {
             if !suspect { lookAlikeCount += 1 }
         }
         let retained = isRetained(event.type, inShard: event.inShard)
-        if let appleID = event.appleID {
+        if indexesAppleIDs, let appleID = event.appleID {
             appleAccounts.add(
                 appleID: appleID, subject: String(decoding: UnsafeBufferPointer(rebasing: buffer[event.subject]), as: UTF8.self))
         }
@@ -312,7 +315,7 @@ struct DatasetBuilder {
         }
         for entry in account.providers where entry.providerId == "apple.com" {
             appleEntriesExported += 1
-            if let rawId = entry.rawId { appleAccounts.add(appleID: rawId, subject: account.localId) }
+            if indexesAppleIDs, let rawId = entry.rawId { appleAccounts.add(appleID: rawId, subject: account.localId) }
         }
         if let email = account.email, relayDomains.isRelayAddress(email) { relayAccountsExported += 1 }
         // Keys (trimmed, lowercased) only for the rare address the byte prefilter lets through.

@@ -34,6 +34,23 @@ extension Linter {
                 problems.append(contentsOf: error.diagnostics)
             }
         }
+        // The logs that are files are recognised before the accounts are read: only a log joined
+        // to accounts by Apple user id (Apple's notifications) needs every account's Apple ids
+        // indexed, which at 2M accounts took 160 MiB. A pipe is recognised in its turn, as
+        // before (its writer may be waiting for the accounts to be read), so with a pipe among
+        // the logs the ids are indexed in case it needs them.
+        var recognized: [Int: Result<(format: EventLogFormat, opened: OpenedInput?), InputError>] = [:]
+        var mayJoinAppleIDs = false
+        for (index, path) in request.eventPaths.enumerated() {
+            guard FileBytes.isRegularFile(path) else {
+                mayJoinAppleIDs = true
+                continue
+            }
+            let outcome = Result { () throws(InputError) in try format(of: path, at: index, request: request) }
+            recognized[index] = outcome
+            if case .success((.mapped(let mapping), _)) = outcome, mapping.joinsAppleIDs { mayJoinAppleIDs = true }
+        }
+        builder.indexesAppleIDs = mayJoinAppleIDs
         for path in request.accountPaths {
             do { try builder.readAccounts(path: path) } catch { problems.append(contentsOf: error.diagnostics) }
         }
@@ -44,15 +61,13 @@ extension Linter {
         var joinedLast: [(index: Int, path: String, mapping: LogMapping)] = []
         for (index, path) in request.eventPaths.enumerated() {
             do {
-                let forced = request.eventFormats.isEmpty ? nil : request.eventFormats[request.eventFormats.count == 1 ? 0 : index]
-                let format: EventLogFormat
-                let opened: OpenedInput?
-                if let forced, let named = try EventLogFormat.named(forced, mappings: request.mappings, path: path) {
-                    // A named format is read as it is: nothing is taken from the file to recognise it.
-                    (format, opened) = (named, nil)
+                let recognition: (format: EventLogFormat, opened: OpenedInput?)
+                if let known = recognized[index] {
+                    recognition = try known.get()
                 } else {
-                    (format, opened) = try EventLogFormat.recognize(path: path, mappings: request.mappings)
+                    recognition = try format(of: path, at: index, request: request)
                 }
+                let (format, opened) = recognition
                 switch format {
                 case .native: try builder.readEvents(path: path, fileIndex: index, opened: opened)
                 // A pipe cannot wait: its joins see what was read before it.
@@ -157,5 +172,16 @@ extension Linter {
         let matchers = [rule.trigger].compactMap { $0 } + rule.requirement.matchers
         return keys(rule.requirement) + Array(rule.appCondition?.manifest.keys ?? [:].keys) + matchers.flatMap(keys)
             + [rule.declarationNeed?.key].compactMap { $0 }
+    }
+
+    /// The format of the log at `path`: the one `--events-format` names for it, else the one its
+    /// first record shows.
+    private static func format(
+        of path: String, at index: Int, request: LintRequest
+    ) throws(InputError) -> (format: EventLogFormat, opened: OpenedInput?) {
+        let forced = request.eventFormats.isEmpty ? nil : request.eventFormats[request.eventFormats.count == 1 ? 0 : index]
+        // A named format is read as it is: nothing is taken from the file to recognise it.
+        if let forced, let named = try EventLogFormat.named(forced, mappings: request.mappings, path: path) { return (named, nil) }
+        return try EventLogFormat.recognize(path: path, mappings: request.mappings)
     }
 }
