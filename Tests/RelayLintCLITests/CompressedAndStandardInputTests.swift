@@ -55,6 +55,29 @@ import Testing
             real.stdout.contains("\"format\" : \"google-cloud-logging\"") || real.stdout.contains("\"format\": \"google-cloud-logging\""))
     }
 
+    /// A link is read as the file it points to: a linked .gz log is decompressed (it was read as
+    /// text), and linked logs are closed after being recognised (each held a descriptor open).
+    @Test func aLinkedLogIsReadAsItsFile() throws {
+        let plain = try CommandRunner.run(Self.common + ["--events", "Examples/events.jsonl"])
+        let folder = try Fixtures.temporaryDirectory()
+        let compressed = folder.appendingPathComponent("events.jsonl.gz").path
+        let notifications = folder.appendingPathComponent("notifications.jsonl").path
+        try FileManager.default.createSymbolicLink(atPath: compressed, withDestinationPath: try Self.gzip("Examples/events.jsonl"))
+        try FileManager.default.createSymbolicLink(
+            atPath: notifications, withDestinationPath: Fixtures.path("Examples/real-logs/apple-notifications.jsonl"))
+        let linked = try CommandRunner.run(Self.common + ["--events", compressed])
+        #expect(linked.status == 1, "\(linked.stderr)")
+        #expect(try Self.findings(linked) == Self.findings(plain))
+
+        let real = try CommandRunner.run(
+            Self.common + [
+                "--events", "Examples/real-logs/backend.jsonl", "--events", "Examples/real-logs/identity-platform.jsonl",
+                "--events", "Examples/real-logs/audit-logs.json", "--events", notifications,
+            ])
+        #expect(real.status == 1, "\(real.stderr)")
+        #expect(try Self.findings(real) == Self.findings(plain))
+    }
+
     @Test func standardInputIsReadAsAnyFileIs() throws {
         let plain = try CommandRunner.run(Self.common + ["--events", "Examples/events.jsonl"])
         let piped = try Self.piped("Examples/events.jsonl", Self.common + ["--events", "-"])

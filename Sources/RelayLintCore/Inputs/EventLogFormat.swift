@@ -53,7 +53,9 @@ enum EventLogFormat {
             return (format, nil)
         }
         guard let handle = FileHandle(forReadingAtPath: path) else { return (.native, nil) }
-        let isRegular = (try? FileManager.default.attributesOfItem(atPath: path))?[.type] as? FileAttributeType == .typeRegular
+        // Through links (`stat`): a link to a file is a file, closed here and read again in its
+        // turn; only a pipe or a device is read on through this descriptor.
+        let isRegular = FileBytes.isRegularFile(path)
         let (prefix, isWhole) = readPrefix(handle.fileDescriptor, stopEarly: !isRegular)
         let format = try prefix.withUnsafeBufferPointer { bytes throws(InputError) in
             try recognize(prefix: bytes, isWhole: isWhole, path: path, mappings: mappings)

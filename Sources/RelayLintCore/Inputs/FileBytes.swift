@@ -152,8 +152,7 @@ struct FileBytes {
     static func estimatedLineCount(path: String) -> Int {
         // Only a regular file is sampled: opening a named pipe to sample it would connect to its
         // writer and, closed, drop what it wrote before the real read.
-        let type = (try? FileManager.default.attributesOfItem(atPath: path))?[.type] as? FileAttributeType
-        guard type == .typeRegular, let handle = FileHandle(forReadingAtPath: path) else { return 0 }
+        guard isRegularFile(path), let handle = FileHandle(forReadingAtPath: path) else { return 0 }
         defer { try? handle.close() }
         guard let size = try? handle.seekToEnd(), size > 0, (try? handle.seek(toOffset: 0)) != nil,
             let sample = try? handle.read(upToCount: 1 << 20), !sample.isEmpty

@@ -11,10 +11,8 @@ final class GzipStream {
 
     /// Whether a regular file starts with gzip's magic bytes.
     static func isGzip(path: String) -> Bool {
-        guard let attributes = try? FileManager.default.attributesOfItem(atPath: path),
-            attributes[.type] as? FileAttributeType == .typeRegular,
-            let handle = FileHandle(forReadingAtPath: path)
-        else { return false }
+        // Through links: a link to a .gz file is one.
+        guard FileBytes.isRegularFile(path), let handle = FileHandle(forReadingAtPath: path) else { return false }
         defer { try? handle.close() }
         let magic = (try? handle.read(upToCount: 2)) ?? Data()
         return magic == Data([0x1F, 0x8B])
