@@ -90,7 +90,7 @@ public enum PartitionMerger {
         guard let first = partials.first else {
             throw DiagnosticsError([Diagnostic(.error, "no partials to merge", at: SourceLocation(file: ""))])
         }
-        var problems = completeness(partials.map { ($0.path, $0.report.partition) })
+        var problems = SliceCompleteness.problems(partials.map { ($0.path, $0.report.partition) }, kind: "partition", file: "partial")
         for (path, report) in partials {
             let at = SourceLocation(file: path)
             if report.tool.version != toolVersion {
@@ -343,30 +343,5 @@ public enum PartitionMerger {
         }
         guard problems.isEmpty else { throw DiagnosticsError(problems) }
         return merged
-    }
-
-    /// Every partition of 1…N exactly once.
-    private static func completeness(_ partials: [(path: String, partition: Shard)]) -> [Diagnostic] {
-        var problems: [Diagnostic] = []
-        let count = partials[0].partition.count
-        var seen: [Int: String] = [:]
-        for (path, partition) in partials {
-            if partition.count != count {
-                problems.append(
-                    Diagnostic(
-                        .error, "is partition \(partition), but \(partials[0].path) is of \(Plural.counted(count, "partition"))",
-                        at: SourceLocation(file: path)))
-            } else if let earlier = seen[partition.index] {
-                problems.append(Diagnostic(.error, "is partition \(partition) again (also \(earlier))", at: SourceLocation(file: path)))
-            } else {
-                seen[partition.index] = path
-            }
-        }
-        let missing = (1...count).filter { seen[$0] == nil }
-        if problems.isEmpty, !missing.isEmpty {
-            let list = missing.map { "\($0)/\(count)" }.joined(separator: ", ")
-            problems.append(Diagnostic(.error, "partial\(missing.count == 1 ? "" : "s") missing: \(list)", at: SourceLocation(file: "")))
-        }
-        return problems
     }
 }

@@ -49,7 +49,7 @@ public enum ShardMerger {
         guard let first = shards.first else {
             throw DiagnosticsError([Diagnostic(.error, "no shard reports to merge", at: SourceLocation(file: ""))])
         }
-        problems += completeness(shards.map { ($0.path, $0.shard) })
+        problems += SliceCompleteness.problems(shards.map { ($0.path, $0.shard) }, kind: "shard", file: "shard report")
         for other in shards.dropFirst() {
             if let difference = difference(first.document, other.document) {
                 problems.append(
@@ -90,32 +90,6 @@ public enum ShardMerger {
         let active = merged.findings.filter { $0.suppression == nil }.compactMap { Severity(rawValue: $0.severity) }
         let expired = merged.suppressions.contains { $0.status == SuppressionOutcome.Status.expired.rawValue }
         return Merged(json: JSONReporter.text(of: merged), activeSeverities: active, hasExpiredSuppression: expired)
-    }
-
-    /// Every shard of 1…N exactly once.
-    private static func completeness(_ shards: [(path: String, shard: Shard)]) -> [Diagnostic] {
-        var problems: [Diagnostic] = []
-        let count = shards[0].shard.count
-        var seen: [Int: String] = [:]
-        for (path, shard) in shards {
-            if shard.count != count {
-                problems.append(
-                    Diagnostic(
-                        .error, "is shard \(shard), but \(shards[0].path) is of \(Plural.counted(count, "shard"))",
-                        at: SourceLocation(file: path)))
-            } else if let earlier = seen[shard.index] {
-                problems.append(Diagnostic(.error, "is shard \(shard) again (also \(earlier))", at: SourceLocation(file: path)))
-            } else {
-                seen[shard.index] = path
-            }
-        }
-        let missing = (1...count).filter { seen[$0] == nil }
-        if problems.isEmpty, !missing.isEmpty {
-            let list = missing.map { "\($0)/\(count)" }.joined(separator: ", ")
-            problems.append(
-                Diagnostic(.error, "shard report\(missing.count == 1 ? "" : "s") missing: \(list)", at: SourceLocation(file: "")))
-        }
-        return problems
     }
 
     /// What two shard reports disagree on, among what every shard computes alike; nil if nothing.
