@@ -3,9 +3,7 @@ import Foundation
 /// Reads the CSV variant of `firebase auth:export` (FORMATS §1.4): no header, a trailing comma on
 /// every line, 28 columns from CLIs before 15.19 and 52 from newer ones. A header row that names
 /// the columns is skipped (and noted), a byte order mark too; a row with invalid UTF-8 is invalid.
-///
-/// Written by hand rather than with a CSV library because legacy exports contain bare `"` inside
-/// unquoted display names, which strict RFC 4180 readers reject.
+/// Rows are split by `CSVText`.
 struct FirebaseCSVExportReader {
     let path: String
 
@@ -21,13 +19,13 @@ struct FirebaseCSVExportReader {
     /// of a header row that was skipped.
     func read(data: Data) -> (accounts: [AccountRecord], invalid: [Diagnostic], records: Int, header: Int?) {
         // Invalid UTF-8 would be decoded as U+FFFD, and two distinct uids would become one.
-        let invalidUTF8 = FirebaseCSVExportReader.invalidUTF8(in: data)
+        let invalidUTF8 = CSVText.invalidUTF8(in: data)
         let text = String(decoding: data.starts(with: [0xEF, 0xBB, 0xBF]) ? data.dropFirst(3) : data, as: UTF8.self)
         var accounts: [AccountRecord] = []
         var invalid: [Diagnostic] = []
         var records = 0
         var header: Int? = nil
-        let rows = FirebaseCSVExportReader.rows(of: text)
+        let rows = CSVText.rows(of: text)
         var badLines = invalidUTF8.makeIterator()
         var nextBad = badLines.next()
         for (number, (fields, line)) in rows.enumerated() {
@@ -69,33 +67,6 @@ struct FirebaseCSVExportReader {
         return ["localid", "uid", "local_id", "user_id", "userid"].contains(first) && ["email", "e-mail", "mail"].contains(second)
     }
 
-    /// The first invalid UTF-8 byte of each line that has one, as 1-based line and byte column.
-    static func invalidUTF8(in data: Data) -> [(line: Int, column: Int)] {
-        let isASCII = data.withUnsafeBytes { bytes in !bytes.contains { $0 >= 0x80 } }
-        if isASCII { return [] }
-        var found: [(line: Int, column: Int)] = []
-        var line = 1
-        var lineStart = 0
-        var offset = 0
-        var iterator = data.makeIterator()
-        var parser = Unicode.UTF8.ForwardParser()
-        while true {
-            switch parser.parseScalar(from: &iterator) {
-            case .valid(let encoded):
-                if encoded.count == 1, encoded.first == 0x0A {
-                    line += 1
-                    lineStart = offset + 1
-                }
-                offset += encoded.count
-            case .error(let length):
-                if found.last?.line != line { found.append((line, offset - lineStart + 1)) }
-                offset += length
-            case .emptyInput:
-                return found
-            }
-        }
-    }
-
     func account(from rawFields: [String], location: SourceLocation) -> Result<AccountRecord, InputProblem> {
         var fields = rawFields
         // The exporter ends every line with an extra comma: one empty field more than the columns.
@@ -134,71 +105,5 @@ struct FirebaseCSVExportReader {
                 localId: localId, email: cell(1), phoneNumber: cell(25), hasPasswordHash: cell(3) != nil,
                 disabled: cell(26)?.lowercased() == "true", createdAt: createdAt, providers: providers, customClaims: claims,
                 location: location))
-    }
-
-    /// Splits CSV text into rows of fields with the 1-based line each row starts on. Quoted fields
-    /// may hold commas, doubled quotes and line breaks; a quote inside an unquoted field is kept
-    /// as it is (legacy exporters did not escape it).
-    static func rows(of text: String) -> [([String], Int)] {
-        var rows: [([String], Int)] = []
-        var fields: [String] = []
-        var field = ""
-        var line = 1
-        var rowStart = 1
-        var inQuotes = false
-        var fieldStarted = false
-        var iterator = text.unicodeScalars.makeIterator()
-        var pending: Unicode.Scalar? = nil
-        func next() -> Unicode.Scalar? {
-            if let scalar = pending {
-                pending = nil
-                return scalar
-            }
-            return iterator.next()
-        }
-        while let scalar = next() {
-            if inQuotes {
-                if scalar == "\"" {
-                    let following = next()
-                    if following == "\"" {
-                        field.unicodeScalars.append("\"")
-                    } else {
-                        inQuotes = false
-                        pending = following
-                    }
-                } else {
-                    if scalar == "\n" { line += 1 }
-                    field.unicodeScalars.append(scalar)
-                }
-                continue
-            }
-            switch scalar {
-            case "\"" where !fieldStarted:
-                inQuotes = true
-                fieldStarted = true
-            case ",":
-                fields.append(field)
-                field = ""
-                fieldStarted = false
-            case "\r":
-                continue
-            case "\n":
-                fields.append(field)
-                rows.append((fields, rowStart))
-                fields = []
-                field = ""
-                fieldStarted = false
-                line += 1
-                rowStart = line
-            default:
-                field.unicodeScalars.append(scalar)
-                fieldStarted = true
-            }
-        }
-        if fieldStarted || !fields.isEmpty || !field.isEmpty {
-            fields.append(field)
-            rows.append((fields, rowStart))
-        }
-        return rows
     }
 }

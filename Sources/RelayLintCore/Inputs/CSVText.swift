@@ -1,0 +1,99 @@
+import Foundation
+
+/// CSV as the files relaylint reads write it: Firebase's account export and `--subject-map`.
+/// Written by hand rather than with a CSV library because legacy exports contain bare `"` inside
+/// unquoted display names, which strict RFC 4180 readers reject.
+enum CSVText {
+    /// The first invalid UTF-8 byte of each line that has one, as 1-based line and byte column.
+    static func invalidUTF8(in data: Data) -> [(line: Int, column: Int)] {
+        let isASCII = data.withUnsafeBytes { bytes in !bytes.contains { $0 >= 0x80 } }
+        if isASCII { return [] }
+        var found: [(line: Int, column: Int)] = []
+        var line = 1
+        var lineStart = 0
+        var offset = 0
+        var iterator = data.makeIterator()
+        var parser = Unicode.UTF8.ForwardParser()
+        while true {
+            switch parser.parseScalar(from: &iterator) {
+            case .valid(let encoded):
+                if encoded.count == 1, encoded.first == 0x0A {
+                    line += 1
+                    lineStart = offset + 1
+                }
+                offset += encoded.count
+            case .error(let length):
+                if found.last?.line != line { found.append((line, offset - lineStart + 1)) }
+                offset += length
+            case .emptyInput:
+                return found
+            }
+        }
+    }
+
+    /// Splits CSV text into rows of fields with the 1-based line each row starts on. Quoted fields
+    /// may hold commas, doubled quotes and line breaks; a quote inside an unquoted field is kept
+    /// as it is (legacy exporters did not escape it).
+    static func rows(of text: String) -> [([String], Int)] {
+        var rows: [([String], Int)] = []
+        var fields: [String] = []
+        var field = ""
+        var line = 1
+        var rowStart = 1
+        var inQuotes = false
+        var fieldStarted = false
+        var iterator = text.unicodeScalars.makeIterator()
+        var pending: Unicode.Scalar? = nil
+        func next() -> Unicode.Scalar? {
+            if let scalar = pending {
+                pending = nil
+                return scalar
+            }
+            return iterator.next()
+        }
+        while let scalar = next() {
+            if inQuotes {
+                if scalar == "\"" {
+                    let following = next()
+                    if following == "\"" {
+                        field.unicodeScalars.append("\"")
+                    } else {
+                        inQuotes = false
+                        pending = following
+                    }
+                } else {
+                    if scalar == "\n" { line += 1 }
+                    field.unicodeScalars.append(scalar)
+                }
+                continue
+            }
+            switch scalar {
+            case "\"" where !fieldStarted:
+                inQuotes = true
+                fieldStarted = true
+            case ",":
+                fields.append(field)
+                field = ""
+                fieldStarted = false
+            case "\r":
+                continue
+            case "\n":
+                fields.append(field)
+                rows.append((fields, rowStart))
+                fields = []
+                field = ""
+                fieldStarted = false
+                line += 1
+                rowStart = line
+            default:
+                field.unicodeScalars.append(scalar)
+                fieldStarted = true
+            }
+        }
+        if fieldStarted || !fields.isEmpty || !field.isEmpty {
+            fields.append(field)
+            rows.append((fields, rowStart))
+        }
+        return rows
+    }
+}
