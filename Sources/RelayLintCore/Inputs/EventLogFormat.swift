@@ -154,7 +154,10 @@ enum EventLogFormat {
 
     private static func notJSON(_ head: String, path: String) throws(InputError) -> EventLogFormat {
         let firstLine = head.split(separator: "\n", maxSplits: 1).first.map(String.init) ?? ""
-        if firstLine.contains(","), !firstLine.contains("{") {
+        // A JSON record starts with '{' (or '[', or a token's '"'); a Firebase CSV row starts with
+        // its uid, and may hold '{' further on (custom claims in the 28th column).
+        let start = firstLine.drop { $0.isWhitespace || $0 == "\u{FEFF}" }.first
+        if firstLine.contains(","), start != "{", start != "[", start != "\"" {
             throw refusal(path, "this looks like CSV: a Firebase account export in CSV goes to --accounts; logs must be JSON")
         }
         if firstLine.hasPrefix("apps:") || firstLine.hasPrefix("rules:") || firstLine.hasPrefix("id:") || firstLine.hasPrefix("mapping:")

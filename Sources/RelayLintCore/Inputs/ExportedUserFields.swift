@@ -53,11 +53,11 @@ struct ExportedUserFields {
 
     /// What `account(from:)` reads of a user, a provider entry and `metadata`.
     private static let memberKeys = JSONKeys(Member.allCases.map(\.rawValue))
-    private static let providerKeys = JSONKeys(["providerId", "rawId", "uid", "email"])
+    private static let providerKeys = JSONKeys(["providerId", "rawId", "uid", "email", "federatedId"])
     private static let metadataKeys = JSONKeys(["creationTime"])
 
-    /// A provider list: an array's object entries keep `providerId`, `rawId`, `uid` and `email`;
-    /// any other value is parsed whole, for the converter to reject.
+    /// A provider list: an array's object entries keep `providerId`, `rawId`, `uid`, `email` and
+    /// `federatedId`; any other value is parsed whole, for the converter to reject.
     private static func parseProviderList(_ parser: inout JSONParser, depth: Int) throws(JSONParser.SyntaxError) -> JSONValue {
         parser.skipWhitespace()
         guard parser.currentByte == UInt8(ascii: "[") else { return try parser.parseValue(depth: depth) }

@@ -358,7 +358,7 @@ struct FirebaseJSONExportReader {
                     providers.append(
                         AccountRecord.ProviderEntry(
                             providerId: providerId, rawId: (info["rawId"] ?? info["uid"])?.stringValue,
-                            email: info["email"]?.stringValue))
+                            email: info["email"]?.stringValue, federatedId: info["federatedId"]?.stringValue))
                 }
             case let other?:
                 return .failure(InputProblem("user '\(localId)': '\(providerField)' must be an array, found \(other.kindName)"))

@@ -6,11 +6,23 @@ public struct AccountRecord: Sendable, Equatable {
         public var providerId: String
         public var rawId: String?
         public var email: String?
+        /// `federatedId`, kept for `apple.com` entries only, where it may name the Apple user id
+        /// that Apple's notifications carry when `rawId` does not (FORMATS: the emulator and some
+        /// exports differ in which of the two they fill). Other providers' ids are long URLs that
+        /// nothing reads, so they are not kept.
+        public var federatedId: String?
 
-        public init(providerId: String, rawId: String? = nil, email: String? = nil) {
+        public init(providerId: String, rawId: String? = nil, email: String? = nil, federatedId: String? = nil) {
             self.providerId = providerId
             self.rawId = rawId
             self.email = email
+            self.federatedId = providerId == "apple.com" && federatedId != rawId ? federatedId : nil
+        }
+
+        /// The Apple user ids this entry names: `rawId` and a `federatedId` that differs from it.
+        var appleUserIDs: [String] {
+            guard providerId == "apple.com" else { return [] }
+            return [rawId, federatedId].compactMap { $0 }
         }
     }
 

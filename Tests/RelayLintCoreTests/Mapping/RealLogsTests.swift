@@ -134,9 +134,59 @@ import Testing
         #expect(joined.inputs.contains { $0.kind == .subjectMap && $0.records == 1 })
     }
 
+    /// A subject map saved by a spreadsheet: CRLF line ends, quoted cells, a byte order mark.
+    /// Each was read as no row at all, or as a subject whose id ended in CR LF.
+    @Test(arguments: [
+        "apple_sub,subject\r\n001437.nobody.1204,h986jXVzcJaAF9mILnxg5bX59wxD\r\n",
+        "001437.nobody.1204,h986jXVzcJaAF9mILnxg5bX59wxD\r\n",
+        "\"apple_sub\",\"subject\"\n\"001437.nobody.1204\",\"h986jXVzcJaAF9mILnxg5bX59wxD\"\n",
+        "\u{FEFF}001437.nobody.1204,h986jXVzcJaAF9mILnxg5bX59wxD\n",
+    ])
+    func aSubjectMapAsSpreadsheetsSaveItJoinsItsRows(contents: String) throws {
+        let claims =
+            #"{"iss":"https://appleid.apple.com","aud":"com.sparrownotes.app","jti":"n-1","events":{"type":"consent-revoked","sub":"001437.nobody.1204","event_time":1773181867481}}"#
+        var request = try Self.request(events: [])
+        request.eventPaths = [try Fixtures.temporaryFile(named: "claims.jsonl", contents: claims + "\n")]
+        request.subjectMapPath = try Fixtures.temporaryFile(named: "map.csv", contents: contents)
+        let report = try Linter.run(request)
+        #expect(report.summary.events == 1)
+        // Joined to an exported account: no subject of its own (a phantom `id\r\n` was one).
+        #expect(report.summary.subjects == 20)
+        #expect(report.inputs.contains { $0.kind == .subjectMap && $0.records == 1 })
+        #expect(!report.notes.contains { $0.message.contains("could not be joined") })
+    }
+
+    /// Contract: the account is the one whose exported `apple.com` entry has the Apple user id
+    /// as its `rawId` or its `federatedId`.
+    @Test func aNotificationIsJoinedThroughAnExportedFederatedId() throws {
+        let export = #"""
+            {"users": [
+              {"localId": "uB", "createdAt": "1700000000000",
+               "providerUserInfo": [{"providerId": "apple.com", "rawId": "rawB-other", "federatedId": "001.fedB"}]},
+              {"localId": "uF", "createdAt": "1700000000000",
+               "providerUserInfo": [{"providerId": "apple.com", "federatedId": "001.fedF"}]}
+            ]}
+            """#
+        let notifications = ["001.fedB", "001.fedF", "rawB-other"].enumerated().map { index, sub in
+            #"{"iss":"https://appleid.apple.com","aud":"com.example.app","jti":"n-\#(index)","events":{"type":"consent-revoked","sub":"\#(sub)","event_time":1773181867481}}"#
+        }
+        var request = try Self.request(events: [])
+        request.accountPaths = [try Fixtures.temporaryFile(named: "accounts.json", contents: export)]
+        request.manifestPath = nil
+        request.eventPaths = [try Fixtures.temporaryFile(named: "claims.jsonl", contents: notifications.joined(separator: "\n") + "\n")]
+        let report = try Linter.run(request)
+        #expect(report.summary.events == 3)
+        #expect(!report.notes.contains { $0.message.contains("could not be joined") })
+    }
+
     @Test(arguments: [
         (#"{"users": ["#, "this is a Firebase account export"),
         ("u1,a@example.com,true,,,,\n", "this looks like CSV"),
+        // A Firebase CSV row whose custom claims hold a '{'.
+        (
+            #"c1,c1@example.com,true,,,"Doe, ""J""",,,,,,,,,,,,,,,,,,1735689600000,1735689600000,,false,"{""admin"":true}","# + "\n",
+            "this looks like CSV"
+        ),
         (#"{"apps": []}"#, "this is an app manifest"),
         (#"{"ts": 1, "who": "u1"}"#, "the first record is a JSON object with keys 'ts', 'who', which is none of the formats"),
     ])

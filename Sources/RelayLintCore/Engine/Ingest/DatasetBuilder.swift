@@ -315,7 +315,9 @@ struct DatasetBuilder {
         }
         for entry in account.providers where entry.providerId == "apple.com" {
             appleEntriesExported += 1
-            if indexesAppleIDs, let rawId = entry.rawId { appleAccounts.add(appleID: rawId, subject: account.localId) }
+            if indexesAppleIDs {
+                for appleID in entry.appleUserIDs { appleAccounts.add(appleID: appleID, subject: account.localId) }
+            }
         }
         if let email = account.email, relayDomains.isRelayAddress(email) { relayAccountsExported += 1 }
         // Keys (trimmed, lowercased) only for the rare address the byte prefilter lets through.

@@ -20,6 +20,7 @@ enum StoredAccount {
             writer.string(provider.providerId)
             writer.optionalString(provider.rawId)
             writer.optionalString(provider.email)
+            writer.optionalString(provider.federatedId)
         }
         // Claims are rare and small: kept as their canonical JSON text.
         if let claims = account.customClaims { writer.string(claims.canonicalText) }
@@ -43,7 +44,9 @@ enum StoredAccount {
         let flags = reader.count()
         let createdAt = flags & 4 == 0 ? nil : Timestamp(seconds: reader.signed(), nanosecondOfSecond: Int32(reader.count()))
         let providers = (0..<reader.count()).map { _ in
-            AccountRecord.ProviderEntry(providerId: reader.string(), rawId: reader.optionalString(), email: reader.optionalString())
+            AccountRecord.ProviderEntry(
+                providerId: reader.string(), rawId: reader.optionalString(), email: reader.optionalString(),
+                federatedId: reader.optionalString())
         }
         let claims = flags & 8 == 0 ? nil : try? JSONParser.parseDocument(reader.string())
         let file = reader.string()
