@@ -55,6 +55,22 @@ import Testing
             real.stdout.contains("\"format\" : \"google-cloud-logging\"") || real.stdout.contains("\"format\": \"google-cloud-logging\""))
     }
 
+    /// The report lists each original file with its SHA-256: for a `.gz` that is the hash of
+    /// the compressed file, the one `sha256sum` gives a reviewer who checks it.
+    @Test func aGzipInputIsListedWithTheHashOfTheCompressedFile() throws {
+        let events = try Self.gzip("Examples/events.jsonl")
+        let cloud = try Self.gzip("Examples/real-logs/identity-platform.jsonl")
+        let result = try CommandRunner.run(Self.common + ["--events", events, "--events", cloud])
+        #expect(result.status == 1, "\(result.stderr)")
+        let report = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
+        let inputs = try #require(report["inputs"] as? [[String: Any]])
+        for path in [events, cloud] {
+            let listed = try #require(inputs.first { $0["path"] as? String == path })
+            let sum = try CommandRunner.run(["sha256sum", path], executable: URL(fileURLWithPath: "/usr/bin/env"))
+            #expect(listed["sha256"] as? String == String(sum.stdout.prefix(64)))
+        }
+    }
+
     /// A link is read as the file it points to: a linked .gz log is decompressed (it was read as
     /// text), and linked logs are closed after being recognised (each held a descriptor open).
     @Test func aLinkedLogIsReadAsItsFile() throws {

@@ -23,7 +23,7 @@ struct FileBytes {
     /// reading thread, which the parse workers wait for.) The hash is worked out on a queue of
     /// its own while `body` runs.
     ///
-    /// A gzip file is read decompressed (its hash is then that of the text it holds); a pipe
+    /// A gzip file is read decompressed (its hash is that of the compressed file); a pipe
     /// `opened` to recognise its format is read on, its first bytes first.
     ///
     /// A partial line longer than `lineLimit` throws `LineTooLong` (its number is the caller's):
@@ -62,6 +62,10 @@ struct FileBytes {
             try body(run[...lastNewline])
         }
         if !carried.isEmpty { try body(carried[...]) }
+        if gzip != nil {
+            hasher.wait()
+            return try GzipStream.sha256(ofCompressedFile: path)
+        }
         return FileBytes.hex(hasher.finalize())
     }
 

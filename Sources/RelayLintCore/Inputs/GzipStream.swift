@@ -1,10 +1,11 @@
 import CZlib
+import Crypto
 import Foundation
 
 /// A gzip-compressed input read as the text it holds: Cloud Storage sinks and log archives are
 /// `.jsonl.gz`, and decompressing them to a file first would be the only step of a pipeline that
 /// needs disk. Recognised by its magic bytes, not its name. zlib reads concatenated members as
-/// one stream, as `gunzip` does.
+/// one stream, as `gunzip` does. The file's hash in reports is that of the compressed file.
 final class GzipStream {
     private let file: gzFile
     let path: String
@@ -26,6 +27,22 @@ final class GzipStream {
     }
 
     deinit { gzclose(file) }
+
+    /// The SHA-256 of the compressed file itself: the report lists each original file with its
+    /// hash, and the file a reviewer can check with `sha256sum` is the `.gz` they were given.
+    static func sha256(ofCompressedFile path: String) throws(InputError) -> String {
+        guard let handle = FileHandle(forReadingAtPath: path) else {
+            throw InputError.unreadable(path: path, reason: FileBytes.openFailureReason(path))
+        }
+        defer { try? handle.close() }
+        var hasher = SHA256()
+        do {
+            while let block = try handle.read(upToCount: FileBytes.blockSize), !block.isEmpty { hasher.update(data: block) }
+        } catch {
+            throw InputError.unreadable(path: path, reason: FileBytes.readFailureReason(path, error))
+        }
+        return FileBytes.hex(hasher.finalize())
+    }
 
     /// Up to `count` decompressed bytes into `buffer`; 0 at the end.
     func read(into buffer: UnsafeMutableRawPointer, count: Int) throws(InputError) -> Int {

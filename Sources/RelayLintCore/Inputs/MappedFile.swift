@@ -25,6 +25,8 @@ final class MappedFile: @unchecked Sendable {
         case read(Data)
     }
     private let contents: Contents
+    /// The hash of a gzip file as it lies on disk (`contents` are what it holds).
+    private var compressedSHA256: String?
     /// What identifies the file's version: device, inode, size, modification time.
     private let version: [Int]?
     private static let pageSize = Int(sysconf(Int32(_SC_PAGESIZE)))
@@ -45,6 +47,7 @@ final class MappedFile: @unchecked Sendable {
             contents = .read(
                 Data(try capped.read(path: path) { buffer, count throws(InputError) in try stream.read(into: buffer, count: count) }))
             version = nil
+            compressedSHA256 = try GzipStream.sha256(ofCompressedFile: path)
             return
         }
         let descriptor = open(path, O_RDONLY)
@@ -109,7 +112,8 @@ final class MappedFile: @unchecked Sendable {
     /// The file's hex SHA-256, read a few mebibytes at a time and let go behind (unless
     /// `releasing` is false: another thread reads the same pages meanwhile).
     func sha256(releasing: Bool = true) -> String {
-        withBytes { bytes in
+        if let compressedSHA256 { return compressedSHA256 }
+        return withBytes { bytes in
             var hasher = SHA256()
             var offset = 0
             while offset < bytes.count {
