@@ -190,17 +190,19 @@ struct EventLogReader {
 
     /// Blank means whitespace only (contract §2.4); JSON's own whitespace plus Unicode White_Space.
     static func isBlank(_ line: UnsafeBufferPointer<UInt8>) -> Bool {
-        var allASCIIWhitespace = true
         for byte in line {
             switch byte {
             case 0x20, 0x09, 0x0B, 0x0C, 0x0D: continue
-            default: allASCIIWhitespace = false
+            // A line is decided by its first other byte: an ASCII one is no whitespace (every
+            // record starts so; the whole line was scanned for a byte over 0x7F before, and a
+            // line holding one was decoded whole).
+            case ..<0x80: return false
+            // Unicode whitespace, rare: the whole line by characters, as a grapheme may join
+            // a space to what follows it.
+            default: return String(decoding: line, as: UTF8.self).allSatisfy(\.isWhitespace)
             }
-            break
         }
-        if allASCIIWhitespace { return true }
-        guard line.contains(where: { $0 >= 0x80 }) else { return false }
-        return String(decoding: line, as: UTF8.self).allSatisfy(\.isWhitespace)
+        return true
     }
 }
 
