@@ -71,6 +71,17 @@ import Testing
         }
     }
 
+    /// Gzip on standard input is not decompressed: it is refused as what it is, not as
+    /// "invalid JSON" at byte 0x1F.
+    @Test func gzipOnStandardInputIsRefusedAsCompressedData() throws {
+        let binary = CommandRunner.productsDirectory.appendingPathComponent("relaylint").path
+        let result = try CommandRunner.run(
+            ["-c", "gzip -c '\(Fixtures.path("Examples/events.jsonl"))' | '\(binary)' check --events -"],
+            executable: URL(fileURLWithPath: "/bin/sh"))
+        #expect(result.status == 2)
+        #expect(result.stderr.contains("this is gzip-compressed data"), "\(result.stderr)")
+    }
+
     /// A link is read as the file it points to: a linked .gz log is decompressed (it was read as
     /// text), and linked logs are closed after being recognised (each held a descriptor open).
     @Test func aLinkedLogIsReadAsItsFile() throws {

@@ -99,6 +99,14 @@ enum EventLogFormat {
     static func recognize(
         prefix bytes: UnsafeBufferPointer<UInt8>, isWhole: Bool, path: String, mappings: [LogMapping]
     ) throws(InputError) -> EventLogFormat {
+        if bytes.count >= 2, bytes[0] == 0x1F, bytes[1] == 0x8B {
+            // A gzip file given by path is decompressed before it gets here; this is one on a
+            // pipe, whose bytes relaylint does not decompress (or a file compressed twice).
+            throw refusal(
+                path,
+                "this is gzip-compressed data: relaylint decompresses a .gz file given by its path; "
+                    + "pass the file itself, or decompress it into the pipe (gunzip -c FILE | relaylint check --events -)")
+        }
         var start = 0
         if bytes.count >= 3, bytes[0] == 0xEF, bytes[1] == 0xBB, bytes[2] == 0xBF { start = 3 }
         var parser = JSONParser(bytes: bytes, offset: start)
