@@ -210,6 +210,16 @@ import Testing
         #expect(error?.diagnostics.first?.message.contains("expected 28 or 52 columns") == true)
     }
 
+    /// A row far wider than any export is counted, not kept field by field (a line of millions
+    /// of commas was millions of strings), and named with its width.
+    @Test func aCSVRowOfManyFieldsIsAnErrorThatCountsThem() throws {
+        let wide = "u1" + String(repeating: ",", count: 99_999) + "\n"
+        let error = #expect(throws: DiagnosticsError.self) {
+            try lint(accounts: wide, accountsName: "accounts.csv")
+        }
+        #expect(error?.diagnostics.first?.message.contains("found 100000 fields") == true)
+    }
+
     /// One row of a 28-column CSV export, with its trailing comma.
     static func csvRow(_ uid: String, email: String = "") -> String {
         "\(uid),\(email)," + Array(repeating: "", count: 26).joined(separator: ",") + ",\n"

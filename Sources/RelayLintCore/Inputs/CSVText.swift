@@ -31,12 +31,16 @@ enum CSVText {
         }
     }
 
-    /// Splits CSV text into rows of fields with the 1-based line each row starts on. Quoted fields
-    /// may hold commas, doubled quotes and line breaks; a quote inside an unquoted field is kept
-    /// as it is (legacy exporters did not escape it).
-    static func rows(of text: String) -> [([String], Int)] {
-        var rows: [([String], Int)] = []
+    /// Hands each row of CSV text to `body` with its fields and the 1-based line it starts on,
+    /// one row at a time: a file of millions of empty lines held as rows took 45 times its size.
+    /// Quoted fields may hold commas, doubled quotes and line breaks; a quote inside an unquoted
+    /// field is kept as it is (legacy exporters did not escape it). Past `maxFields`, fields are
+    /// counted (`fieldCount`) but not kept: a line of 50M commas is one row, not 50M strings.
+    static func forEachRow(
+        of text: String, maxFields: Int, _ body: (_ fields: [String], _ fieldCount: Int, _ line: Int) throws -> Void
+    ) rethrows {
         var fields: [String] = []
+        var fieldCount = 0
         var field = ""
         var line = 1
         var rowStart = 1
@@ -72,15 +76,17 @@ enum CSVText {
                 inQuotes = true
                 fieldStarted = true
             case ",":
-                fields.append(field)
+                if fields.count < maxFields { fields.append(field) }
+                fieldCount += 1
                 field = ""
                 fieldStarted = false
             case "\r":
                 continue
             case "\n":
-                fields.append(field)
-                rows.append((fields, rowStart))
+                if fields.count < maxFields { fields.append(field) }
+                try body(fields, fieldCount + 1, rowStart)
                 fields = []
+                fieldCount = 0
                 field = ""
                 fieldStarted = false
                 line += 1
@@ -91,9 +97,8 @@ enum CSVText {
             }
         }
         if fieldStarted || !fields.isEmpty || !field.isEmpty {
-            fields.append(field)
-            rows.append((fields, rowStart))
+            if fields.count < maxFields { fields.append(field) }
+            try body(fields, fieldCount + 1, rowStart)
         }
-        return rows
     }
 }

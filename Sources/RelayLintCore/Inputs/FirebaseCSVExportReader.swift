@@ -25,20 +25,20 @@ struct FirebaseCSVExportReader {
         var invalid: [Diagnostic] = []
         var records = 0
         var header: Int? = nil
-        let rows = CSVText.rows(of: text)
         var badLines = invalidUTF8.makeIterator()
         var nextBad = badLines.next()
-        for (number, (fields, line)) in rows.enumerated() {
-            let lastLine = number + 1 < rows.count ? rows[number + 1].1 - 1 : Int.max
+        // A row is read once the next one starts: its invalid bytes are those up to that line.
+        var waiting: (fields: [String], fieldCount: Int, line: Int)? = nil
+        func take(_ row: (fields: [String], fieldCount: Int, line: Int), lastLine: Int) {
             var badByte: (line: Int, column: Int)? = nil
             while let bad = nextBad, bad.line <= lastLine {
-                if badByte == nil, bad.line >= line { badByte = bad }
+                if badByte == nil, bad.line >= row.line { badByte = bad }
                 nextBad = badLines.next()
             }
-            if fields.count == 1, fields[0].allSatisfy(\.isWhitespace), badByte == nil { continue }
-            if records == 0, header == nil, badByte == nil, FirebaseCSVExportReader.isHeader(fields) {
-                header = line
-                continue
+            if row.fieldCount == 1, row.fields[0].allSatisfy(\.isWhitespace), badByte == nil { return }
+            if records == 0, header == nil, badByte == nil, FirebaseCSVExportReader.isHeader(row.fields) {
+                header = row.line
+                return
             }
             records += 1
             if let badByte {
@@ -46,14 +46,19 @@ struct FirebaseCSVExportReader {
                     Diagnostic(
                         .error, "invalid UTF-8: the export must be UTF-8 text",
                         at: SourceLocation(file: path, line: badByte.line, column: badByte.column)))
-                continue
+                return
             }
-            let location = SourceLocation(file: path, line: line)
-            switch account(from: fields, location: location) {
+            let location = SourceLocation(file: path, line: row.line)
+            switch account(from: row.fields, fieldCount: row.fieldCount, location: location) {
             case .success(let account): accounts.append(account)
             case .failure(let problem): invalid.append(Diagnostic(.error, problem.reason, at: location))
             }
         }
+        CSVText.forEachRow(of: text, maxFields: 54) { fields, fieldCount, line in
+            if let row = waiting { take(row, lastLine: line - 1) }
+            waiting = (fields, fieldCount, line)
+        }
+        if let row = waiting { take(row, lastLine: Int.max) }
         return (accounts, invalid, records, header)
     }
 
@@ -67,14 +72,15 @@ struct FirebaseCSVExportReader {
         return ["localid", "uid", "local_id", "user_id", "userid"].contains(first) && ["email", "e-mail", "mail"].contains(second)
     }
 
-    func account(from rawFields: [String], location: SourceLocation) -> Result<AccountRecord, InputProblem> {
+    /// - Parameter fieldCount: the fields the row has, of which `rawFields` may hold only the first.
+    func account(from rawFields: [String], fieldCount: Int? = nil, location: SourceLocation) -> Result<AccountRecord, InputProblem> {
         var fields = rawFields
         // The exporter ends every line with an extra comma: one empty field more than the columns.
         if fields.count == 29 || fields.count == 53, fields.last == "" { fields.removeLast() }
-        guard fields.count == 28 || fields.count == 52 else {
+        guard fields.count == 28 || fields.count == 52, fieldCount ?? rawFields.count == rawFields.count else {
             return .failure(
                 InputProblem(
-                    "expected 28 or 52 columns (Firebase CSV export, plus a trailing comma), found \(rawFields.count) fields"))
+                    "expected 28 or 52 columns (Firebase CSV export, plus a trailing comma), found \(fieldCount ?? rawFields.count) fields"))
         }
         let localId = fields[0]
         guard !localId.isEmpty else { return .failure(InputProblem("column 1 (UID) is empty")) }

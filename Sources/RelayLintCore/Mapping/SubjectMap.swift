@@ -26,18 +26,29 @@ enum SubjectMap {
         guard problems.isEmpty else { throw DiagnosticsError(problems) }
         let bytes = file.data.starts(with: [0xEF, 0xBB, 0xBF]) ? file.data.dropFirst(3) : file.data[...]
         var rows = 0
-        for (number, (fields, line)) in CSVText.rows(of: String(decoding: bytes, as: UTF8.self)).enumerated() {
+        var rowOfID: [String: (subject: String, line: Int)] = [:]
+        CSVText.forEachRow(of: String(decoding: bytes, as: UTF8.self), maxFields: 3) { fields, fieldCount, line in
             let cells = fields.map(\.trimmingWhitespace)
-            if cells.allSatisfy(\.isEmpty) { continue }
-            if number == 0, cells.map({ $0.lowercased() }) == ["apple_sub", "subject"] { continue }
-            guard cells.count == 2, !cells[0].isEmpty, !cells[1].isEmpty else {
+            if fieldCount == 1, cells[0].isEmpty { return }
+            if rows == 0, problems.isEmpty, cells.map({ $0.lowercased() }) == ["apple_sub", "subject"] { return }
+            guard fieldCount == 2, !cells[0].isEmpty, !cells[1].isEmpty else {
                 problems.append(
                     Diagnostic(
                         .error,
-                        "expected a row 'apple_sub,subject' (two non-empty cells), found \(cells.count) cell\(cells.count == 1 ? "" : "s")",
+                        "expected a row 'apple_sub,subject' (two non-empty cells), found \(fieldCount) cell\(fieldCount == 1 ? "" : "s")",
                         at: SourceLocation(file: path, line: line)))
-                continue
+                return
             }
+            // The map is the reviewer's own statement of who is who: one Apple user id given two
+            // subjects is a mistake to fix, not an id to leave unjoined.
+            if let earlier = rowOfID[cells[0]], earlier.subject != cells[1] {
+                problems.append(
+                    Diagnostic(
+                        .error, "this Apple user id is mapped to another subject on line \(earlier.line)",
+                        at: SourceLocation(file: path, line: line)))
+                return
+            }
+            rowOfID[cells[0]] = (cells[1], line)
             index.add(appleID: cells[0], subject: cells[1])
             rows += 1
         }

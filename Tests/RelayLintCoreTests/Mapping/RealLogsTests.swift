@@ -156,6 +156,26 @@ import Testing
         #expect(!report.notes.contains { $0.message.contains("could not be joined") })
     }
 
+    /// A subject map that gives one Apple user id two subjects, a row of the wrong width, or
+    /// bytes that are not UTF-8 is refused at its line: each would join notifications wrongly.
+    @Test(arguments: [
+        ("001.a,u1\n001.b,u2\n001.a,u3\n", 3, "mapped to another subject on line 1"),
+        ("001.a,u1\n001.b" + String(repeating: ",", count: 50_000) + "\n", 2, "found 50001 cells"),
+        ("001.a,u1\n001.\u{FFFD},u2\n", 2, "invalid UTF-8"),
+    ])
+    func aSubjectMapWithAMistakeIsRefusedAtItsLine(contents: String, line: Int, message: String) throws {
+        var data = Data(contents.utf8)
+        // U+FFFD stands for a byte that is not UTF-8.
+        if let range = data.range(of: Data("\u{FFFD}".utf8)) { data.replaceSubrange(range, with: [0xFF]) }
+        let path = try Fixtures.temporaryFile(named: "map.csv", contents: "")
+        try data.write(to: URL(fileURLWithPath: path))
+        var request = try Self.request(events: [])
+        request.subjectMapPath = path
+        let error = #expect(throws: DiagnosticsError.self) { try Linter.run(request) }
+        #expect(error?.diagnostics.first?.location.line == line)
+        #expect(error?.diagnostics.first?.message.contains(message) == true, "\(error?.diagnostics.first?.message ?? "")")
+    }
+
     /// Contract: the account is the one whose exported `apple.com` entry has the Apple user id
     /// as its `rawId` or its `federatedId`.
     @Test func aNotificationIsJoinedThroughAnExportedFederatedId() throws {
