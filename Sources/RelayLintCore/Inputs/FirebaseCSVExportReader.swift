@@ -80,7 +80,8 @@ struct FirebaseCSVExportReader {
         guard fields.count == 28 || fields.count == 52, fieldCount ?? rawFields.count == rawFields.count else {
             return .failure(
                 InputProblem(
-                    "expected 28 or 52 columns (Firebase CSV export, plus a trailing comma), found \(fieldCount ?? rawFields.count) fields"))
+                    "expected 28 or 52 columns (Firebase CSV export, plus a trailing comma), found \(fieldCount ?? rawFields.count) fields")
+            )
         }
         let localId = fields[0]
         guard !localId.isEmpty else { return .failure(InputProblem("column 1 (UID) is empty")) }
