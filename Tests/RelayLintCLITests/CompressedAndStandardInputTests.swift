@@ -71,6 +71,17 @@ import Testing
         }
     }
 
+    /// A gzip file cut short (a sink writer that died) is an error, not a log that ends early:
+    /// zlib reports the cut as a plain end, and the records past it were lost without a word.
+    @Test func aTruncatedGzipLogIsAnErrorNotAShorterLog() throws {
+        let whole = try Data(contentsOf: URL(fileURLWithPath: try Self.gzip("Examples/events.jsonl")))
+        let cut = try Fixtures.temporaryDirectory().appendingPathComponent("cut.jsonl.gz")
+        try whole.prefix(whole.count / 2).write(to: cut)
+        let result = try CommandRunner.run(Self.common + ["--events", cut.path])
+        #expect(result.status == 2)
+        #expect(result.stderr.contains("the gzip file is truncated (unexpected end of file)"), "\(result.stderr)")
+    }
+
     /// Gzip on standard input is not decompressed: it is refused as what it is, not as
     /// "invalid JSON" at byte 0x1F.
     @Test func gzipOnStandardInputIsRefusedAsCompressedData() throws {

@@ -45,12 +45,19 @@ final class GzipStream {
     }
 
     /// Up to `count` decompressed bytes into `buffer`; 0 at the end.
+    ///
+    /// A file that ends inside a member (a writer that died, a copy cut short) is an error at its
+    /// end: zlib hands out what it could decompress and then reports 0 bytes as at a real end,
+    /// and the records past the cut were lost without a word.
     func read(into buffer: UnsafeMutableRawPointer, count: Int) throws(InputError) -> Int {
         let got = gzread(file, buffer, UInt32(min(count, Int(Int32.max))))
-        guard got >= 0 else {
-            var code: Int32 = 0
-            let message = gzerror(file, &code).map { String(cString: $0) } ?? "unknown error"
-            throw InputError.unreadable(path: path, reason: "not a valid gzip file: \(message)")
+        var code: Int32 = 0
+        var message = gzerror(file, &code).map { String(cString: $0) } ?? "unknown error"
+        // zlib starts its message with the path, which the error names already.
+        if message.hasPrefix(path + ": ") { message.removeFirst(path.count + 2) }
+        guard got >= 0 else { throw InputError.unreadable(path: path, reason: "not a valid gzip file: \(message)") }
+        if got == 0, code == Z_BUF_ERROR {
+            throw InputError.unreadable(path: path, reason: "the gzip file is truncated (\(message)): records past the cut are missing")
         }
         return Int(got)
     }
