@@ -56,6 +56,11 @@ import Testing
             #"{"id":"a","time":"2026-01-01T00:00:00.1234567891Z","subject":"u","type":"signin"}"# + "\n",
             ":1: error: field 'time' is not an RFC 3339 timestamp"
         ),
+        // The range is said in words the PII masker leaves alone ("0001-9999" read as a number).
+        (
+            #"{"id":"a","time":"9999-12-31T23:59:59-23:59","subject":"u","type":"signin"}"# + "\n",
+            ":1: error: field 'time' is out of range: '9999-12-31T23:59:59-23:59' (relaylint reads times from year 1 to year 9999, in UTC)"
+        ),
     ])
     func invalidInputExitsWithTwoAndNamesTheLine(log: String, message: String) throws {
         let path = try Fixtures.temporaryFile(named: "bad.jsonl", contents: log)

@@ -92,7 +92,8 @@ struct FirebaseCSVExportReader {
                 return .failure(InputProblem("column 24 (createdAt) must be epoch milliseconds, found '\(text)'"))
             }
             guard let parsed = Timestamp(epochMilliseconds: JSONNumber(text: text, value: value)) else {
-                return .failure(InputProblem("column 24 (createdAt) is out of range: '\(text)' (epoch milliseconds of years 0001-9999)"))
+                return .failure(
+                    InputProblem("column 24 (createdAt) is out of range: '\(text)' (epoch milliseconds from year 1 to year 9999)"))
             }
             createdAt = parsed
         }

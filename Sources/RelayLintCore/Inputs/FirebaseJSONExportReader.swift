@@ -297,7 +297,7 @@ struct FirebaseJSONExportReader {
     }
 
     /// What an out-of-range `createdAt` is out of.
-    static let millisecondRange = "(epoch milliseconds of years 0001-9999)"
+    static let millisecondRange = "(epoch milliseconds from year 1 to year 9999)"
 
     static func account(from user: ExportedUserFields, location: SourceLocation) -> Result<AccountRecord, InputProblem> {
         guard case .string(let localId)? = user.localId ?? user.uid, !localId.isEmpty else {

@@ -178,7 +178,8 @@ extension Event {
             switch Timestamp.parse(rfc3339: text) {
             case .valid(let parsed): time = parsed
             case .outOfRange:
-                return .failure(InputProblem("field 'time' is out of range: '\(text)' (RFC 3339 writes years 0001-9999)"))
+                return .failure(
+                    InputProblem("field 'time' is out of range: '\(text)' (relaylint reads times from year 1 to year 9999, in UTC)"))
             case .malformed:
                 return .failure(
                     InputProblem(
@@ -187,7 +188,7 @@ extension Event {
             }
         case .number(let number)?:
             guard let parsed = Timestamp(epochMilliseconds: number) else {
-                return .failure(InputProblem("field 'time' is out of range: \(number.text) (epoch milliseconds of years 0001-9999)"))
+                return .failure(InputProblem("field 'time' is out of range: \(number.text) (epoch milliseconds from year 1 to year 9999)"))
             }
             time = parsed
         case let other?:

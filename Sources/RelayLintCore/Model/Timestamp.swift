@@ -33,7 +33,7 @@ public struct Timestamp: Sendable, Hashable, Comparable, Codable, CustomStringCo
         case valid(Timestamp)
         /// Not of the form the contract allows.
         case malformed
-        /// Well formed, but outside years 0001-9999.
+        /// Well formed, but outside years 0001-9999 once in UTC.
         case outOfRange
     }
 
@@ -112,7 +112,13 @@ public struct Timestamp: Sendable, Hashable, Comparable, Codable, CustomStringCo
         let days = Timestamp.daysFromCivil(year: year, month: month, day: day)
         // Years 0001-9999 are about ±3e11 seconds: far from any overflow.
         let seconds = Int64(days) * 86_400 + Int64(hour * 3600 + minute * 60 + second - offsetSeconds)
-        return .valid(Timestamp(seconds: seconds, nanosecondOfSecond: Int32(fraction)))
+        let instant = Timestamp(seconds: seconds, nanosecondOfSecond: Int32(fraction))
+        // An offset can carry the first or last day of the range past it in UTC, where reports
+        // print times: as "10000-01-01T…Z" or "0000-12-31T…Z", which no reader (relaylint's own
+        // `--data-end` included) takes for RFC 3339. Such an instant is out of range, as the same
+        // instant in epoch milliseconds is.
+        guard Timestamp.years.contains(instant) else { return .outOfRange }
+        return .valid(instant)
     }
 
     /// The distance between two instants in nanoseconds, saturating instead of overflowing for
