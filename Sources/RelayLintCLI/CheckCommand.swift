@@ -137,7 +137,7 @@ struct CheckCommand: ParsableCommand {
     func validate() throws {
         if let partition {
             guard Shard(parsing: partition) != nil else {
-                throw ValidationError("--partition takes K/N with 1 ≤ K ≤ N, e.g. 2/4; found '\(partition)'")
+                throw ValidationError("--partition takes K/N with 1 ≤ K ≤ N ≤ \(Shard.maximumCount), e.g. 2/4; found '\(partition)'")
             }
             if shard != nil { throw ValidationError("--partition and --shard are two ways to split a run: give one") }
             if format != "json" || !reporting.extraReports.isEmpty {
@@ -150,7 +150,7 @@ struct CheckCommand: ParsableCommand {
         }
         if let shard {
             guard Shard(parsing: shard) != nil else {
-                throw ValidationError("--shard takes K/N with 1 ≤ K ≤ N, e.g. 2/4; found '\(shard)'")
+                throw ValidationError("--shard takes K/N with 1 ≤ K ≤ N ≤ \(Shard.maximumCount), e.g. 2/4; found '\(shard)'")
             }
             let formats = [format] + reporting.extraReports.map { String($0.prefix { $0 != "=" }) }
             if formats.contains(where: { $0 != "json" }) {

@@ -34,7 +34,9 @@ struct SplitCommand: ParsableCommand {
     var output: String
 
     func validate() throws {
-        guard partitions >= 1 else { throw ValidationError("--partitions must be 1 or more; found \(partitions)") }
+        guard (1...Shard.maximumCount).contains(partitions) else {
+            throw ValidationError("--partitions must be from 1 to \(Shard.maximumCount); found \(partitions)")
+        }
         if accountPaths.isEmpty && eventPaths.isEmpty {
             throw ValidationError("nothing to split: give --accounts FILE and/or --events FILE")
         }
@@ -44,6 +46,7 @@ struct SplitCommand: ParsableCommand {
     }
 
     func run() throws {
+        try refuseOverwritingAnInput()
         let inputs =
             accountPaths.map { SubjectSplitter.Input(path: $0, kind: .accounts) }
             + eventPaths.map { SubjectSplitter.Input(path: $0, kind: .events) }
@@ -55,6 +58,22 @@ struct SplitCommand: ParsableCommand {
         } catch {
             StandardError.write(error.diagnostics)
             throw ExitCode(ExitStatus.invalidInput)
+        }
+    }
+
+    /// An input that split would write over (`sources.json` or `data-end.txt` in the output
+    /// folder, or a file in a partition folder under its own name) is refused before anything
+    /// is written, as `check` refuses a report over an input.
+    private func refuseOverwritingAnInput() throws {
+        for path in accountPaths + eventPaths {
+            guard let input = FileIdentity(path: path) else { continue }
+            let name = (path as NSString).lastPathComponent
+            let written =
+                ["\(output)/sources.json", "\(output)/data-end.txt"]
+                + (1...partitions).map { "\(output)/\(SubjectSplitter.folderName($0, of: partitions))/\(name)" }
+            if let target = written.first(where: { FileIdentity(path: $0) == input }) {
+                throw ValidationError("split would write \(target) over the input \(path); give another --output folder")
+            }
         }
     }
 }

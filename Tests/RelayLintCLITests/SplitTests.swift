@@ -28,4 +28,32 @@ import Testing
             #expect((try? JSONSerialization.jsonObject(with: export)) != nil)
         }
     }
+
+    /// A partition count past the bound is bad usage, before a folder is made (100,000,000 made
+    /// ten million folders until the disk ran out of inodes).
+    @Test(arguments: [["split", "--partitions", "100000000"], ["check", "--partition", "1/100000000"], ["check", "--shard", "1/5000"]])
+    func aPartitionCountPastTheBoundIsBadUsage(arguments: [String]) throws {
+        let folder = try Fixtures.temporaryDirectory()
+        let result = try CommandRunner.run(
+            arguments + ["--events", "Examples/events.jsonl"] + (arguments[0] == "split" ? ["--output", folder.path] : []))
+        #expect(result.status == 2, "\(result.stderr)")
+        #expect(result.stderr.contains("4096"), "\(result.stderr)")
+        #expect((try FileManager.default.contentsOfDirectory(atPath: folder.path)).isEmpty)
+    }
+
+    /// split writes `data-end.txt`, `sources.json` and each partition's copy of an input under
+    /// the input's name: an input at one of those places is refused, not overwritten.
+    @Test func splitRefusesToWriteOverAnInput() throws {
+        let folder = try Fixtures.temporaryDirectory()
+        let original = try Data(contentsOf: URL(fileURLWithPath: Fixtures.path("Examples/events.jsonl")))
+        for name in ["data-end.txt", "partition-2-of-2/events.jsonl"] {
+            let input = folder.appendingPathComponent(name)
+            try FileManager.default.createDirectory(at: input.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try original.write(to: input)
+            let result = try CommandRunner.run(["split", "--partitions", "2", "--events", input.path, "--output", folder.path])
+            #expect(result.status != 0)
+            #expect(result.stderr.contains("over the input"), "\(result.stderr)")
+            #expect(try Data(contentsOf: input) == original)
+        }
+    }
 }

@@ -10,8 +10,13 @@ public struct Shard: Sendable, Hashable, Codable, CustomStringConvertible {
     public let index: Int
     public let count: Int
 
+    /// The most slices a run may be split into. A cluster's partitions number in the hundreds
+    /// or thousands; a count beyond this is a typo (or a hostile partial) that would make
+    /// millions of folders or arrays as long.
+    public static let maximumCount = 4096
+
     public init?(index: Int, count: Int) {
-        guard count >= 1, (1...count).contains(index) else { return nil }
+        guard (1...Shard.maximumCount).contains(count), (1...count).contains(index) else { return nil }
         self.index = index
         self.count = count
     }
