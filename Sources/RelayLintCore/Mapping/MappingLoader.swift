@@ -161,7 +161,7 @@ struct MappingLoader {
             let operators = pairs.filter { MappingLoader.expressionKeys.contains($0.key) }
             guard operators.count == 1, let op = operators.first else {
                 if operators.isEmpty, let pair = pairs.first {
-                    var message = "unknown key '\(pair.key)' in \(what)"
+                    var message = "unknown key '\(PIIMasker().mask(pair.key))' in \(what)"
                     if let suggestion = SchemaReader.closest(to: pair.key, in: MappingLoader.expressionKeys) {
                         message += "; did you mean '\(suggestion)'?"
                     }

@@ -30,9 +30,11 @@ public struct SigningKeySet: Sendable {
         case .success(let parsedValue): value = parsedValue
         case .failure(let error):
             let position = bytes.withUnsafeBufferPointer { FileBytes.lineAndColumn(of: error.offset, in: $0) }
+            // The reason may quote a key of the file (`duplicate key '…'`).
             throw DiagnosticsError([
                 Diagnostic(
-                    .error, "invalid JSON: \(error.reason)", at: SourceLocation(file: path, line: position.line, column: position.column))
+                    .error, "invalid JSON: \(PIIMasker().mask(error.reason))",
+                    at: SourceLocation(file: path, line: position.line, column: position.column))
             ])
         }
         return try SigningKeySet(jwks: value, path: path, sha256: file.sha256)
@@ -56,10 +58,26 @@ public struct SigningKeySet: Sendable {
                 problems.append(Diagnostic(.error, "key \(index + 1) needs 'kid', and 'n' and 'e' in base64url", at: location))
                 continue
             }
+            // Quoted masked: a key id is the file's own text, and may be anything.
+            let quoted = PIIMasker().mask(kid)
+            guard keys[kid] == nil else {
+                problems.append(Diagnostic(.error, "key '\(quoted)' is in the set twice: which one signs is not clear", at: location))
+                continue
+            }
+            // Apple's keys are 2048-bit; a shorter one can be forged and proves nothing.
+            let bits = modulus.drop { $0 == 0 }.count * 8
+            guard bits >= 2048 else {
+                problems.append(
+                    Diagnostic(.error, "key '\(quoted)' is an RSA key of \(bits) bits; at least 2048 are needed", at: location))
+                continue
+            }
             do {
                 keys[kid] = try _RSA.Signing.PublicKey(n: modulus, e: exponent)
             } catch {
-                problems.append(Diagnostic(.error, "key '\(kid)' is not a usable RSA public key: \(error)", at: location))
+                problems.append(
+                    Diagnostic(
+                        .error, "key '\(quoted)' is not a usable RSA public key: 'n' and 'e' must be its modulus and exponent",
+                        at: location))
             }
         }
         if keys.isEmpty, problems.isEmpty {

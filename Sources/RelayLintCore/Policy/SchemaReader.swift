@@ -21,7 +21,8 @@ struct SchemaReader {
             if allowed.contains(pair.key) {
                 result[pair.key] = (pair.keyLocation, pair.value)
             } else {
-                var message = "unknown key '\(pair.key)' in \(what)"
+                // Quoted masked: a stray key may be anything, an address too (a misplaced line).
+                var message = "unknown key '\(PIIMasker().mask(pair.key))' in \(what)"
                 if let suggestion = SchemaReader.closest(to: pair.key, in: allowed) { message += "; did you mean '\(suggestion)'?" }
                 message += " (allowed: \(allowed.joined(separator: ", ")))"
                 report(message, at: pair.keyLocation)

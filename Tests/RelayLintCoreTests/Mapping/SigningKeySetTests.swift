@@ -1,0 +1,55 @@
+import Foundation
+@testable import RelayLintCore
+import RelayLintTestSupport
+import Testing
+
+/// `--apple-keys`: a key set whose keys are ambiguous or too weak to prove anything is refused,
+/// and the key ids it quotes are masked like any value from a file.
+@Suite struct SigningKeySetTests {
+    /// The Examples' 2048-bit test key, as the JWKS lists it.
+    static func exampleKey() throws -> [String: Any] {
+        let data = try Data(contentsOf: URL(fileURLWithPath: Fixtures.path("Examples/real-logs/apple-keys.json")))
+        let set = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+        return try #require((set["keys"] as? [[String: Any]])?.first)
+    }
+
+    static func load(_ keys: [[String: Any]]) throws -> Result<SigningKeySet, DiagnosticsError> {
+        let data = try JSONSerialization.data(withJSONObject: ["keys": keys])
+        let path = try Fixtures.temporaryFile(named: "keys.json", contents: String(decoding: data, as: UTF8.self))
+        return Result { () throws(DiagnosticsError) in try SigningKeySet.load(path: path) }
+    }
+
+    @Test func theExampleKeySetLoads() throws {
+        #expect(throws: Never.self) { try Self.load([try Self.exampleKey()]).get() }
+    }
+
+    @Test func aKeyIdListedTwiceIsRefused() throws {
+        let key = try Self.exampleKey()
+        let error = try #require(try Self.load([key, key]).failure)
+        #expect(error.diagnostics.first?.message.contains("is in the set twice") == true)
+    }
+
+    @Test func anRSAKeyUnder2048BitsIsRefused() throws {
+        var key = try Self.exampleKey()
+        key["n"] = String((key["n"] as? String ?? "").prefix(86))  // 64 bytes: 512 bits
+        let error = try #require(try Self.load([key]).failure)
+        #expect(error.diagnostics.first?.message.contains("an RSA key of 512 bits; at least 2048 are needed") == true)
+    }
+
+    @Test func keyIdsAreQuotedMasked() throws {
+        var key = try Self.exampleKey()
+        key["kid"] = "victim.person@example.com"
+        let error = try #require(try Self.load([key, key]).failure)
+        let message = try #require(error.diagnostics.first?.message)
+        #expect(!message.contains("victim.person@example.com"), "\(message)")
+        #expect(message.contains("@example.com"), "\(message)")
+    }
+}
+
+extension Result {
+    /// The error of a failure; nil for a success.
+    fileprivate var failure: Failure? {
+        if case .failure(let error) = self { return error }
+        return nil
+    }
+}
