@@ -56,4 +56,15 @@ import Testing
             #expect(try Data(contentsOf: input) == original)
         }
     }
+
+    /// split reads relaylint events: a Cloud Logging file went through as "(no events)" and
+    /// every partition's check failed afterwards on a subject outside it.
+    @Test func splitRefusesALogOfAnotherFormat() throws {
+        let folder = try Fixtures.temporaryDirectory()
+        let result = try CommandRunner.run([
+            "split", "--partitions", "2", "--events", "Examples/real-logs/identity-platform.jsonl", "--output", folder.path,
+        ])
+        #expect(result.status == 2)
+        #expect(result.stderr.contains("'google-cloud-logging'): split reads relaylint events only"), "\(result.stderr)")
+    }
 }

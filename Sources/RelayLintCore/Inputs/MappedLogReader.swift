@@ -75,7 +75,7 @@ struct MappedLogReader: Sendable {
     func read(
         names: NameTable, preparation: PreparedEvent.Preparation, _ body: (consuming Delivery, _ line: Int) throws -> Void
     ) throws(InputError) -> Totals {
-        let file = try MappedFile(path: path, opened: opened)
+        let file = try MappedFile(path: path, opened: opened, capped: Self.caps(opened: opened))
         var totals = Totals()
         // Hashed on a thread of its own while the records are mapped: it was a serial tenth of
         // the run before any record was read.
@@ -118,6 +118,21 @@ struct MappedLogReader: Sendable {
         totals.tokensDecoded = workers.reduce(0) { $0 + $1.tokens.decoded }
         totals.tokensVerified = workers.reduce(0) { $0 + $1.tokens.verified }
         return totals
+    }
+
+    /// The caps on a log read into memory (a pipe, a device, a gzip file): JSON holds no NUL
+    /// byte, so `/dev/zero` or a stream of zeros stops at its first block instead of filling
+    /// 4 GiB first; and JSON Lines on a pipe have the native log's cap on one line (a gcloud
+    /// array may be one long line, and a gzip file's first bytes are not known here).
+    static func caps(opened: OpenedInput?) -> CappedRead {
+        var caps = MappedFile.defaultCaps
+        caps.refusesNUL = true
+        if let prefix = opened?.prefix, let first = prefix.first(where: { ![0x20, 0x09, 0x0A, 0x0D, 0xEF, 0xBB, 0xBF].contains($0) }),
+            first != UInt8(ascii: "[")
+        {
+            caps.maxLineBytes = InputLimits.lineBytes
+        }
+        return caps
     }
 
     /// A record's place: its bytes and the line it starts on.

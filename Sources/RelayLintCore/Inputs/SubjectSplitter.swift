@@ -57,6 +57,7 @@ public struct SubjectSplitter {
                     Diagnostic(.error, "cannot read: \(error.localizedDescription)", at: SourceLocation(file: input.path))
                 ])
             }
+            if input.kind == .events { try Self.refuseMappedLog(data, path: input.path) }
             var writers = (1...count).map { PartitionWriter(path: "\(directory)/\(SubjectSplitter.folderName($0, of: count))/\(name)") }
             let last = data.withUnsafeBytes { raw in
                 let bytes = raw.bindMemory(to: UInt8.self)
@@ -137,6 +138,33 @@ public struct SubjectSplitter {
         }
         guard let subject else { return (0, nil) }
         return (Shard.slot(of: subject, among: count), time)
+    }
+
+    /// split reads relaylint's own events, whose subject each line names. A log of another
+    /// format (Cloud Logging, Apple's notifications) went through as "(no events)", and every
+    /// partition's check then failed on subjects outside it.
+    private static func refuseMappedLog(_ data: Data, path: String) throws(DiagnosticsError) {
+        let mappings = (try? MappingSet.load(userPaths: []).mappings) ?? []
+        let recognized: Result<EventLogFormat, InputError> = Array(data.prefix(EventLogFormat.sniffLimit)).withUnsafeBufferPointer {
+            bytes in
+            Result { () throws(InputError) in
+                try EventLogFormat.recognize(
+                    prefix: bytes, isWhole: data.count <= EventLogFormat.sniffLimit, path: path, mappings: mappings)
+            }
+        }
+        let format: EventLogFormat
+        switch recognized {
+        case .success(let recognizedFormat): format = recognizedFormat
+        case .failure(let error): throw DiagnosticsError(error.diagnostics)
+        }
+        guard case .mapped(let mapping) = format else { return }
+        throw DiagnosticsError([
+            Diagnostic(
+                .error,
+                "this is a log of \(mapping.title) ('\(mapping.id)'): split reads relaylint events only; "
+                    + "partition such a log with your own engine, or check it in one run",
+                at: SourceLocation(file: path, line: 1))
+        ])
     }
 
     /// Each line to its subject's partition, a blank line to the others; returns the latest time.
