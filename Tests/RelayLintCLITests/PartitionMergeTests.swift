@@ -101,4 +101,46 @@ import Testing
         #expect(misshapen.status == 2)
         #expect(misshapen.stderr.contains("half-2.json: error: holds counts for 12 subject rules"), "\(misshapen.stderr)")
     }
+
+    // MARK: A partial is checked, not trusted
+
+    /// The partial at `path` with the value at `keys` (object keys and array indexes) replaced,
+    /// written beside it as `name`: what a broken or hostile writer could leave.
+    static func forged(_ path: String, as name: String, setting keys: [Any], to value: Any) throws -> String {
+        func replaced(_ node: Any, _ keys: ArraySlice<Any>) -> Any {
+            guard let key = keys.first else { return value }
+            if let key = key as? Int, var array = node as? [Any] {
+                array[key] = replaced(array[key], keys.dropFirst())
+                return array
+            }
+            var object = node as? [String: Any] ?? [:]
+            let name = key as? String ?? ""
+            object[name] = replaced(object[name] as Any, keys.dropFirst())
+            return object
+        }
+        let document = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: path)))
+        let forged = URL(fileURLWithPath: path).deletingLastPathComponent().appendingPathComponent(name)
+        try JSONSerialization.data(withJSONObject: replaced(document, keys[...]), options: [.sortedKeys]).write(to: forged)
+        return forged.path
+    }
+
+    @Test(arguments: [(1, 0), (1, -3), (0, 3), (4, 3)])
+    func aPartitionOutsideOneToNIsRefusedNotACrash(index: Int, count: Int) throws {
+        let forged = try Self.forged(try Self.partial(), as: "forged.json", setting: ["partition"], to: ["index": index, "count": count])
+        let merged = try CommandRunner.run(["merge"] + Self.options + [forged])
+        #expect(merged.status == 2, "\(merged.stderr)")
+        #expect(merged.stderr.contains("forged.json: error: not a relaylint partial"), "\(merged.stderr)")
+        #expect(merged.stderr.contains("\(index)/\(count) is not K/N with N ≥ 1 and 1 ≤ K ≤ N"), "\(merged.stderr)")
+    }
+
+    /// The missing partitions of a count of two billion are listed in part, not enumerated.
+    @Test func aHugePartitionCountListsTheFirstMissingPartitions() throws {
+        let forged = try Self.forged(
+            try Self.partial(), as: "forged.json", setting: ["partition"], to: ["index": 1, "count": 2_000_000_000])
+        // Refused for its subjects too: every finding's subject now belongs to another partition.
+        let merged = try CommandRunner.run(["merge"] + Self.options + [forged])
+        #expect(merged.status == 2)
+        #expect(merged.stderr.contains("partials missing: 2/2000000000, 3/2000000000"), "\(merged.stderr)")
+        #expect(merged.stderr.contains("21/2000000000 and 1999999979 more"), "\(merged.stderr)")
+    }
 }
