@@ -60,6 +60,15 @@ struct MergeCommand: ParsableCommand {
         for entry in reporting.extraReports where !entry.contains("=") {
             throw ValidationError("--report takes FORMAT=FILE, e.g. sarif=results.sarif; found '\(entry)'")
         }
+        // A report written over a partial destroys a partition's run.
+        var inputs: [(option: String, path: String)] = reports.map { ("partial", $0) } + rules.paths.map { ("--rules", $0) }
+        for (option, path) in [("--sources", sources), ("--manifest", manifestPath), ("--baseline", baseline)] {
+            if let path { inputs.append((option, path)) }
+        }
+        if let config = ConfigurationLoader.locate(explicit: rules.configPath, workingDirectory: FileManager.default.currentDirectoryPath) {
+            inputs.append(("--config", config))
+        }
+        try reporting.checkOverwritesNothing(inputs: inputs)
     }
 
     /// What each file says it is: a partition's partial or a shard's report.

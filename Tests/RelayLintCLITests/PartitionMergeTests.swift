@@ -143,4 +143,23 @@ import Testing
         #expect(merged.stderr.contains("partials missing: 2/2000000000, 3/2000000000"), "\(merged.stderr)")
         #expect(merged.stderr.contains("21/2000000000 and 1999999979 more"), "\(merged.stderr)")
     }
+
+    @Test func aReportIsNeverWrittenOverAnInput() throws {
+        let partial = try Self.partial()
+        let before = try Data(contentsOf: URL(fileURLWithPath: partial))
+        let folder = URL(fileURLWithPath: partial).deletingLastPathComponent()
+        let sources = folder.appendingPathComponent("sources.json").path
+        try Data(#"{"partitions":1,"inputs":[]}"#.utf8).write(to: URL(fileURLWithPath: sources))
+        let spelledOtherwise = folder.appendingPathComponent("../\(folder.lastPathComponent)/partial-1.json").path
+        for (option, target, input) in [
+            ("--output", partial, "partial"), ("--output", spelledOtherwise, "partial"), ("--report", "html=\(partial)", "partial"),
+            ("--output", sources, "--sources"),
+        ] {
+            let merged = try CommandRunner.run(["merge"] + Self.options + [partial, "--sources", sources, option, target])
+            #expect(merged.status == 2)
+            #expect(merged.stderr.contains("is the input \(input) '"), "\(merged.stderr)")
+            #expect(merged.stderr.contains("the report would overwrite it"), "\(merged.stderr)")
+        }
+        #expect(try Data(contentsOf: URL(fileURLWithPath: partial)) == before)
+    }
 }
