@@ -90,7 +90,7 @@ struct MergeCommand: ParsableCommand {
                 ? try? Data(contentsOf: URL(fileURLWithPath: path), options: .alwaysMapped)
                 : (try? FileHandle(forReadingAtPath: path)?.readToEnd()).flatMap { $0 }
             guard let data else {
-                StandardError.write("\(StandardError.escaped(path)): error: cannot read the partial")
+                StandardError.write("\(StandardError.escaped(path)): error: cannot read the partial: \(InputError.reason(opening: path))")
                 throw ExitCode(ExitStatus.invalidInput)
             }
             inputs.append((path, data))
@@ -185,7 +185,9 @@ struct MergeCommand: ParsableCommand {
 
     private func readSources(_ path: String) throws(DiagnosticsError) -> PartitionMerger.Sources {
         guard let data = FileManager.default.contents(atPath: path) else {
-            throw DiagnosticsError([Diagnostic(.error, "cannot read the sources", at: SourceLocation(file: path))])
+            throw DiagnosticsError([
+                Diagnostic(.error, "cannot read the sources: \(InputError.reason(opening: path))", at: SourceLocation(file: path))
+            ])
         }
         do {
             return try JSONDecoder().decode(PartitionMerger.Sources.self, from: data)

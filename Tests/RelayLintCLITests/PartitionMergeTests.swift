@@ -162,4 +162,19 @@ import Testing
         }
         #expect(try Data(contentsOf: URL(fileURLWithPath: partial)) == before)
     }
+
+    @Test func anUnreadablePartialOrSourcesSaysWhy() throws {
+        let partial = try Self.partial()
+        let folder = try Fixtures.temporaryDirectory()
+        let missing = try CommandRunner.run(["merge"] + Self.options + [folder.appendingPathComponent("nonexistent.json").path])
+        #expect(missing.status == 2)
+        #expect(missing.stderr.contains("nonexistent.json: error: cannot read the partial: no such file"), "\(missing.stderr)")
+        let directory = try CommandRunner.run(["merge"] + Self.options + [folder.path])
+        #expect(directory.status == 2)
+        #expect(directory.stderr.contains("error: cannot read the partial: is a directory"), "\(directory.stderr)")
+        let sources = try CommandRunner.run(
+            ["merge"] + Self.options + [partial, "--sources", folder.appendingPathComponent("sources.json").path])
+        #expect(sources.status == 2)
+        #expect(sources.stderr.contains("sources.json: error: cannot read the sources: no such file"), "\(sources.stderr)")
+    }
 }
