@@ -144,6 +144,48 @@ import Testing
         #expect(merged.stderr.contains("21/2000000000 and 1999999979 more"), "\(merged.stderr)")
     }
 
+    @Test(
+        arguments: [
+            ["evaluation", "events"], ["evaluation", "subjects"], ["evaluation", "eventsPerDay", 0, "count"],
+            ["evaluation", "tallies", 0, "pending"], ["evaluation", "inputs", 0, "records"],
+        ] as [[any Sendable]])
+    func aNegativeCountIsRefusedNamingWhereItStands(keys: [any Sendable]) throws {
+        let forged = try Self.forged(try Self.partial(), as: "forged.json", setting: keys, to: -5)
+        let merged = try CommandRunner.run(["merge"] + Self.options + [forged])
+        let place = keys.map { key in key is Int ? "[\(key)]" : ".\(key)" }.joined().dropFirst()
+        #expect(merged.status == 2)
+        #expect(merged.stderr.contains("forged.json: error: holds -5 at \(place): a count is 0 or more"), "\(merged.stderr)")
+    }
+
+    /// Counts that add up past `Int.max` are an error naming the partial, not a trap.
+    @Test func countsWhoseSumOverflowsAreRefusedNamingThePartials() throws {
+        let accounts = Fixtures.path("Examples/accounts.json")
+        let events = Fixtures.path("Examples/events.jsonl")
+        let (paths, folder) = try PartitionTests.partials(count: 2, accounts: accounts, events: events)
+        for keys in [["evaluation", "events"], ["evaluation", "subjects"]] {
+            let forged = try Self.forged(paths[0], as: "forged-1.json", setting: keys, to: Int.max)
+            let merged = try PartitionTests.merge([forged, paths[1]], folder: folder)
+            #expect(merged.status == 2)
+            #expect(
+                merged.stderr.contains("partial-2.json: error: its \(keys.joined(separator: ".")) ("), "\(merged.stderr)")
+            #expect(merged.stderr.contains("added to those of \(forged) is more than 9223372036854775807"), "\(merged.stderr)")
+        }
+        // What the report adds up within one partial (accounts of all apps) must fit too.
+        let apps = try Self.forged(Self.partial(), as: "apps.json", setting: ["evaluation", "accountsPerApp"], to: ["a": Int.max, "b": 1])
+        let merged = try CommandRunner.run(["merge"] + Self.options + [apps])
+        #expect(merged.status == 2)
+        #expect(merged.stderr.contains("apps.json: error: its exported accounts of all apps"), "\(merged.stderr)")
+    }
+
+    @Test(arguments: [("format", "other" as any Sendable), ("version", 999), ("version", 2)])
+    func aPartialOfAnotherFormatOrVersionIsRefused(key: String, value: any Sendable) throws {
+        let forged = try Self.forged(try Self.partial(), as: "forged.json", setting: [key], to: value)
+        let merged = try CommandRunner.run(["merge"] + Self.options + [forged])
+        #expect(merged.status == 2)
+        #expect(merged.stderr.contains("forged.json: error: is of format '"), "\(merged.stderr)")
+        #expect(merged.stderr.contains("not 'relaylint-partition' version 1, the partial this relaylint writes"), "\(merged.stderr)")
+    }
+
     @Test func aReportIsNeverWrittenOverAnInput() throws {
         let partial = try Self.partial()
         let before = try Data(contentsOf: URL(fileURLWithPath: partial))
