@@ -144,7 +144,8 @@ struct MergeCommand: ParsableCommand {
             if let baseline { request.baselineFingerprints = try Baseline.fingerprints(ofReport: baseline) }
             let sources = try sources.map { path throws(DiagnosticsError) in try readSources(path) }
             let evaluation = try PartitionMerger.merge(
-                partials, sources: sources, settings: PartitionSettings(request), toolVersion: request.toolVersion)
+                partials, sources: sources, settings: PartitionSettings(request),
+                appRules: Set(ruleSet.rules.filter { $0.scope == .app }.map(\.id)), toolVersion: request.toolVersion)
             report = try Linter.report(merging: evaluation, request: request)
         } catch {
             StandardError.write(error.diagnostics)

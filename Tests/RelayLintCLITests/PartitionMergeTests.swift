@@ -186,6 +186,38 @@ import Testing
         #expect(merged.stderr.contains("not 'relaylint-partition' version 1, the partial this relaylint writes"), "\(merged.stderr)")
     }
 
+    /// The only partition's partial, given as 1/2 and 2/2: each holds the other's subjects,
+    /// which `check --partition` would have refused and a merge would count twice.
+    @Test func aFindingOfAnotherPartitionsSubjectIsRefused() throws {
+        let partial = try Self.partial()
+        let halves = try [1, 2].map { index in
+            try Self.forged(partial, as: "half-\(index).json", setting: ["partition"], to: ["index": index, "count": 2])
+        }
+        let merged = try CommandRunner.run(["merge"] + Self.options + halves)
+        #expect(merged.status == 2)
+        #expect(merged.stderr.contains("half-1.json: error: holds a finding of subject '"), "\(merged.stderr)")
+        #expect(merged.stderr.contains("which belongs to partition 2/2, not 1/2"), "\(merged.stderr)")
+        #expect(merged.stderr.contains("which belongs to partition 1/2, not 2/2"), "\(merged.stderr)")
+    }
+
+    /// A subject rule's finding on an account has no event, as an app rule's has none: the rule
+    /// tells them apart, and the account's subject must belong to the partition all the same.
+    @Test func aFindingWithNoEventOfAnotherPartitionsSubjectIsRefused() throws {
+        let partial = try Self.partial()
+        let report = try JSONDecoder().decode(PartitionReport.self, from: Data(contentsOf: URL(fileURLWithPath: partial)))
+        let place = try #require(report.evaluation.findings.firstIndex { $0.event == nil }, "a finding on an account")
+        let subject = report.evaluation.findings[place].subject
+        let other = Shard(index: 1, count: 2)!.contains(subject: subject) ? 2 : 1
+        var half = try Self.forged(partial, as: "half.json", setting: ["partition"], to: ["index": other, "count": 2])
+        // Only that finding is left, so it alone is another partition's.
+        half = try Self.forged(
+            half, as: "half.json", setting: ["evaluation", "findings"],
+            to: [try JSONSerialization.jsonObject(with: JSONEncoder().encode(report.evaluation.findings[place]))])
+        let merged = try CommandRunner.run(["merge"] + Self.options + [half])
+        #expect(merged.status == 2)
+        #expect(merged.stderr.contains("half.json: error: holds a finding of subject '\(subject)'"), "\(merged.stderr)")
+    }
+
     @Test func aReportIsNeverWrittenOverAnInput() throws {
         let partial = try Self.partial()
         let before = try Data(contentsOf: URL(fileURLWithPath: partial))

@@ -87,15 +87,19 @@ public enum PartitionMerger {
     /// Merges the partials, checking that they are every partition of one run.
     /// - Parameters:
     ///   - settings: the merge's own settings, which must be the partitions'.
+    ///   - appRules: the ids of the app rules run, whose findings name an app and belong to no
+    ///     partition; every other finding must be of a subject of its partial's partition.
     ///   - toolVersion: the merge's version, which must be the partitions'.
     public static func merge(
-        _ partials: [(path: String, report: PartitionReport)], sources: Sources?, settings: PartitionSettings, toolVersion: String
+        _ partials: [(path: String, report: PartitionReport)], sources: Sources?, settings: PartitionSettings, appRules: Set<String>,
+        toolVersion: String
     ) throws(DiagnosticsError) -> PartialEvaluation {
-        try adding(partials, sources: sources, settings: settings, toolVersion: toolVersion)
+        try adding(partials, sources: sources, settings: settings, appRules: appRules, toolVersion: toolVersion)
     }
 
     private static func adding(
-        _ partials: [(path: String, report: PartitionReport)], sources: Sources?, settings: PartitionSettings, toolVersion: String
+        _ partials: [(path: String, report: PartitionReport)], sources: Sources?, settings: PartitionSettings, appRules: Set<String>,
+        toolVersion: String
     ) throws(DiagnosticsError) -> PartialEvaluation {
         guard let first = partials.first else {
             throw DiagnosticsError([Diagnostic(.error, "no partials to merge", at: SourceLocation(file: ""))])
@@ -109,6 +113,7 @@ public enum PartitionMerger {
             } else if let difference = report.settings.difference(from: settings) {
                 problems.append(Diagnostic(.error, "was checked with other options than this merge's: \(difference)", at: at))
             }
+            if let foreign = report.foreignSubjectProblem(appRules: appRules) { problems.append(Diagnostic(.error, foreign, at: at)) }
             let shape = { (evaluation: PartialEvaluation) in
                 [evaluation.tallies.count, evaluation.appMatches.count, evaluation.appMatchCounts.count]
             }

@@ -1,6 +1,6 @@
 /// What a partial says that `check --partition K/N` never writes: `merge` adds partials up as
-/// they are, so a partial of another format or a negative count would be a wrong report
-/// (or a crash) rather than an error.
+/// they are, so a partial of another format, a negative count or another partition's subject
+/// would be a wrong report (or a crash) rather than an error.
 extension PartitionReport {
     /// What is wrong with the partial, each in words naming where in it; empty if nothing.
     func problems() -> [String] {
@@ -54,5 +54,19 @@ extension PartitionReport {
             }
         }
         return counts.first { $0.1 < 0 }
+    }
+
+    /// A finding of a subject of another partition: the merge would count it twice, where `check
+    /// --partition` refuses such inputs. Findings of app rules (`appRules`) name an app, not a
+    /// subject, and belong to no partition; a subject rule's finding on an account has no event,
+    /// so the rule, not the event, tells them apart.
+    func foreignSubjectProblem(appRules: Set<String>) -> String? {
+        let foreign = evaluation.findings.filter { !appRules.contains($0.rule) && !partition.contains(subject: $0.subject) }
+        guard let first = foreign.first else { return nil }
+        let owner = Shard.slot(of: first.subject, among: partition.count) + 1
+        let more = foreign.count > 1 ? " (and \(Plural.counted(foreign.count - 1, "finding")) more of other partitions' subjects)" : ""
+        return
+            "holds a finding of subject '\(first.subject)', which belongs to partition \(owner)/\(partition.count), not \(partition)\(more): "
+            + "each partition's partial holds its own subjects only, a subject in two partials is counted twice"
     }
 }
