@@ -218,6 +218,25 @@ import Testing
         #expect(merged.stderr.contains("half.json: error: holds a finding of subject '\(subject)'"), "\(merged.stderr)")
     }
 
+    @Test func valuesQuotedFromABadPartialAreMasked() throws {
+        let partial = try Self.partial()
+        let severity = try Self.forged(
+            partial, as: "severity.json", setting: ["evaluation", "findings", 0, "severity"], to: "victim@example.com")
+        let time = try Self.forged(partial, as: "time.json", setting: ["evaluation", "earliest"], to: "call +1 415 555 2671")
+        let tool = try Self.forged(partial, as: "tool.json", setting: ["tool", "version"], to: "victim@example.com")
+        for forged in [severity, time, tool] {
+            let merged = try CommandRunner.run(["merge"] + Self.options + [forged])
+            #expect(merged.status == 2)
+            #expect(!merged.stderr.contains("victim@example.com") && !merged.stderr.contains("555 2671"), "\(merged.stderr)")
+        }
+        let bySeverity = try CommandRunner.run(["merge"] + Self.options + [severity])
+        #expect(
+            bySeverity.stderr.contains(#/severity\.json:1:\d+: error: .*'v•••@example\.com' is not a severity/#), "\(bySeverity.stderr)")
+        let byTime = try CommandRunner.run(["merge"] + Self.options + [time])
+        #expect(byTime.stderr.contains("time.json: error: not a relaylint partial"), "\(byTime.stderr)")
+        #expect(byTime.stderr.contains("evaluation.earliest: invalid RFC 3339 timestamp"), "\(byTime.stderr)")
+    }
+
     @Test func aReportIsNeverWrittenOverAnInput() throws {
         let partial = try Self.partial()
         let before = try Data(contentsOf: URL(fileURLWithPath: partial))

@@ -57,34 +57,69 @@ public enum PartitionMerger {
     }
 
     /// Reads a partial, naming the file in what is wrong with it.
+    ///
+    /// What the messages quote of the file (a value the decoder could not read, a subject id) is
+    /// masked: a partial holds addresses unmasked, and standard error goes to CI logs.
     public static func read(path: String, data: Data) throws(DiagnosticsError) -> PartitionReport {
         let report: PartitionReport
         do {
             report = try PartitionReport.read(data)
         } catch {
             let truncated = !data.isEmpty && data.last != UInt8(ascii: "}") && data.last != UInt8(ascii: "\n")
-            throw DiagnosticsError([
-                Diagnostic(
-                    .error,
-                    truncated
-                        ? "the partial is truncated (it ends in the middle of its JSON): run its partition again"
-                        : "not a relaylint partial (`check --partition K/N --format json`): \(describe(error))",
-                    at: SourceLocation(file: path))
-            ])
+            if truncated {
+                throw DiagnosticsError([
+                    Diagnostic(
+                        .error, "the partial is truncated (it ends in the middle of its JSON): run its partition again",
+                        at: SourceLocation(file: path))
+                ])
+            }
+            var location = SourceLocation(file: path)
+            if let syntax = error as? JSONParser.SyntaxError {
+                (location.line, location.column) = data.withUnsafeBytes { raw in
+                    FileBytes.lineAndColumn(of: syntax.offset, in: raw.bindMemory(to: UInt8.self))
+                }
+            }
+            throw DiagnosticsError(
+                Linter.masked(
+                    [
+                        Diagnostic(
+                            .error, "not a relaylint partial (`check --partition K/N --format json`): \(describe(error))", at: location)
+                    ],
+                    by: PIIMasker()))
         }
         let problems = report.problems()
-        guard problems.isEmpty else { throw DiagnosticsError(problems.map { Diagnostic(.error, $0, at: SourceLocation(file: path)) }) }
+        guard problems.isEmpty else {
+            throw DiagnosticsError(Linter.masked(problems.map { Diagnostic(.error, $0, at: SourceLocation(file: path)) }, by: PIIMasker()))
+        }
         return report
     }
 
+    /// What the parser or the decoder found wrong, and where in the partial's structure.
     private static func describe(_ error: any Error) -> String {
+        func place(_ path: [any CodingKey]) -> String {
+            var text = ""
+            for key in path {
+                if let index = key.intValue { text += "[\(index)]" } else { text += (text.isEmpty ? "" : ".") + key.stringValue }
+            }
+            return text
+        }
         switch error {
-        case let syntax as JSONParser.SyntaxError: "at byte \(syntax.offset): \(syntax.reason)"
-        default: "\(error)"
+        case let syntax as JSONParser.SyntaxError:
+            return syntax.reason
+        case DecodingError.keyNotFound(let key, let context):
+            return "\(place(context.codingPath + [key])) is missing"
+        case DecodingError.typeMismatch(_, let context), DecodingError.valueNotFound(_, let context),
+            DecodingError.dataCorrupted(let context):
+            let at = place(context.codingPath)
+            return (at.isEmpty ? "" : "\(at): ") + context.debugDescription
+        default:
+            return "\(error)"
         }
     }
 
     /// Merges the partials, checking that they are every partition of one run.
+    ///
+    /// What the messages quote of the partials is masked, as in `read(path:data:)`.
     /// - Parameters:
     ///   - settings: the merge's own settings, which must be the partitions'.
     ///   - appRules: the ids of the app rules run, whose findings name an app and belong to no
@@ -94,7 +129,11 @@ public enum PartitionMerger {
         _ partials: [(path: String, report: PartitionReport)], sources: Sources?, settings: PartitionSettings, appRules: Set<String>,
         toolVersion: String
     ) throws(DiagnosticsError) -> PartialEvaluation {
-        try adding(partials, sources: sources, settings: settings, appRules: appRules, toolVersion: toolVersion)
+        do {
+            return try adding(partials, sources: sources, settings: settings, appRules: appRules, toolVersion: toolVersion)
+        } catch {
+            throw DiagnosticsError(Linter.masked(error.diagnostics, by: PIIMasker()))
+        }
     }
 
     private static func adding(
