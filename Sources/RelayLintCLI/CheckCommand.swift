@@ -194,44 +194,20 @@ struct CheckCommand: ParsableCommand {
     }
 
     /// A report written over an input destroys it (`--output events.jsonl` replaced the log
-    /// with the report), and two reports written to one file leave only the last. Files are
-    /// compared by device and inode, so another spelling or a link of the same file counts.
+    /// with the report): see `ReportOutputOptions.checkOverwritesNothing(inputs:)`.
     func checkOutputsOverwriteNothing() throws {
-        // Each file with the option that names it, as the message quotes it.
-        func named(_ option: String, _ path: String, _ shown: String? = nil) -> (path: String, text: String) {
-            (path, "\(option) '\(StandardError.escaped(shown ?? path))'")
-        }
-        var outputs = reporting.output.map { [named("--output", $0)] } ?? []
-        for entry in reporting.extraReports {
-            let parts = entry.split(separator: "=", maxSplits: 1).map(String.init)
-            if parts.count == 2 { outputs.append(named("--report", parts[1], entry)) }
-        }
-        guard !outputs.isEmpty else { return }
-        var inputs =
-            eventPaths.map { named("--events", $0) } + accountPaths.map { named("--accounts", $0) }
-            + mappingPaths.map { named("--mapping", $0) } + rules.paths.map { named("--rules", $0) }
+        var inputs: [(option: String, path: String)] =
+            eventPaths.map { ("--events", $0) } + accountPaths.map { ("--accounts", $0) } + mappingPaths.map { ("--mapping", $0) }
+            + rules.paths.map { ("--rules", $0) }
         for (option, path) in [
             ("--manifest", manifestPath), ("--subject-map", subjectMap), ("--apple-keys", appleKeys), ("--baseline", baseline),
         ] {
-            if let path { inputs.append(named(option, path)) }
+            if let path { inputs.append((option, path)) }
         }
-        let workingDirectory = FileManager.default.currentDirectoryPath
-        if let config = ConfigurationLoader.locate(explicit: rules.configPath, workingDirectory: workingDirectory) {
-            inputs.append(named("--config", config))
+        if let config = ConfigurationLoader.locate(explicit: rules.configPath, workingDirectory: FileManager.default.currentDirectoryPath) {
+            inputs.append(("--config", config))
         }
-        let inputIdentities = inputs.map { FileIdentity(path: $0.path) }
-        var written: [FileIdentity: String] = [:]
-        for target in outputs {
-            guard let identity = FileIdentity(path: target.path) else { continue }
-            if let index = inputIdentities.firstIndex(of: identity) {
-                throw ValidationError(
-                    "\(target.text) is the input \(inputs[index].text): the report would overwrite it; write it to another file")
-            }
-            if let earlier = written[identity] {
-                throw ValidationError("\(target.text) and \(earlier) name the same file: one report would overwrite the other")
-            }
-            written[identity] = target.text
-        }
+        try reporting.checkOverwritesNothing(inputs: inputs)
     }
 
     func run() throws {

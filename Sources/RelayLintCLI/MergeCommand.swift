@@ -60,6 +60,15 @@ struct MergeCommand: ParsableCommand {
         for entry in reporting.extraReports where !entry.contains("=") {
             throw ValidationError("--report takes FORMAT=FILE, e.g. sarif=results.sarif; found '\(entry)'")
         }
+        // A report written over a partial destroys a partition's run.
+        var inputs: [(option: String, path: String)] = reports.map { ("partial", $0) } + rules.paths.map { ("--rules", $0) }
+        for (option, path) in [("--sources", sources), ("--manifest", manifestPath), ("--baseline", baseline)] {
+            if let path { inputs.append((option, path)) }
+        }
+        if let config = ConfigurationLoader.locate(explicit: rules.configPath, workingDirectory: FileManager.default.currentDirectoryPath) {
+            inputs.append(("--config", config))
+        }
+        try reporting.checkOverwritesNothing(inputs: inputs)
     }
 
     /// What each file says it is: a partition's partial or a shard's report.
@@ -81,7 +90,7 @@ struct MergeCommand: ParsableCommand {
                 ? try? Data(contentsOf: URL(fileURLWithPath: path), options: .alwaysMapped)
                 : (try? FileHandle(forReadingAtPath: path)?.readToEnd()).flatMap { $0 }
             guard let data else {
-                StandardError.write("\(StandardError.escaped(path)): error: cannot read the partial")
+                StandardError.write("\(StandardError.escaped(path)): error: cannot read the partial: \(InputError.reason(opening: path))")
                 throw ExitCode(ExitStatus.invalidInput)
             }
             inputs.append((path, data))
@@ -135,7 +144,8 @@ struct MergeCommand: ParsableCommand {
             if let baseline { request.baselineFingerprints = try Baseline.fingerprints(ofReport: baseline) }
             let sources = try sources.map { path throws(DiagnosticsError) in try readSources(path) }
             let evaluation = try PartitionMerger.merge(
-                partials, sources: sources, settings: PartitionSettings(request), toolVersion: request.toolVersion)
+                partials, sources: sources, settings: PartitionSettings(request),
+                appRules: Set(ruleSet.rules.filter { $0.scope == .app }.map(\.id)), toolVersion: request.toolVersion)
             report = try Linter.report(merging: evaluation, request: request)
         } catch {
             StandardError.write(error.diagnostics)
@@ -176,7 +186,9 @@ struct MergeCommand: ParsableCommand {
 
     private func readSources(_ path: String) throws(DiagnosticsError) -> PartitionMerger.Sources {
         guard let data = FileManager.default.contents(atPath: path) else {
-            throw DiagnosticsError([Diagnostic(.error, "cannot read the sources", at: SourceLocation(file: path))])
+            throw DiagnosticsError([
+                Diagnostic(.error, "cannot read the sources: \(InputError.reason(opening: path))", at: SourceLocation(file: path))
+            ])
         }
         do {
             return try JSONDecoder().decode(PartitionMerger.Sources.self, from: data)

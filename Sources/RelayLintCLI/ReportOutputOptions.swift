@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 import RelayLintCore
 
 /// Where reports go and how audit reports are labelled, and when the run fails: shared by
@@ -28,4 +29,37 @@ struct ReportOutputOptions: ParsableArguments {
         help: ArgumentHelp(
             "Exit with 1 when a finding has this severity or a higher one: error, warning, note, never.", valueName: "severity"))
     var failOn: String = "error"
+
+    /// Refuses reports that would be written over an input (a report written over a log or a
+    /// partial destroys it), or two reports written to one file (only the last would be left).
+    /// Files are compared by device and inode, so another spelling or a link of the same file
+    /// counts.
+    /// - Parameter inputs: every file the command reads, with the option that names it, as the
+    ///   message quotes it (`--events`, `partial`).
+    func checkOverwritesNothing(inputs: [(option: String, path: String)]) throws {
+        // Each file with the option that names it, as the message quotes it.
+        func named(_ option: String, _ path: String, _ shown: String? = nil) -> (path: String, text: String) {
+            (path, "\(option) '\(StandardError.escaped(shown ?? path))'")
+        }
+        var outputs = output.map { [named("--output", $0)] } ?? []
+        for entry in extraReports {
+            let parts = entry.split(separator: "=", maxSplits: 1).map(String.init)
+            if parts.count == 2 { outputs.append(named("--report", parts[1], entry)) }
+        }
+        guard !outputs.isEmpty else { return }
+        let inputs = inputs.map { named($0.option, $0.path) }
+        let inputIdentities = inputs.map { FileIdentity(path: $0.path) }
+        var written: [FileIdentity: String] = [:]
+        for target in outputs {
+            guard let identity = FileIdentity(path: target.path) else { continue }
+            if let index = inputIdentities.firstIndex(of: identity) {
+                throw ValidationError(
+                    "\(target.text) is the input \(inputs[index].text): the report would overwrite it; write it to another file")
+            }
+            if let earlier = written[identity] {
+                throw ValidationError("\(target.text) and \(earlier) name the same file: one report would overwrite the other")
+            }
+            written[identity] = target.text
+        }
+    }
 }

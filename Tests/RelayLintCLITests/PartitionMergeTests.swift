@@ -101,4 +101,173 @@ import Testing
         #expect(misshapen.status == 2)
         #expect(misshapen.stderr.contains("half-2.json: error: holds counts for 12 subject rules"), "\(misshapen.stderr)")
     }
+
+    // MARK: A partial is checked, not trusted
+
+    /// The partial at `path` with the value at `keys` (object keys and array indexes) replaced,
+    /// written beside it as `name`: what a broken or hostile writer could leave.
+    static func forged(_ path: String, as name: String, setting keys: [Any], to value: Any) throws -> String {
+        func replaced(_ node: Any, _ keys: ArraySlice<Any>) -> Any {
+            guard let key = keys.first else { return value }
+            if let key = key as? Int, var array = node as? [Any] {
+                array[key] = replaced(array[key], keys.dropFirst())
+                return array
+            }
+            var object = node as? [String: Any] ?? [:]
+            let name = key as? String ?? ""
+            object[name] = replaced(object[name] as Any, keys.dropFirst())
+            return object
+        }
+        let document = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: path)))
+        let forged = URL(fileURLWithPath: path).deletingLastPathComponent().appendingPathComponent(name)
+        try JSONSerialization.data(withJSONObject: replaced(document, keys[...]), options: [.sortedKeys]).write(to: forged)
+        return forged.path
+    }
+
+    @Test(arguments: [(1, 0), (1, -3), (0, 3), (4, 3)])
+    func aPartitionOutsideOneToNIsRefusedNotACrash(index: Int, count: Int) throws {
+        let forged = try Self.forged(try Self.partial(), as: "forged.json", setting: ["partition"], to: ["index": index, "count": count])
+        let merged = try CommandRunner.run(["merge"] + Self.options + [forged])
+        #expect(merged.status == 2, "\(merged.stderr)")
+        #expect(merged.stderr.contains("forged.json: error: not a relaylint partial"), "\(merged.stderr)")
+        #expect(merged.stderr.contains("\(index)/\(count) is not K/N with N ≥ 1 and 1 ≤ K ≤ N"), "\(merged.stderr)")
+    }
+
+    /// The missing partitions of a count of two billion are listed in part, not enumerated.
+    @Test func aHugePartitionCountListsTheFirstMissingPartitions() throws {
+        let forged = try Self.forged(
+            try Self.partial(), as: "forged.json", setting: ["partition"], to: ["index": 1, "count": 2_000_000_000])
+        // Refused for its subjects too: every finding's subject now belongs to another partition.
+        let merged = try CommandRunner.run(["merge"] + Self.options + [forged])
+        #expect(merged.status == 2)
+        #expect(merged.stderr.contains("partials missing: 2/2000000000, 3/2000000000"), "\(merged.stderr)")
+        #expect(merged.stderr.contains("21/2000000000 and 1999999979 more"), "\(merged.stderr)")
+    }
+
+    @Test(
+        arguments: [
+            ["evaluation", "events"], ["evaluation", "subjects"], ["evaluation", "eventsPerDay", 0, "count"],
+            ["evaluation", "tallies", 0, "pending"], ["evaluation", "inputs", 0, "records"],
+        ] as [[any Sendable]])
+    func aNegativeCountIsRefusedNamingWhereItStands(keys: [any Sendable]) throws {
+        let forged = try Self.forged(try Self.partial(), as: "forged.json", setting: keys, to: -5)
+        let merged = try CommandRunner.run(["merge"] + Self.options + [forged])
+        let place = keys.map { key in key is Int ? "[\(key)]" : ".\(key)" }.joined().dropFirst()
+        #expect(merged.status == 2)
+        #expect(merged.stderr.contains("forged.json: error: holds -5 at \(place): a count is 0 or more"), "\(merged.stderr)")
+    }
+
+    /// Counts that add up past `Int.max` are an error naming the partial, not a trap.
+    @Test func countsWhoseSumOverflowsAreRefusedNamingThePartials() throws {
+        let accounts = Fixtures.path("Examples/accounts.json")
+        let events = Fixtures.path("Examples/events.jsonl")
+        let (paths, folder) = try PartitionTests.partials(count: 2, accounts: accounts, events: events)
+        for keys in [["evaluation", "events"], ["evaluation", "subjects"]] {
+            let forged = try Self.forged(paths[0], as: "forged-1.json", setting: keys, to: Int.max)
+            let merged = try PartitionTests.merge([forged, paths[1]], folder: folder)
+            #expect(merged.status == 2)
+            #expect(
+                merged.stderr.contains("partial-2.json: error: its \(keys.joined(separator: ".")) ("), "\(merged.stderr)")
+            #expect(merged.stderr.contains("added to those of \(forged) is more than 9223372036854775807"), "\(merged.stderr)")
+        }
+        // What the report adds up within one partial (accounts of all apps) must fit too.
+        let apps = try Self.forged(Self.partial(), as: "apps.json", setting: ["evaluation", "accountsPerApp"], to: ["a": Int.max, "b": 1])
+        let merged = try CommandRunner.run(["merge"] + Self.options + [apps])
+        #expect(merged.status == 2)
+        #expect(merged.stderr.contains("apps.json: error: its exported accounts of all apps"), "\(merged.stderr)")
+    }
+
+    @Test(arguments: [("format", "other" as any Sendable), ("version", 999), ("version", 2)])
+    func aPartialOfAnotherFormatOrVersionIsRefused(key: String, value: any Sendable) throws {
+        let forged = try Self.forged(try Self.partial(), as: "forged.json", setting: [key], to: value)
+        let merged = try CommandRunner.run(["merge"] + Self.options + [forged])
+        #expect(merged.status == 2)
+        #expect(merged.stderr.contains("forged.json: error: is of format '"), "\(merged.stderr)")
+        #expect(merged.stderr.contains("not 'relaylint-partition' version 1, the partial this relaylint writes"), "\(merged.stderr)")
+    }
+
+    /// The only partition's partial, given as 1/2 and 2/2: each holds the other's subjects,
+    /// which `check --partition` would have refused and a merge would count twice.
+    @Test func aFindingOfAnotherPartitionsSubjectIsRefused() throws {
+        let partial = try Self.partial()
+        let halves = try [1, 2].map { index in
+            try Self.forged(partial, as: "half-\(index).json", setting: ["partition"], to: ["index": index, "count": 2])
+        }
+        let merged = try CommandRunner.run(["merge"] + Self.options + halves)
+        #expect(merged.status == 2)
+        #expect(merged.stderr.contains("half-1.json: error: holds a finding of subject '"), "\(merged.stderr)")
+        #expect(merged.stderr.contains("which belongs to partition 2/2, not 1/2"), "\(merged.stderr)")
+        #expect(merged.stderr.contains("which belongs to partition 1/2, not 2/2"), "\(merged.stderr)")
+    }
+
+    /// A subject rule's finding on an account has no event, as an app rule's has none: the rule
+    /// tells them apart, and the account's subject must belong to the partition all the same.
+    @Test func aFindingWithNoEventOfAnotherPartitionsSubjectIsRefused() throws {
+        let partial = try Self.partial()
+        let report = try JSONDecoder().decode(PartitionReport.self, from: Data(contentsOf: URL(fileURLWithPath: partial)))
+        let place = try #require(report.evaluation.findings.firstIndex { $0.event == nil }, "a finding on an account")
+        let subject = report.evaluation.findings[place].subject
+        let other = Shard(index: 1, count: 2)!.contains(subject: subject) ? 2 : 1
+        var half = try Self.forged(partial, as: "half.json", setting: ["partition"], to: ["index": other, "count": 2])
+        // Only that finding is left, so it alone is another partition's.
+        half = try Self.forged(
+            half, as: "half.json", setting: ["evaluation", "findings"],
+            to: [try JSONSerialization.jsonObject(with: JSONEncoder().encode(report.evaluation.findings[place]))])
+        let merged = try CommandRunner.run(["merge"] + Self.options + [half])
+        #expect(merged.status == 2)
+        #expect(merged.stderr.contains("half.json: error: holds a finding of subject '\(subject)'"), "\(merged.stderr)")
+    }
+
+    @Test func valuesQuotedFromABadPartialAreMasked() throws {
+        let partial = try Self.partial()
+        let severity = try Self.forged(
+            partial, as: "severity.json", setting: ["evaluation", "findings", 0, "severity"], to: "victim@example.com")
+        let time = try Self.forged(partial, as: "time.json", setting: ["evaluation", "earliest"], to: "call +1 415 555 2671")
+        let tool = try Self.forged(partial, as: "tool.json", setting: ["tool", "version"], to: "victim@example.com")
+        for forged in [severity, time, tool] {
+            let merged = try CommandRunner.run(["merge"] + Self.options + [forged])
+            #expect(merged.status == 2)
+            #expect(!merged.stderr.contains("victim@example.com") && !merged.stderr.contains("555 2671"), "\(merged.stderr)")
+        }
+        let bySeverity = try CommandRunner.run(["merge"] + Self.options + [severity])
+        #expect(
+            bySeverity.stderr.contains(#/severity\.json:1:\d+: error: .*'v•••@example\.com' is not a severity/#), "\(bySeverity.stderr)")
+        let byTime = try CommandRunner.run(["merge"] + Self.options + [time])
+        #expect(byTime.stderr.contains("time.json: error: not a relaylint partial"), "\(byTime.stderr)")
+        #expect(byTime.stderr.contains("evaluation.earliest: invalid RFC 3339 timestamp"), "\(byTime.stderr)")
+    }
+
+    @Test func aReportIsNeverWrittenOverAnInput() throws {
+        let partial = try Self.partial()
+        let before = try Data(contentsOf: URL(fileURLWithPath: partial))
+        let folder = URL(fileURLWithPath: partial).deletingLastPathComponent()
+        let sources = folder.appendingPathComponent("sources.json").path
+        try Data(#"{"partitions":1,"inputs":[]}"#.utf8).write(to: URL(fileURLWithPath: sources))
+        let spelledOtherwise = folder.appendingPathComponent("../\(folder.lastPathComponent)/partial-1.json").path
+        for (option, target, input) in [
+            ("--output", partial, "partial"), ("--output", spelledOtherwise, "partial"), ("--report", "html=\(partial)", "partial"),
+            ("--output", sources, "--sources"),
+        ] {
+            let merged = try CommandRunner.run(["merge"] + Self.options + [partial, "--sources", sources, option, target])
+            #expect(merged.status == 2)
+            #expect(merged.stderr.contains("is the input \(input) '"), "\(merged.stderr)")
+            #expect(merged.stderr.contains("the report would overwrite it"), "\(merged.stderr)")
+        }
+        #expect(try Data(contentsOf: URL(fileURLWithPath: partial)) == before)
+    }
+
+    @Test func anUnreadablePartialOrSourcesSaysWhy() throws {
+        let partial = try Self.partial()
+        let folder = try Fixtures.temporaryDirectory()
+        let missing = try CommandRunner.run(["merge"] + Self.options + [folder.appendingPathComponent("nonexistent.json").path])
+        #expect(missing.status == 2)
+        #expect(missing.stderr.contains("nonexistent.json: error: cannot read the partial: no such file"), "\(missing.stderr)")
+        let directory = try CommandRunner.run(["merge"] + Self.options + [folder.path])
+        #expect(directory.status == 2)
+        #expect(directory.stderr.contains("error: cannot read the partial: is a directory"), "\(directory.stderr)")
+        let sources = try CommandRunner.run(
+            ["merge"] + Self.options + [partial, "--sources", folder.appendingPathComponent("sources.json").path])
+        #expect(sources.status == 2)
+        #expect(sources.stderr.contains("sources.json: error: cannot read the sources: no such file"), "\(sources.stderr)")
+    }
 }

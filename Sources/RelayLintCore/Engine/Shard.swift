@@ -21,6 +21,24 @@ public struct Shard: Sendable, Hashable, Codable, CustomStringConvertible {
         self.count = count
     }
 
+    /// Read from a partial or a shard report with the bound `--partition K/N` and `--shard K/N`
+    /// have: a count of 0 or less crashed the merge, and 1 ≤ K ≤ N is what the merge relies on.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        let index = try container.decode(Int.self, forKey: .index)
+        let count = try container.decode(Int.self, forKey: .count)
+        guard let shard = Shard(index: index, count: count) else {
+            throw DecodingError.dataCorrupted(
+                DecodingError.Context(
+                    codingPath: decoder.codingPath, debugDescription: "\(index)/\(count) is not K/N with N ≥ 1 and 1 ≤ K ≤ N"))
+        }
+        self = shard
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case index, count
+    }
+
     /// Parses `K/N` with 1 ≤ K ≤ N.
     public init?(parsing text: String) {
         let parts = text.split(separator: "/", omittingEmptySubsequences: false)

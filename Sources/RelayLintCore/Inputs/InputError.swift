@@ -15,6 +15,10 @@ public enum InputError: Error, Sendable, Equatable, CustomStringConvertible {
         }
     }
 
+    /// Why a file cannot be opened, as `unreadable` says it: no such file, is a directory,
+    /// permission denied. For the command line's own reads, which name the file's role.
+    public static func reason(opening path: String) -> String { FileBytes.openFailureReason(path) }
+
     /// The diagnostics this error stands for.
     public var diagnostics: [Diagnostic] {
         switch self {

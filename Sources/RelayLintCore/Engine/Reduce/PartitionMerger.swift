@@ -57,35 +57,88 @@ public enum PartitionMerger {
     }
 
     /// Reads a partial, naming the file in what is wrong with it.
+    ///
+    /// What the messages quote of the file (a value the decoder could not read, a subject id) is
+    /// masked: a partial holds addresses unmasked, and standard error goes to CI logs.
     public static func read(path: String, data: Data) throws(DiagnosticsError) -> PartitionReport {
+        let report: PartitionReport
         do {
-            return try PartitionReport.read(data)
+            report = try PartitionReport.read(data)
         } catch {
             let truncated = !data.isEmpty && data.last != UInt8(ascii: "}") && data.last != UInt8(ascii: "\n")
-            throw DiagnosticsError([
-                Diagnostic(
-                    .error,
-                    truncated
-                        ? "the partial is truncated (it ends in the middle of its JSON): run its partition again"
-                        : "not a relaylint partial (`check --partition K/N --format json`): \(describe(error))",
-                    at: SourceLocation(file: path))
-            ])
+            if truncated {
+                throw DiagnosticsError([
+                    Diagnostic(
+                        .error, "the partial is truncated (it ends in the middle of its JSON): run its partition again",
+                        at: SourceLocation(file: path))
+                ])
+            }
+            var location = SourceLocation(file: path)
+            if let syntax = error as? JSONParser.SyntaxError {
+                (location.line, location.column) = data.withUnsafeBytes { raw in
+                    FileBytes.lineAndColumn(of: syntax.offset, in: raw.bindMemory(to: UInt8.self))
+                }
+            }
+            throw DiagnosticsError(
+                Linter.masked(
+                    [
+                        Diagnostic(
+                            .error, "not a relaylint partial (`check --partition K/N --format json`): \(describe(error))", at: location)
+                    ],
+                    by: PIIMasker()))
         }
+        let problems = report.problems()
+        guard problems.isEmpty else {
+            throw DiagnosticsError(Linter.masked(problems.map { Diagnostic(.error, $0, at: SourceLocation(file: path)) }, by: PIIMasker()))
+        }
+        return report
     }
 
+    /// What the parser or the decoder found wrong, and where in the partial's structure.
     private static func describe(_ error: any Error) -> String {
+        func place(_ path: [any CodingKey]) -> String {
+            var text = ""
+            for key in path {
+                if let index = key.intValue { text += "[\(index)]" } else { text += (text.isEmpty ? "" : ".") + key.stringValue }
+            }
+            return text
+        }
         switch error {
-        case let syntax as JSONParser.SyntaxError: "at byte \(syntax.offset): \(syntax.reason)"
-        default: "\(error)"
+        case let syntax as JSONParser.SyntaxError:
+            return syntax.reason
+        case DecodingError.keyNotFound(let key, let context):
+            return "\(place(context.codingPath + [key])) is missing"
+        case DecodingError.typeMismatch(_, let context), DecodingError.valueNotFound(_, let context),
+            DecodingError.dataCorrupted(let context):
+            let at = place(context.codingPath)
+            return (at.isEmpty ? "" : "\(at): ") + context.debugDescription
+        default:
+            return "\(error)"
         }
     }
 
     /// Merges the partials, checking that they are every partition of one run.
+    ///
+    /// What the messages quote of the partials is masked, as in `read(path:data:)`.
     /// - Parameters:
     ///   - settings: the merge's own settings, which must be the partitions'.
+    ///   - appRules: the ids of the app rules run, whose findings name an app and belong to no
+    ///     partition; every other finding must be of a subject of its partial's partition.
     ///   - toolVersion: the merge's version, which must be the partitions'.
     public static func merge(
-        _ partials: [(path: String, report: PartitionReport)], sources: Sources?, settings: PartitionSettings, toolVersion: String
+        _ partials: [(path: String, report: PartitionReport)], sources: Sources?, settings: PartitionSettings, appRules: Set<String>,
+        toolVersion: String
+    ) throws(DiagnosticsError) -> PartialEvaluation {
+        do {
+            return try adding(partials, sources: sources, settings: settings, appRules: appRules, toolVersion: toolVersion)
+        } catch {
+            throw DiagnosticsError(Linter.masked(error.diagnostics, by: PIIMasker()))
+        }
+    }
+
+    private static func adding(
+        _ partials: [(path: String, report: PartitionReport)], sources: Sources?, settings: PartitionSettings, appRules: Set<String>,
+        toolVersion: String
     ) throws(DiagnosticsError) -> PartialEvaluation {
         guard let first = partials.first else {
             throw DiagnosticsError([Diagnostic(.error, "no partials to merge", at: SourceLocation(file: ""))])
@@ -99,6 +152,7 @@ public enum PartitionMerger {
             } else if let difference = report.settings.difference(from: settings) {
                 problems.append(Diagnostic(.error, "was checked with other options than this merge's: \(difference)", at: at))
             }
+            if let foreign = report.foreignSubjectProblem(appRules: appRules) { problems.append(Diagnostic(.error, foreign, at: at)) }
             let shape = { (evaluation: PartialEvaluation) in
                 [evaluation.tallies.count, evaluation.appMatches.count, evaluation.appMatchCounts.count]
             }
@@ -149,9 +203,15 @@ public enum PartitionMerger {
         var skipped: [(key: [Int], note: Diagnostic)] = []
         // Each partition lists its own first look-alikes and counts the rest.
         var unlistedLookAlikes = 0
-        for (number, (_, report)) in ordered.enumerated() {
+        // What the report adds up across rules, apps and days must fit too.
+        var totals = (accounts: 0, pending: 0, perDay: 0)
+        for (number, (path, report)) in ordered.enumerated() {
             let evaluation = report.evaluation
             let rename = renames[number]
+            let earlier = ordered[..<number].map(\.path)
+            func add(_ value: Int, to total: inout Int, _ what: @autoclosure () -> String) throws(DiagnosticsError) {
+                try PartitionMerger.add(value, to: &total, what(), in: path, after: earlier)
+            }
             func moved(_ location: SourceLocation) -> SourceLocation {
                 var location = location
                 if let path = rename[location.file] { location.file = path }
@@ -174,9 +234,10 @@ public enum PartitionMerger {
                 return finding
             }
             for (index, tally) in evaluation.tallies.enumerated() {
-                merged.tallies[index].triggered += tally.triggered
-                merged.tallies[index].violated += tally.violated
-                merged.tallies[index].pending += tally.pending
+                try add(tally.triggered, to: &merged.tallies[index].triggered, "evaluation.tallies[\(index)].triggered")
+                try add(tally.violated, to: &merged.tallies[index].violated, "evaluation.tallies[\(index)].violated")
+                try add(tally.pending, to: &merged.tallies[index].pending, "evaluation.tallies[\(index)].pending")
+                try add(tally.pending, to: &totals.pending, "pending checks of all rules")
             }
             for (index, matches) in evaluation.appMatches.enumerated() {
                 for (app, match) in matches {
@@ -185,20 +246,28 @@ public enum PartitionMerger {
                     if let earlier = merged.appMatches[index][app], earlier.precedes(match) { continue }
                     merged.appMatches[index][app] = match
                 }
-                merged.appMatchCounts[index].merge(evaluation.appMatchCounts[index], uniquingKeysWith: +)
+                for (app, count) in evaluation.appMatchCounts[index] {
+                    try add(count, to: &merged.appMatchCounts[index][app, default: 0], "evaluation.appMatchCounts[\(index)].\(app)")
+                }
             }
-            merged.subjects += evaluation.subjects
-            merged.anonymizedSubjects += evaluation.anonymizedSubjects
-            merged.accountsPerApp.merge(evaluation.accountsPerApp, uniquingKeysWith: +)
+            try add(evaluation.subjects, to: &merged.subjects, "evaluation.subjects")
+            try add(evaluation.anonymizedSubjects, to: &merged.anonymizedSubjects, "evaluation.anonymizedSubjects")
+            for (app, count) in evaluation.accountsPerApp {
+                try add(count, to: &merged.accountsPerApp[app, default: 0], "evaluation.accountsPerApp.\(app)")
+                try add(count, to: &totals.accounts, "exported accounts of all apps")
+            }
             appsSeen.formUnion(evaluation.appsSeen)
             creating.formUnion(evaluation.appsCreatingAccounts)
-            merged.events += evaluation.events
-            merged.duplicates += evaluation.duplicates
-            for day in evaluation.eventsPerDay { perDay[day.day, default: 0] += day.count }
+            try add(evaluation.events, to: &merged.events, "evaluation.events")
+            try add(evaluation.duplicates, to: &merged.duplicates, "evaluation.duplicates")
+            for day in evaluation.eventsPerDay {
+                try add(day.count, to: &perDay[day.day, default: 0], "evaluation.eventsPerDay count of day \(day.day)")
+                try add(day.count, to: &totals.perDay, "events of all days")
+            }
             if let earliest = evaluation.earliest { merged.earliest = min(merged.earliest ?? earliest, earliest) }
             if let latest = evaluation.latest { merged.latest = max(merged.latest ?? latest, latest) }
-            merged.relayAccountsExported += evaluation.relayAccountsExported
-            merged.appleEntriesExported += evaluation.appleEntriesExported
+            try add(evaluation.relayAccountsExported, to: &merged.relayAccountsExported, "evaluation.relayAccountsExported")
+            try add(evaluation.appleEntriesExported, to: &merged.appleEntriesExported, "evaluation.appleEntriesExported")
             // Empty inputs are noted once for the whole data, below.
             let ownEmpty = Set(evaluation.inputs.filter(\.readNothing).map { LintReport.nothingReadMessage($0.path) })
             for (place, note) in evaluation.notes.enumerated() where !ownEmpty.contains(note.message) {
@@ -260,6 +329,24 @@ public enum PartitionMerger {
         return merged
     }
 
+    /// `total + value`, or an error naming the partial whose count does not fit: counts are the
+    /// partial's word, and a sum past `Int.max` stopped the process.
+    /// - Parameter earlier: the partials already added up, named in the message.
+    private static func add(_ value: Int, to total: inout Int, _ what: String, in path: String, after earlier: [String])
+        throws(DiagnosticsError)
+    {
+        let (sum, overflow) = total.addingReportingOverflow(value)
+        guard !overflow else {
+            let others = earlier.isEmpty ? "its own other counts" : "those of \(earlier.joined(separator: ", "))"
+            throw DiagnosticsError([
+                Diagnostic(
+                    .error, "its \(what) (\(value)) added to \(others) is more than \(Int.max): not a count a run writes",
+                    at: SourceLocation(file: path))
+            ])
+        }
+        total = sum
+    }
+
     /// The note `DatasetBuilder.noteOldExport` writes, for the whole export.
     private static func oldExportNote(_ merged: PartialEvaluation, inputs: [InputFileSummary]) -> Diagnostic? {
         guard merged.relayAccountsExported > 0, merged.appleEntriesExported == 0,
@@ -319,22 +406,33 @@ public enum PartitionMerger {
                 continue
             }
             dataPlace += 1
-            for input in all.dropFirst() {
-                merged[index].records += input.records
-                merged[index].invalid += input.invalid
-                merged[index].duplicates += input.duplicates
+            for (number, (partial, input)) in zip(partials, all).enumerated().dropFirst() {
+                let earlier = partials[..<number].map(\.path)
+                func add(_ value: Int, to total: inout Int, _ what: String) throws(DiagnosticsError) {
+                    try PartitionMerger.add(value, to: &total, "evaluation.inputs[\(index)].\(what)", in: partial.path, after: earlier)
+                }
+                func add(_ value: Int?, to total: inout Int?, _ what: String) throws(DiagnosticsError) {
+                    guard let value else { return }
+                    var sum = total ?? 0
+                    try add(value, to: &sum, what)
+                    total = sum
+                }
+                try add(input.records, to: &merged[index].records, "records")
+                try add(input.invalid, to: &merged[index].invalid, "invalid")
+                try add(input.duplicates, to: &merged[index].duplicates, "duplicates")
                 if let time = input.firstTime { merged[index].firstTime = min(merged[index].firstTime ?? time, time) }
                 if let time = input.lastTime { merged[index].lastTime = max(merged[index].lastTime ?? time, time) }
-                if let made = input.eventsMade { merged[index].eventsMade = (merged[index].eventsMade ?? 0) + made }
-                if let tokens = input.signedTokens { merged[index].signedTokens = (merged[index].signedTokens ?? 0) + tokens }
-                if let verified = input.verifiedSignatures {
-                    merged[index].verifiedSignatures = (merged[index].verifiedSignatures ?? 0) + verified
-                }
+                try add(input.eventsMade, to: &merged[index].eventsMade, "eventsMade")
+                try add(input.signedTokens, to: &merged[index].signedTokens, "signedTokens")
+                try add(input.verifiedSignatures, to: &merged[index].verifiedSignatures, "verifiedSignatures")
                 for record in input.skippedRecords {
                     if let place = merged[index].skippedRecords.firstIndex(where: {
                         ($0.reason, $0.detail) == (record.reason, record.detail)
                     }) {
-                        merged[index].skippedRecords[place].count += record.count
+                        try PartitionMerger.add(
+                            record.count, to: &merged[index].skippedRecords[place].count,
+                            "evaluation.inputs[\(index)].skippedRecords count",
+                            in: partial.path, after: earlier)
                     } else {
                         merged[index].skippedRecords.append(record)
                     }

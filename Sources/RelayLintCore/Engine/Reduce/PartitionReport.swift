@@ -10,9 +10,11 @@ import Foundation
 public struct PartitionReport: Sendable, Codable, Equatable {
     /// What tells a partial from a report (`format`), and its version.
     public static let formatName = "relaylint-partition"
+    /// The version of the partial this relaylint writes, and the only one it merges.
+    public static let formatVersion = 1
 
     public var format = PartitionReport.formatName
-    public var version = 1
+    public var version = PartitionReport.formatVersion
     public var tool: LintReport.Tool
     public var partition: Shard
     /// `--data-end`, when given.

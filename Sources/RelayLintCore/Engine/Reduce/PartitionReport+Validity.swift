@@ -1,0 +1,72 @@
+/// What a partial says that `check --partition K/N` never writes: `merge` adds partials up as
+/// they are, so a partial of another format, a negative count or another partition's subject
+/// would be a wrong report (or a crash) rather than an error.
+extension PartitionReport {
+    /// What is wrong with the partial, each in words naming where in it; empty if nothing.
+    func problems() -> [String] {
+        if format != PartitionReport.formatName || version != PartitionReport.formatVersion {
+            return [
+                "is of format '\(format)' version \(version), not '\(PartitionReport.formatName)' version \(PartitionReport.formatVersion), "
+                    + "the partial this relaylint writes: run its partition again with this relaylint"
+            ]
+        }
+        var problems: [String] = []
+        if let (place, count) = firstNegativeCount() {
+            problems.append("holds \(count) at \(place): a count is 0 or more")
+        }
+        if evaluation.appMatchCounts.count != evaluation.appMatches.count {
+            problems.append(
+                "holds match counts for \(evaluation.appMatchCounts.count) app matchers and earliest matches for \(evaluation.appMatches.count)"
+            )
+        }
+        return problems
+    }
+
+    /// The first count below 0, with where it stands (`evaluation.events`).
+    private func firstNegativeCount() -> (place: String, count: Int)? {
+        var counts: [(String, Int)] = [
+            ("evaluation.subjects", evaluation.subjects), ("evaluation.anonymizedSubjects", evaluation.anonymizedSubjects),
+            ("evaluation.events", evaluation.events), ("evaluation.duplicates", evaluation.duplicates),
+            ("evaluation.relayAccountsExported", evaluation.relayAccountsExported),
+            ("evaluation.appleEntriesExported", evaluation.appleEntriesExported),
+        ]
+        for (index, tally) in evaluation.tallies.enumerated() {
+            counts += [
+                ("evaluation.tallies[\(index)].triggered", tally.triggered), ("evaluation.tallies[\(index)].violated", tally.violated),
+                ("evaluation.tallies[\(index)].pending", tally.pending),
+            ]
+        }
+        for (index, matches) in evaluation.appMatchCounts.enumerated() {
+            counts += matches.sorted { $0.key < $1.key }.map { ("evaluation.appMatchCounts[\(index)].\($0.key)", $0.value) }
+        }
+        counts += evaluation.accountsPerApp.sorted { $0.key < $1.key }.map { ("evaluation.accountsPerApp.\($0.key)", $0.value) }
+        for (index, day) in evaluation.eventsPerDay.enumerated() { counts.append(("evaluation.eventsPerDay[\(index)].count", day.count)) }
+        for (index, input) in evaluation.inputs.enumerated() {
+            let place = "evaluation.inputs[\(index)]"
+            counts += [("\(place).records", input.records), ("\(place).invalid", input.invalid), ("\(place).duplicates", input.duplicates)]
+            for (name, count) in [
+                ("eventsMade", input.eventsMade), ("signedTokens", input.signedTokens), ("verifiedSignatures", input.verifiedSignatures),
+            ] {
+                if let count { counts.append(("\(place).\(name)", count)) }
+            }
+            for (number, skipped) in input.skippedRecords.enumerated() {
+                counts.append(("\(place).skippedRecords[\(number)].count", skipped.count))
+            }
+        }
+        return counts.first { $0.1 < 0 }
+    }
+
+    /// A finding of a subject of another partition: the merge would count it twice, where `check
+    /// --partition` refuses such inputs. Findings of app rules (`appRules`) name an app, not a
+    /// subject, and belong to no partition; a subject rule's finding on an account has no event,
+    /// so the rule, not the event, tells them apart.
+    func foreignSubjectProblem(appRules: Set<String>) -> String? {
+        let foreign = evaluation.findings.filter { !appRules.contains($0.rule) && !partition.contains(subject: $0.subject) }
+        guard let first = foreign.first else { return nil }
+        let owner = Shard.slot(of: first.subject, among: partition.count) + 1
+        let more = foreign.count > 1 ? " (and \(Plural.counted(foreign.count - 1, "finding")) more of other partitions' subjects)" : ""
+        return
+            "holds a finding of subject '\(first.subject)', which belongs to partition \(owner)/\(partition.count), not \(partition)\(more): "
+            + "each partition's partial holds its own subjects only, a subject in two partials is counted twice"
+    }
+}
