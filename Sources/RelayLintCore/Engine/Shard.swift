@@ -30,7 +30,8 @@ public struct Shard: Sendable, Hashable, Codable, CustomStringConvertible {
         guard let shard = Shard(index: index, count: count) else {
             throw DecodingError.dataCorrupted(
                 DecodingError.Context(
-                    codingPath: decoder.codingPath, debugDescription: "\(index)/\(count) is not K/N with N ≥ 1 and 1 ≤ K ≤ N"))
+                    codingPath: decoder.codingPath, debugDescription: "\(index)/\(count) is not K/N with 1 ≤ K ≤ N ≤ \(Shard.maximumCount)")
+            )
         }
         self = shard
     }
