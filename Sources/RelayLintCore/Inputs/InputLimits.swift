@@ -106,11 +106,6 @@ struct CappedRead {
                 }
                 continue
             }
-            if bytes.count + got > bytes.capacity {
-                // Grown no further than the cap: doubling past it made a 4 GiB read take 8.
-                let doubled = max(bytes.capacity * 2, bytes.count + got)
-                bytes.reserveCapacity(doubled >= maxBytes ? maxBytes + blockSize : doubled)
-            }
             bytes.append(contentsOf: UnsafeBufferPointer(start: block.assumingMemoryBound(to: UInt8.self), count: got))
             try check(from: start)
         }
