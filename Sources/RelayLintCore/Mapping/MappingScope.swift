@@ -22,13 +22,15 @@ final class MappingScope {
         case read(JSONValue?)
     }
 
+    /// - Parameter projections: by the position of each `let` (none for a shorter list).
     init(
         record: JSONValue, lets: [(name: String, value: MappingExpression)] = [],
-        projections: [String: RecordProjection] = [:], tokens: TokenReader, memo: MappingMemo = MappingMemo()
+        projections: [RecordProjection?] = [], tokens: TokenReader, memo: MappingMemo = MappingMemo()
     ) {
         self.record = record
         self.lets = lets
-        self.projections = lets.map { projections[$0.name] }
+        self.projections =
+            projections.count == lets.count ? projections : lets.indices.map { projections.indices.contains($0) ? projections[$0] : nil }
         self.tokens = tokens
         self.memo = memo
         values = Array(repeating: .unread, count: lets.count)

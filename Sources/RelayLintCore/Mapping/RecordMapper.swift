@@ -8,7 +8,27 @@ struct RecordMapper {
     let tokens: TokenReader
     var memo = MappingMemo()
     /// The projections `parse_json` values are read along (`RecordProjection.ofParsedValues`).
-    var parsedValueProjections: [String: RecordProjection] = [:]
+    var parsedValueProjections: [String: RecordProjection] {
+        didSet { letProjections = Self.byPosition(parsedValueProjections, in: mapping) }
+    }
+    /// The same by the position of their `let`, worked out once: looked up by name for every
+    /// record, they were a hash of each name per record.
+    private var letProjections: [RecordProjection?]
+
+    init(
+        mapping: LogMapping, tokens: TokenReader, memo: MappingMemo = MappingMemo(),
+        parsedValueProjections: [String: RecordProjection] = [:]
+    ) {
+        self.mapping = mapping
+        self.tokens = tokens
+        self.memo = memo
+        self.parsedValueProjections = parsedValueProjections
+        letProjections = Self.byPosition(parsedValueProjections, in: mapping)
+    }
+
+    private static func byPosition(_ projections: [String: RecordProjection], in mapping: LogMapping) -> [RecordProjection?] {
+        mapping.lets.map { projections[$0.name] }
+    }
 
     /// The reason a record that names no subject is skipped under; it is also a data-quality note.
     static let noSubject = "no subject"
@@ -37,7 +57,7 @@ struct RecordMapper {
 
     private func mapOrThrow(_ record: JSONValue) throws(MappingFailure) -> Outcome {
         let scope = MappingScope(
-            record: record, lets: mapping.lets, projections: parsedValueProjections, tokens: tokens, memo: memo)
+            record: record, lets: mapping.lets, projections: letProjections, tokens: tokens, memo: memo)
         for skip in mapping.skips where try skip.condition?.holds(in: scope) ?? true {
             return .skipped(reason: skip.reason, detail: try skip.detail?.evaluate(in: scope)?.displayText)
         }
