@@ -156,6 +156,26 @@ import Testing
         #expect(merged.stderr.contains("forged.json: error: holds -5 at \(place): a count is 0 or more"), "\(merged.stderr)")
     }
 
+    /// What no partition of this run writes: a finding of a rule the merge does not run, an
+    /// events-per-day count for a day past year 9999 (the chart would print no date for it).
+    @Test(
+        arguments: [
+            (
+                ["evaluation", "findings", 0, "rule"], "no-such-rule" as any Sendable,
+                "a finding of rule 'no-such-rule', which is not among"
+            ),
+            (
+                ["evaluation", "eventsPerDay", 0, "day"], 9_000_000_000 as any Sendable,
+                "a count of events for day 9000000000 after 1970, outside years"
+            ),
+        ] as [([any Sendable], any Sendable, String)])
+    func whatNoPartitionWritesIsRefused(keys: [any Sendable], value: any Sendable, message: String) throws {
+        let forged = try Self.forged(try Self.partial(), as: "forged.json", setting: keys, to: value)
+        let merged = try CommandRunner.run(["merge"] + Self.options + [forged])
+        #expect(merged.status == 2)
+        #expect(merged.stderr.contains("forged.json: error: holds \(message)"), "\(merged.stderr)")
+    }
+
     /// Counts that add up past `Int.max` are an error naming the partial, not a trap.
     @Test func countsWhoseSumOverflowsAreRefusedNamingThePartials() throws {
         let accounts = Fixtures.path("Examples/accounts.json")

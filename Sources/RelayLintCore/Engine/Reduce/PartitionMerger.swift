@@ -122,23 +122,25 @@ public enum PartitionMerger {
     /// What the messages quote of the partials is masked, as in `read(path:data:)`.
     /// - Parameters:
     ///   - settings: the merge's own settings, which must be the partitions'.
+    ///   - rules: the ids of every rule run: a finding of another rule is not one a partition wrote.
     ///   - appRules: the ids of the app rules run, whose findings name an app and belong to no
     ///     partition; every other finding must be of a subject of its partial's partition.
     ///   - toolVersion: the merge's version, which must be the partitions'.
     public static func merge(
-        _ partials: [(path: String, report: PartitionReport)], sources: Sources?, settings: PartitionSettings, appRules: Set<String>,
-        toolVersion: String
+        _ partials: [(path: String, report: PartitionReport)], sources: Sources?, settings: PartitionSettings, rules: Set<String>,
+        appRules: Set<String>, toolVersion: String
     ) throws(DiagnosticsError) -> PartialEvaluation {
         do {
-            return try adding(partials, sources: sources, settings: settings, appRules: appRules, toolVersion: toolVersion)
+            return try adding(
+                partials, sources: sources, settings: settings, rules: rules, appRules: appRules, toolVersion: toolVersion)
         } catch {
             throw DiagnosticsError(Linter.masked(error.diagnostics, by: PIIMasker()))
         }
     }
 
     private static func adding(
-        _ partials: [(path: String, report: PartitionReport)], sources: Sources?, settings: PartitionSettings, appRules: Set<String>,
-        toolVersion: String
+        _ partials: [(path: String, report: PartitionReport)], sources: Sources?, settings: PartitionSettings, rules: Set<String>,
+        appRules: Set<String>, toolVersion: String
     ) throws(DiagnosticsError) -> PartialEvaluation {
         guard let first = partials.first else {
             throw DiagnosticsError([Diagnostic(.error, "no partials to merge", at: SourceLocation(file: ""))])
@@ -152,6 +154,7 @@ public enum PartitionMerger {
             } else if let difference = report.settings.difference(from: settings) {
                 problems.append(Diagnostic(.error, "was checked with other options than this merge's: \(difference)", at: at))
             }
+            if let unknown = report.unknownRuleProblem(rules: rules) { problems.append(Diagnostic(.error, unknown, at: at)) }
             if let foreign = report.foreignSubjectProblem(appRules: appRules) { problems.append(Diagnostic(.error, foreign, at: at)) }
             let shape = { (evaluation: PartialEvaluation) in
                 [evaluation.tallies.count, evaluation.appMatches.count, evaluation.appMatchCounts.count]

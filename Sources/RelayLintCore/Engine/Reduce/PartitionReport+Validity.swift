@@ -14,6 +14,9 @@ extension PartitionReport {
         if let (place, count) = firstNegativeCount() {
             problems.append("holds \(count) at \(place): a count is 0 or more")
         }
+        if let day = evaluation.eventsPerDay.first(where: { !PartitionReport.days.contains($0.day) }) {
+            problems.append("holds a count of events for day \(day.day) after 1970, outside years 1 to 9999")
+        }
         if evaluation.appMatchCounts.count != evaluation.appMatches.count {
             problems.append(
                 "holds match counts for \(evaluation.appMatchCounts.count) app matchers and earliest matches for \(evaluation.appMatches.count)"
@@ -54,6 +57,16 @@ extension PartitionReport {
             }
         }
         return counts.first { $0.1 < 0 }
+    }
+
+    /// The days since 1970 an event of years 1 to 9999 can fall on: the per-day chart turns each
+    /// into a date, and a day past them is no date.
+    static let days = Timestamp.years.lowerBound.seconds / 86_400...(Timestamp.years.upperBound.seconds - 1) / 86_400
+
+    /// A finding of a rule the merge does not run: no partition of this run wrote it.
+    func unknownRuleProblem(rules: Set<String>) -> String? {
+        guard let finding = evaluation.findings.first(where: { !rules.contains($0.rule) }) else { return nil }
+        return "holds a finding of rule '\(finding.rule)', which is not among the rules this merge runs"
     }
 
     /// A finding of a subject of another partition: the merge would count it twice, where `check
