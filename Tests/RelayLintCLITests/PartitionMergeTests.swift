@@ -153,7 +153,8 @@ import Testing
         let merged = try CommandRunner.run(["merge"] + Self.options + [forged])
         let place = keys.map { key in key is Int ? "[\(key)]" : ".\(key)" }.joined().dropFirst()
         #expect(merged.status == 2)
-        #expect(merged.stderr.contains("forged.json: error: holds -5 at \(place): a count is 0 or more"), "\(merged.stderr)")
+        #expect(
+            merged.stderr.contains("forged.json: error: holds -5 at \(place): a count is from 0 to 9007199254740992"), "\(merged.stderr)")
     }
 
     /// What no partition of this run writes: a finding of a rule the merge does not run, an
@@ -176,24 +177,36 @@ import Testing
         #expect(merged.stderr.contains("forged.json: error: holds \(message)"), "\(merged.stderr)")
     }
 
-    /// Counts that add up past `Int.max` are an error naming the partial, not a trap.
-    @Test func countsWhoseSumOverflowsAreRefusedNamingThePartials() throws {
-        let accounts = Fixtures.path("Examples/accounts.json")
-        let events = Fixtures.path("Examples/events.jsonl")
-        let (paths, folder) = try PartitionTests.partials(count: 2, accounts: accounts, events: events)
-        for keys in [["evaluation", "events"], ["evaluation", "subjects"]] {
-            let forged = try Self.forged(paths[0], as: "forged-1.json", setting: keys, to: Int.max)
-            let merged = try PartitionTests.merge([forged, paths[1]], folder: folder)
-            #expect(merged.status == 2)
-            #expect(
-                merged.stderr.contains("partial-2.json: error: its \(keys.joined(separator: ".")) ("), "\(merged.stderr)")
-            #expect(merged.stderr.contains("added to those of \(forged) is more than 9223372036854775807"), "\(merged.stderr)")
-        }
-        // What the report adds up within one partial (accounts of all apps) must fit too.
-        let apps = try Self.forged(Self.partial(), as: "apps.json", setting: ["evaluation", "accountsPerApp"], to: ["a": Int.max, "b": 1])
-        let merged = try CommandRunner.run(["merge"] + Self.options + [apps])
+    /// A count past 2^53 is refused before anything adds or multiplies it: `Int.max` in one
+    /// partial trapped the sums, and 10^16 violations trapped the audit report's rate.
+    @Test(
+        arguments: [["evaluation", "events"], ["evaluation", "subjects"], ["evaluation", "tallies", 0, "triggered"]] as [[any Sendable]])
+    func aCountPastTwoToTheFiftyThirdIsRefused(keys: [any Sendable]) throws {
+        let forged = try Self.forged(try Self.partial(), as: "forged.json", setting: keys, to: Int.max)
+        let merged = try CommandRunner.run(["merge"] + Self.options + [forged])
+        let place = keys.map { key in key is Int ? "[\(key)]" : ".\(key)" }.joined().dropFirst()
         #expect(merged.status == 2)
-        #expect(merged.stderr.contains("apps.json: error: its exported accounts of all apps"), "\(merged.stderr)")
+        #expect(merged.stderr.contains("holds 9223372036854775807 at \(place): a count is from 0 to 9007199254740992"), "\(merged.stderr)")
+    }
+
+    /// A rule's violated and pending checks are among its checks: more of them than checks made
+    /// the audit report's rate multiply past `Int.max`.
+    @Test func moreViolationsThanChecksAreRefused() throws {
+        let forged = try Self.forged(
+            try Self.partial(), as: "forged.json", setting: ["evaluation", "tallies", 0, "violated"], to: 1 << 52)
+        let merged = try CommandRunner.run(["merge", "--format", "markdown"] + Self.options + [forged])
+        #expect(merged.status == 2)
+        #expect(merged.stderr.contains("holds more violated and pending checks than checks at evaluation.tallies[0]"), "\(merged.stderr)")
+    }
+
+    /// A key of the partial named in a message is masked alone: the whole place went into the
+    /// mask as an address (`e•••@example.com` for `evaluation.accountsPerApp.joe@example.com`).
+    @Test func aPlaceNamingAKeyKeepsItsPathWhenTheKeyIsMasked() throws {
+        let forged = try Self.forged(
+            try Self.partial(), as: "forged.json", setting: ["evaluation", "accountsPerApp"], to: ["joe@example.com": -1])
+        let merged = try CommandRunner.run(["merge"] + Self.options + [forged])
+        #expect(merged.status == 2)
+        #expect(merged.stderr.contains("at evaluation.accountsPerApp['j•••@example.com']: a count is"), "\(merged.stderr)")
     }
 
     @Test(arguments: [("format", "other" as any Sendable), ("version", 999), ("version", 2)])

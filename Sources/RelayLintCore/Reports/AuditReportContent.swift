@@ -165,7 +165,12 @@ struct AuditReportContent {
     static func violationRate(_ outcome: LintReport.RuleOutcome) -> String {
         let decided = outcome.checked - outcome.pending
         guard decided > 0 else { return "—" }
-        let tenths = (outcome.violated * 1000 + decided / 2) / decided
+        // In full width: a merged count times 1000 can pass Int.max (no real run gets there, a
+        // forged partial did, and the multiplication trapped).
+        let violated = min(outcome.violated, decided)
+        let product = violated.multipliedFullWidth(by: 1000)
+        let (low, carry) = product.low.addingReportingOverflow(UInt(decided / 2))
+        let tenths = decided.dividingFullWidth((product.high + (carry ? 1 : 0), low)).quotient
         return "\(tenths / 10).\(tenths % 10) %"
     }
 

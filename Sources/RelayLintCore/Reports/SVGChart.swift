@@ -125,6 +125,8 @@ enum SVGChart {
         var power = 1
         while true {
             for factor in [1, 2, 5] where factor * power >= value { return factor * power }
+            // The largest count an Int holds ends the axis where a power of ten no longer fits.
+            guard power <= Int.max / 50 else { return value }
             power *= 10
         }
     }

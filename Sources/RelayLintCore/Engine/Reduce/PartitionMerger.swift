@@ -250,13 +250,13 @@ public enum PartitionMerger {
                     merged.appMatches[index][app] = match
                 }
                 for (app, count) in evaluation.appMatchCounts[index] {
-                    try add(count, to: &merged.appMatchCounts[index][app, default: 0], "evaluation.appMatchCounts[\(index)].\(app)")
+                    try add(count, to: &merged.appMatchCounts[index][app, default: 0], "evaluation.appMatchCounts[\(index)][\(PartitionReport.quoted(app))]")
                 }
             }
             try add(evaluation.subjects, to: &merged.subjects, "evaluation.subjects")
             try add(evaluation.anonymizedSubjects, to: &merged.anonymizedSubjects, "evaluation.anonymizedSubjects")
             for (app, count) in evaluation.accountsPerApp {
-                try add(count, to: &merged.accountsPerApp[app, default: 0], "evaluation.accountsPerApp.\(app)")
+                try add(count, to: &merged.accountsPerApp[app, default: 0], "evaluation.accountsPerApp[\(PartitionReport.quoted(app))]")
                 try add(count, to: &totals.accounts, "exported accounts of all apps")
             }
             appsSeen.formUnion(evaluation.appsSeen)

@@ -11,8 +11,14 @@ extension PartitionReport {
             ]
         }
         var problems: [String] = []
-        if let (place, count) = firstNegativeCount() {
-            problems.append("holds \(count) at \(place): a count is 0 or more")
+        if let (place, count) = firstCountOutOfRange() {
+            problems.append("holds \(count) at \(place): a count is from 0 to \(PartitionReport.largestCount)")
+        }
+        for (index, tally) in evaluation.tallies.enumerated() where tally.violated + tally.pending > tally.triggered {
+            problems.append(
+                "holds more violated and pending checks than checks at evaluation.tallies[\(index)] "
+                    + "(\(tally.violated) + \(tally.pending) of \(tally.triggered))")
+            break
         }
         if let day = evaluation.eventsPerDay.first(where: { !PartitionReport.days.contains($0.day) }) {
             problems.append("holds a count of events for day \(day.day) after 1970, outside years 1 to 9999")
@@ -25,8 +31,13 @@ extension PartitionReport {
         return problems
     }
 
-    /// The first count below 0, with where it stands (`evaluation.events`).
-    private func firstNegativeCount() -> (place: String, count: Int)? {
+    /// The largest count a partial may hold: 2^53, past any real run (and where a count stops
+    /// being exact as a JSON number in most readers). Reports multiply and add counts; a forged
+    /// one near `Int.max` crashed them.
+    static let largestCount = 1 << 53
+
+    /// The first count below 0 or above `largestCount`, with where it stands (`evaluation.events`).
+    private func firstCountOutOfRange() -> (place: String, count: Int)? {
         var counts: [(String, Int)] = [
             ("evaluation.subjects", evaluation.subjects), ("evaluation.anonymizedSubjects", evaluation.anonymizedSubjects),
             ("evaluation.events", evaluation.events), ("evaluation.duplicates", evaluation.duplicates),
@@ -40,9 +51,9 @@ extension PartitionReport {
             ]
         }
         for (index, matches) in evaluation.appMatchCounts.enumerated() {
-            counts += matches.sorted { $0.key < $1.key }.map { ("evaluation.appMatchCounts[\(index)].\($0.key)", $0.value) }
+            counts += matches.sorted { $0.key < $1.key }.map { ("evaluation.appMatchCounts[\(index)][\(Self.quoted($0.key))]", $0.value) }
         }
-        counts += evaluation.accountsPerApp.sorted { $0.key < $1.key }.map { ("evaluation.accountsPerApp.\($0.key)", $0.value) }
+        counts += evaluation.accountsPerApp.sorted { $0.key < $1.key }.map { ("evaluation.accountsPerApp[\(Self.quoted($0.key))]", $0.value) }
         for (index, day) in evaluation.eventsPerDay.enumerated() { counts.append(("evaluation.eventsPerDay[\(index)].count", day.count)) }
         for (index, input) in evaluation.inputs.enumerated() {
             let place = "evaluation.inputs[\(index)]"
@@ -56,12 +67,16 @@ extension PartitionReport {
                 counts.append(("\(place).skippedRecords[\(number)].count", skipped.count))
             }
         }
-        return counts.first { $0.1 < 0 }
+        return counts.first { !(0...PartitionReport.largestCount).contains($0.1) }
     }
 
     /// The days since 1970 an event of years 1 to 9999 can fall on: the per-day chart turns each
     /// into a date, and a day past them is no date.
     static let days = Timestamp.years.lowerBound.seconds / 86_400...(Timestamp.years.upperBound.seconds - 1) / 86_400
+
+    /// A key of the partial as a place names it: masked, and quoted so that the masker, which
+    /// sees the whole message again, does not take the path before it for an address's name.
+    static func quoted(_ key: String) -> String { "'\(PIIMasker().mask(key))'" }
 
     /// A finding of a rule the merge does not run: no partition of this run wrote it.
     func unknownRuleProblem(rules: Set<String>) -> String? {
