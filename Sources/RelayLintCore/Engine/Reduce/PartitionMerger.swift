@@ -250,7 +250,9 @@ public enum PartitionMerger {
                     merged.appMatches[index][app] = match
                 }
                 for (app, count) in evaluation.appMatchCounts[index] {
-                    try add(count, to: &merged.appMatchCounts[index][app, default: 0], "evaluation.appMatchCounts[\(index)][\(PartitionReport.quoted(app))]")
+                    try add(
+                        count, to: &merged.appMatchCounts[index][app, default: 0],
+                        "evaluation.appMatchCounts[\(index)][\(PartitionReport.quoted(app))]")
                 }
             }
             try add(evaluation.subjects, to: &merged.subjects, "evaluation.subjects")

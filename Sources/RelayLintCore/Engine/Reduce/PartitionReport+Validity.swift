@@ -53,7 +53,9 @@ extension PartitionReport {
         for (index, matches) in evaluation.appMatchCounts.enumerated() {
             counts += matches.sorted { $0.key < $1.key }.map { ("evaluation.appMatchCounts[\(index)][\(Self.quoted($0.key))]", $0.value) }
         }
-        counts += evaluation.accountsPerApp.sorted { $0.key < $1.key }.map { ("evaluation.accountsPerApp[\(Self.quoted($0.key))]", $0.value) }
+        counts += evaluation.accountsPerApp.sorted { $0.key < $1.key }.map {
+            ("evaluation.accountsPerApp[\(Self.quoted($0.key))]", $0.value)
+        }
         for (index, day) in evaluation.eventsPerDay.enumerated() { counts.append(("evaluation.eventsPerDay[\(index)].count", day.count)) }
         for (index, input) in evaluation.inputs.enumerated() {
             let place = "evaluation.inputs[\(index)]"
