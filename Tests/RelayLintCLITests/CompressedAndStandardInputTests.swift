@@ -14,7 +14,7 @@ import Testing
         let output = try Fixtures.temporaryDirectory().appendingPathComponent((relative as NSString).lastPathComponent + ".gz")
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["gzip", "-c", Fixtures.path(relative)]
+        process.arguments = ["gzip", "-c", relative.hasPrefix("/") ? relative : Fixtures.path(relative)]
         _ = FileManager.default.createFile(atPath: output.path, contents: nil)
         process.standardOutput = try FileHandle(forWritingTo: output)
         try process.run()
@@ -80,6 +80,22 @@ import Testing
         let result = try CommandRunner.run(Self.common + ["--events", cut.path])
         #expect(result.status == 2)
         #expect(result.stderr.contains("the gzip file is truncated (unexpected end of file)"), "\(result.stderr)")
+    }
+
+    /// A NUL line inside a compressed mapped log (a writer's padding) is one invalid record,
+    /// skipped with --skip-invalid; only a log that starts with NUL (`/dev/zero`) stops the read.
+    @Test func aNULLineInACompressedMappedLogIsOneInvalidRecord() throws {
+        let lines = try String(contentsOfFile: Fixtures.path("Examples/real-logs/identity-platform.jsonl"), encoding: .utf8)
+            .split(separator: "\n", omittingEmptySubsequences: false)
+        let padded = (lines[..<5] + ["\0\0\0"] + lines[5...]).joined(separator: "\n")
+        let plain = try Fixtures.temporaryFile(named: "padded.jsonl", contents: padded)
+        let compressed = try Self.gzip(plain)
+        let result = try CommandRunner.run(Self.common + ["--skip-invalid", "--events", compressed])
+        #expect(result.status == 1, "\(result.stderr)")
+        let report = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
+        let skipped = try #require(report["skipped"] as? [[String: Any]])
+        #expect(skipped.count == 1)
+        #expect((skipped.first?["location"] as? [String: Any])?["line"] as? Int == 6)
     }
 
     /// Gzip on standard input is not decompressed: it is refused as what it is, not as

@@ -86,8 +86,13 @@ enum EventLogFormat {
         return (bytes, false)
     }
 
+    /// Where the first record of a log starts: past whitespace and a byte order mark.
+    static func firstRecordByte(in bytes: [UInt8]) -> Int? {
+        bytes.firstIndex { ![0x20, 0x09, 0x0A, 0x0D, 0xEF, 0xBB, 0xBF].contains($0) }
+    }
+
     private static func firstRecordIsComplete(_ bytes: [UInt8]) -> Bool {
-        guard let start = bytes.firstIndex(where: { ![0x20, 0x09, 0x0A, 0x0D, 0xEF, 0xBB, 0xBF].contains($0) }) else { return false }
+        guard let start = firstRecordByte(in: bytes) else { return false }
         if bytes[start] != UInt8(ascii: "[") { return bytes[start...].contains(0x0A) }
         return bytes.withUnsafeBufferPointer { buffer in
             var parser = JSONParser(bytes: buffer, offset: start + 1)
@@ -162,16 +167,16 @@ enum EventLogFormat {
 
     private static func notJSON(_ head: String, path: String) throws(InputError) -> EventLogFormat {
         let firstLine = head.split(separator: "\n", maxSplits: 1).first.map(String.init) ?? ""
+        if firstLine.hasPrefix("apps:") || firstLine.hasPrefix("rules:") || firstLine.hasPrefix("id:") || firstLine.hasPrefix("mapping:")
+            || firstLine.hasPrefix("#") || firstLine.hasPrefix("---")
+        {
+            throw refusal(path, "this looks like YAML (a manifest, rule, mapping or configuration file), not a log")
+        }
         // A JSON record starts with '{' (or '[', or a token's '"'); a Firebase CSV row starts with
         // its uid, and may hold '{' further on (custom claims in the 28th column).
         let start = firstLine.drop { $0.isWhitespace || $0 == "\u{FEFF}" }.first
         if firstLine.contains(","), start != "{", start != "[", start != "\"" {
             throw refusal(path, "this looks like CSV: a Firebase account export in CSV goes to --accounts; logs must be JSON")
-        }
-        if firstLine.hasPrefix("apps:") || firstLine.hasPrefix("rules:") || firstLine.hasPrefix("id:") || firstLine.hasPrefix("mapping:")
-            || firstLine.hasPrefix("#") || firstLine.hasPrefix("---")
-        {
-            throw refusal(path, "this looks like YAML (a manifest, rule, mapping or configuration file), not a log")
         }
         // Not JSON at all: the relaylint reader reports the line and column.
         return .native

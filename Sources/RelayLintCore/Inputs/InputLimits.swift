@@ -51,6 +51,10 @@ struct CappedRead {
     /// Whether a NUL byte ends the read: no YAML or JSON document can hold one, and `/dev/zero`
     /// or a binary file then stops at its first block.
     var refusesNUL = true
+    /// Whether a NUL as the very first byte ends the read, for inputs where a NUL further on is
+    /// an invalid record of its own (a log: a dying writer pads with NULs, and `--skip-invalid`
+    /// must still be able to skip that line): `/dev/zero` still stops at once.
+    var refusesLeadingNUL = false
 
     /// Reads from `source` (`prefix` first) to the end or to the first cap crossed.
     func read(
@@ -80,6 +84,9 @@ struct CappedRead {
                 throw refusal(
                     "stopped reading: a line longer than \(InputLimits.describe(maxLineBytes)), the cap on one line of \(kind)",
                     at: longLine)
+            }
+            if refusesLeadingNUL, start == 0, bytes.first == 0 {
+                throw refusal("stopped reading: a NUL byte, which no text input holds (a binary file or a device?)", at: 0, column: true)
             }
             if let nul = found.nul {
                 throw refusal("stopped reading: a NUL byte, which no text input holds (a binary file or a device?)", at: nul, column: true)

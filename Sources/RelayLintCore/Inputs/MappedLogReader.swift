@@ -120,16 +120,15 @@ struct MappedLogReader: Sendable {
         return totals
     }
 
-    /// The caps on a log read into memory (a pipe, a device, a gzip file): JSON holds no NUL
-    /// byte, so `/dev/zero` or a stream of zeros stops at its first block instead of filling
-    /// 4 GiB first; and JSON Lines on a pipe have the native log's cap on one line (a gcloud
-    /// array may be one long line, and a gzip file's first bytes are not known here).
+    /// The caps on a log read into memory (a pipe, a device, a gzip file): a log that starts
+    /// with a NUL byte (`/dev/zero`, a stream of zeros) stops at its first block instead of
+    /// filling 4 GiB first, while a NUL line further on is an invalid record like any other
+    /// (`--skip-invalid` skips it); and JSON Lines on a pipe have the native log's cap on one line
+    /// (a gcloud array may be one long line, and a gzip file's first bytes are not known here).
     static func caps(opened: OpenedInput?) -> CappedRead {
         var caps = MappedFile.defaultCaps
-        caps.refusesNUL = true
-        if let prefix = opened?.prefix, let first = prefix.first(where: { ![0x20, 0x09, 0x0A, 0x0D, 0xEF, 0xBB, 0xBF].contains($0) }),
-            first != UInt8(ascii: "[")
-        {
+        caps.refusesLeadingNUL = true
+        if let prefix = opened?.prefix, let start = EventLogFormat.firstRecordByte(in: prefix), prefix[start] != UInt8(ascii: "[") {
             caps.maxLineBytes = InputLimits.lineBytes
         }
         return caps

@@ -29,7 +29,8 @@ enum SubjectMap {
         var rowOfID: [String: (subject: String, line: Int)] = [:]
         CSVText.forEachRow(of: String(decoding: bytes, as: UTF8.self), maxFields: 3) { fields, fieldCount, line in
             let cells = fields.map(\.trimmingWhitespace)
-            if fieldCount == 1, cells[0].isEmpty { return }
+            // An empty row, or a spreadsheet's row of empty cells (`,`).
+            if fieldCount <= cells.count, cells.allSatisfy(\.isEmpty) { return }
             if rows == 0, problems.isEmpty, cells.map({ $0.lowercased() }) == ["apple_sub", "subject"] { return }
             guard fieldCount == 2, !cells[0].isEmpty, !cells[1].isEmpty else {
                 problems.append(

@@ -141,6 +141,8 @@ import Testing
         "001437.nobody.1204,h986jXVzcJaAF9mILnxg5bX59wxD\r\n",
         "\"apple_sub\",\"subject\"\n\"001437.nobody.1204\",\"h986jXVzcJaAF9mILnxg5bX59wxD\"\n",
         "\u{FEFF}001437.nobody.1204,h986jXVzcJaAF9mILnxg5bX59wxD\n",
+        // A spreadsheet's empty row is saved as a row of empty cells.
+        "apple_sub,subject\n,\n001437.nobody.1204,h986jXVzcJaAF9mILnxg5bX59wxD\n",
     ])
     func aSubjectMapAsSpreadsheetsSaveItJoinsItsRows(contents: String) throws {
         let claims =
@@ -208,6 +210,8 @@ import Testing
             "this looks like CSV"
         ),
         (#"{"apps": []}"#, "this is an app manifest"),
+        // The contract's own manifest example, in YAML flow style: its '{' once hid it from the YAML test.
+        ("apps: [{bundle_id: com.example.app, creates_accounts: true, in_app_deletion: true}]\n", "this looks like YAML"),
         (#"{"ts": 1, "who": "u1"}"#, "the first record is a JSON object with keys 'ts', 'who', which is none of the formats"),
     ])
     func aFileOfNoKnownFormatIsRefusedWithWhatItLooksLike(contents: String, message: String) throws {
