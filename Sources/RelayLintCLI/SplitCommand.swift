@@ -65,9 +65,9 @@ struct SplitCommand: ParsableCommand {
     /// folder, or a file in a partition folder under its own name) is refused before anything
     /// is written, as `check` refuses a report over an input.
     private func refuseOverwritingAnInput() throws {
-        for path in accountPaths + eventPaths {
+        let paths = accountPaths + eventPaths
+        for (path, name) in zip(paths, SubjectSplitter.fileNames(of: paths)) {
             guard let input = FileIdentity(path: path) else { continue }
-            let name = (path as NSString).lastPathComponent
             let written =
                 ["\(output)/sources.json", "\(output)/data-end.txt"]
                 + (1...partitions).map { "\(output)/\(SubjectSplitter.folderName($0, of: partitions))/\(name)" }

@@ -67,4 +67,35 @@ import Testing
         #expect(result.status == 2)
         #expect(result.stderr.contains("'google-cloud-logging'): split reads relaylint events only"), "\(result.stderr)")
     }
+
+    /// Two inputs named alike get numbered names in each partition, and a numbered name that is
+    /// a third input's own is skipped: `b/3-ev.jsonl`'s part was written over by `c/ev.jsonl`'s.
+    @Test func inputsOfTheSameNameKeepPartsOfTheirOwn() throws {
+        let folder = try Fixtures.temporaryDirectory()
+        let lines = try String(contentsOfFile: Fixtures.path("Examples/events.jsonl"), encoding: .utf8).split(separator: "\n")
+        var paths: [String] = []
+        for (index, (dir, name)) in [("a", "ev.jsonl"), ("b", "3-ev.jsonl"), ("c", "ev.jsonl")].enumerated() {
+            let file = folder.appendingPathComponent("in/\(dir)/\(name)")
+            try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try (lines[(index * 3)..<(index * 3 + 3)].joined(separator: "\n") + "\n").write(to: file, atomically: true, encoding: .utf8)
+            paths.append(file.path)
+        }
+        let output = folder.appendingPathComponent("out")
+        let result = try CommandRunner.run(
+            ["split", "--partitions", "1"] + paths.flatMap { ["--events", $0] } + ["--output", output.path])
+        #expect(result.status == 0, "\(result.stderr)")
+        let parts = try FileManager.default.contentsOfDirectory(atPath: output.appendingPathComponent("partition-1-of-1").path)
+        #expect(parts.sorted() == ["3-ev.jsonl", "4-ev.jsonl", "ev.jsonl"])
+        let bPart = try String(contentsOf: output.appendingPathComponent("partition-1-of-1/3-ev.jsonl"), encoding: .utf8)
+        #expect(bPart == (lines[3..<6].joined(separator: "\n") + "\n"))
+    }
+
+    /// A gzip log is named as such, with split's own advice (not check's, which decompresses it).
+    @Test func splitRefusesACompressedLogWithItsOwnAdvice() throws {
+        let folder = try Fixtures.temporaryDirectory()
+        let compressed = try CompressedAndStandardInputTests.gzip("Examples/events.jsonl")
+        let result = try CommandRunner.run(["split", "--partitions", "2", "--events", compressed, "--output", folder.path])
+        #expect(result.status == 2)
+        #expect(result.stderr.contains("this is gzip-compressed: split reads uncompressed relaylint events"), "\(result.stderr)")
+    }
 }

@@ -29,12 +29,30 @@ public struct SubjectSplitter {
         self.directory = directory
     }
 
+    /// The name each input's part has in every partition folder: its own file name, or, when an
+    /// earlier input has that name, the name numbered by the input's place (`3-events.jsonl`)
+    /// and, if that is taken too, by the next free number. A numbered name that was another
+    /// input's own silently wrote one input's part over the other's.
+    public static func fileNames(of paths: [String]) -> [String] {
+        var names: [String] = []
+        for path in paths {
+            let own = (path as NSString).lastPathComponent
+            var name = own
+            var number = names.count + 1
+            while names.contains(name) || (name != own && paths.contains { ($0 as NSString).lastPathComponent == name }) {
+                name = "\(number)-\(own)"
+                number += 1
+            }
+            names.append(name)
+        }
+        return names
+    }
+
     /// The folder of partition K (1-based): `partition-K-of-N`.
     public static func folderName(_ index: Int, of count: Int) -> String { "partition-\(index)-of-\(count)" }
 
     /// Splits every input, writes `sources.json` and `data-end.txt`, and returns the sources.
     public func split(_ inputs: [Input]) throws(DiagnosticsError) -> PartitionMerger.Sources {
-        var names: [String] = []
         var sources: [PartitionMerger.Sources.Input] = []
         var dataEnd: Timestamp?
         do {
@@ -45,10 +63,7 @@ public struct SubjectSplitter {
         } catch {
             throw DiagnosticsError([Diagnostic(.error, "cannot make the partition folders: \(error)", at: SourceLocation(file: directory))])
         }
-        for input in inputs {
-            var name = (input.path as NSString).lastPathComponent
-            if names.contains(name) { name = "\(names.count + 1)-\(name)" }
-            names.append(name)
+        for (input, name) in zip(inputs, Self.fileNames(of: inputs.map(\.path))) {
             let data: Data
             do {
                 data = try Data(contentsOf: URL(fileURLWithPath: input.path), options: .alwaysMapped)
@@ -144,6 +159,13 @@ public struct SubjectSplitter {
     /// format (Cloud Logging, Apple's notifications) went through as "(no events)", and every
     /// partition's check then failed on subjects outside it.
     private static func refuseMappedLog(_ data: Data, path: String) throws(DiagnosticsError) {
+        let at = SourceLocation(file: path, line: 1)
+        if data.starts(with: [0x1F, 0x8B]) {
+            throw DiagnosticsError([
+                Diagnostic(
+                    .error, "this is gzip-compressed: split reads uncompressed relaylint events; decompress it first (gunzip -k)", at: at)
+            ])
+        }
         let mappings = (try? MappingSet.load(userPaths: []).mappings) ?? []
         let recognized: Result<EventLogFormat, InputError> = Array(data.prefix(EventLogFormat.sniffLimit)).withUnsafeBufferPointer {
             bytes in
@@ -155,7 +177,12 @@ public struct SubjectSplitter {
         let format: EventLogFormat
         switch recognized {
         case .success(let recognizedFormat): format = recognizedFormat
-        case .failure(let error): throw DiagnosticsError(error.diagnostics)
+        case .failure(let error):
+            // What the file is, without `check`'s advice on where to pass it (split has no
+            // --manifest or --mapping).
+            var what = error.diagnostics.first?.message ?? "not a log"
+            for end in [", which is none", ": "] { if let cut = what.range(of: end) { what = String(what[..<cut.lowerBound]) } }
+            throw DiagnosticsError([Diagnostic(.error, "\(what): split reads relaylint events (id, time, subject, type) only", at: at)])
         }
         guard case .mapped(let mapping) = format else { return }
         throw DiagnosticsError([
@@ -163,7 +190,7 @@ public struct SubjectSplitter {
                 .error,
                 "this is a log of \(mapping.title) ('\(mapping.id)'): split reads relaylint events only; "
                     + "partition such a log with your own engine, or check it in one run",
-                at: SourceLocation(file: path, line: 1))
+                at: at)
         ])
     }
 
