@@ -52,7 +52,8 @@ struct FileBytes {
             let run = try readBlock(
                 from: source, after: carried, path: path, streaming: opened == nil ? nil : descriptor, limit: lineLimit + 1)
             guard run.count > carried.count else { break }
-            hasher.update(run, carried.count..<run.count)
+            // A gzip file's hash is the compressed file's, worked out at the end.
+            if gzip == nil { hasher.update(run, carried.count..<run.count) }
             guard let lastNewline = run.withUnsafeBufferPointer({ FileBytes.indexOfLastNewline(in: $0) }) else {
                 if run.count > lineLimit { throw LineTooLong() }
                 carried = run

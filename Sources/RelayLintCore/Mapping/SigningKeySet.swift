@@ -65,7 +65,8 @@ public struct SigningKeySet: Sendable {
                 continue
             }
             // Apple's keys are 2048-bit; a shorter one can be forged and proves nothing.
-            let bits = modulus.drop { $0 == 0 }.count * 8
+            let significant = modulus.drop { $0 == 0 }
+            let bits = significant.first.map { (significant.count - 1) * 8 + (8 - $0.leadingZeroBitCount) } ?? 0
             guard bits >= 2048 else {
                 problems.append(
                     Diagnostic(.error, "key '\(quoted)' is an RSA key of \(bits) bits; at least 2048 are needed", at: location))

@@ -7,9 +7,9 @@ public struct AccountRecord: Sendable, Equatable {
         public var rawId: String?
         public var email: String?
         /// `federatedId`, kept for `apple.com` entries only, where it may name the Apple user id
-        /// that Apple's notifications carry when `rawId` does not (FORMATS: the emulator and some
-        /// exports differ in which of the two they fill). Other providers' ids are long URLs that
-        /// nothing reads, so they are not kept.
+        /// that Apple's notifications carry when `rawId` does not: the contract joins a
+        /// notification through either. Other providers' ids are long URLs that nothing reads,
+        /// so they are not kept.
         public var federatedId: String?
 
         public init(providerId: String, rawId: String? = nil, email: String? = nil, federatedId: String? = nil) {

@@ -107,13 +107,12 @@ public struct Timestamp: Sendable, Hashable, Comparable, Codable, CustomStringCo
             return .malformed
         }
         guard index == bytes.count else { return .malformed }
-        // Four digits write 0000 too, which RFC 3339 does not name (its years start at 0001).
-        guard year >= 1 else { return .outOfRange }
         let days = Timestamp.daysFromCivil(year: year, month: month, day: day)
         // Years 0001-9999 are about ±3e11 seconds: far from any overflow.
         let seconds = Int64(days) * 86_400 + Int64(hour * 3600 + minute * 60 + second - offsetSeconds)
         let instant = Timestamp(seconds: seconds, nanosecondOfSecond: Int32(fraction))
-        // An offset can carry the first or last day of the range past it in UTC, where reports
+        // Years count in UTC: 0000-12-31T23:30:00-01:00 is in year 1, and an offset can carry the
+        // first or last day of years 1 to 9999 past them in UTC, where reports
         // print times: as "10000-01-01T…Z" or "0000-12-31T…Z", which no reader (relaylint's own
         // `--data-end` included) takes for RFC 3339. Such an instant is out of range, as the same
         // instant in epoch milliseconds is.

@@ -36,6 +36,17 @@ import Testing
         #expect(error.diagnostics.first?.message.contains("an RSA key of 512 bits; at least 2048 are needed") == true)
     }
 
+    /// Bits are counted from the modulus's first set bit: a 2047-bit key has 256 bytes too.
+    @Test func aKeyOneBitShortIsRefused() throws {
+        var key = try Self.exampleKey()
+        var modulus = try #require(SignedToken.base64URLDecode(Substring(key["n"] as? String ?? "")))
+        modulus[0] = 0x64  // 0110 0100: the top bit clear
+        key["n"] = Data(modulus).base64EncodedString().replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
+            .replacingOccurrences(of: "=", with: "")
+        let error = try #require(try Self.load([key]).failure)
+        #expect(error.diagnostics.first?.message.contains("an RSA key of 2047 bits") == true, "\(error.diagnostics)")
+    }
+
     @Test func keyIdsAreQuotedMasked() throws {
         var key = try Self.exampleKey()
         key["kid"] = "victim.person@example.com"
