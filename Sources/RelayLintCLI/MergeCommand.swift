@@ -38,6 +38,13 @@ struct MergeCommand: ParsableCommand {
         help: ArgumentHelp("A private-relay email domain, as given to the partition runs; repeatable.", valueName: "domain"))
     var relayDomains: [String] = []
 
+    /// Said again at the merge: partials of `--show-pii` runs hold addresses unmasked, and the
+    /// merged report (forwarded further than a partial) shows them only when asked here too.
+    @Flag(
+        name: .customLong("show-pii"),
+        help: "The partition runs were given --show-pii: the merged report shows addresses and phone numbers unmasked.")
+    var showPII = false
+
     @Flag(name: .customLong("no-suppressions"), help: "Ignore suppressions, as the partition runs did.")
     var noSuppressions = false
 
@@ -134,7 +141,7 @@ struct MergeCommand: ParsableCommand {
         // What only shapes the partitions' own reading, or is fixed by them, comes from them.
         var request = LintRequest(
             manifestPath: manifestPath, rules: ruleSet, skipInvalid: first.report.settings.skipInvalid,
-            showPII: first.report.settings.showPII)
+            showPII: showPII)
         request.asOfDay = first.report.settings.asOfDay
         if let domains = configuration?.relayDomains { request.relayDomains = RelayDomains(domains) }
         if !relayDomains.isEmpty { request.relayDomains = RelayDomains(relayDomains) }

@@ -209,6 +209,17 @@ import Testing
         #expect(merged.stderr.contains("at evaluation.accountsPerApp['j•••@example.com']: a count is"), "\(merged.stderr)")
     }
 
+    /// Partials of `--show-pii` runs hold addresses unmasked; the merged report, forwarded
+    /// further, shows them only when the merge is given --show-pii too (it followed the partials).
+    @Test func unmaskedPartialsMergeOnlyWhenTheMergeShowsPersonalDataToo() throws {
+        let partial = try Self.partial(["--show-pii"])
+        let refused = try CommandRunner.run(["merge"] + Self.options + [partial])
+        #expect(refused.status == 2)
+        #expect(refused.stderr.contains("was checked with other options than this merge's: --show-pii"), "\(refused.stderr)")
+        let merged = try CommandRunner.run(["merge", "--show-pii"] + Self.options + [partial])
+        #expect(merged.status == 1, "\(merged.stderr)")
+    }
+
     @Test(arguments: [("format", "other" as any Sendable), ("version", 999), ("version", 2)])
     func aPartialOfAnotherFormatOrVersionIsRefused(key: String, value: any Sendable) throws {
         let forged = try Self.forged(try Self.partial(), as: "forged.json", setting: [key], to: value)
