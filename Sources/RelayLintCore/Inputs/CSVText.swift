@@ -36,8 +36,11 @@ enum CSVText {
     /// Quoted fields may hold commas, doubled quotes and line breaks; a quote inside an unquoted
     /// field is kept as it is (legacy exporters did not escape it). Past `maxFields`, fields are
     /// counted (`fieldCount`) but not kept: a line of 50M commas is one row, not 50M strings.
+    /// A CR alone is dropped, or ends a row with `crEndsRows` (a classic Mac spreadsheet's file);
+    /// the account export keeps it dropped, as an old exporter left a CR in a name unquoted.
     static func forEachRow(
-        of text: String, maxFields: Int, _ body: (_ fields: [String], _ fieldCount: Int, _ line: Int) throws -> Void
+        of text: String, maxFields: Int, crEndsRows: Bool = false,
+        _ body: (_ fields: [String], _ fieldCount: Int, _ line: Int) throws -> Void
     ) rethrows {
         var fields: [String] = []
         var fieldCount = 0
@@ -80,9 +83,13 @@ enum CSVText {
                 fieldCount += 1
                 field = ""
                 fieldStarted = false
-            case "\r":
-                continue
-            case "\n":
+            case "\r", "\n":
+                if scalar == "\r" {
+                    guard crEndsRows else { continue }
+                    let following = next()
+                    pending = following
+                    if following == "\n" { continue }
+                }
                 if fields.count < maxFields { fields.append(field) }
                 try body(fields, fieldCount + 1, rowStart)
                 fields = []

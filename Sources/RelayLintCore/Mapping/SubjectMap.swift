@@ -27,7 +27,7 @@ enum SubjectMap {
         let bytes = file.data.starts(with: [0xEF, 0xBB, 0xBF]) ? file.data.dropFirst(3) : file.data[...]
         var rows = 0
         var rowOfID: [String: (subject: String, line: Int)] = [:]
-        CSVText.forEachRow(of: String(decoding: bytes, as: UTF8.self), maxFields: 3) { fields, fieldCount, line in
+        CSVText.forEachRow(of: String(decoding: bytes, as: UTF8.self), maxFields: 3, crEndsRows: true) { fields, fieldCount, line in
             let cells = fields.map(\.trimmingWhitespace)
             // An empty row, or a spreadsheet's row of empty cells (`,`).
             if fieldCount <= cells.count, cells.allSatisfy(\.isEmpty) { return }

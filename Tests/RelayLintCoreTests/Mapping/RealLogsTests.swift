@@ -141,6 +141,8 @@ import Testing
         "001437.nobody.1204,h986jXVzcJaAF9mILnxg5bX59wxD\r\n",
         "\"apple_sub\",\"subject\"\n\"001437.nobody.1204\",\"h986jXVzcJaAF9mILnxg5bX59wxD\"\n",
         "\u{FEFF}001437.nobody.1204,h986jXVzcJaAF9mILnxg5bX59wxD\n",
+        // Rows ended by CR alone, as classic Mac spreadsheets save them.
+        "apple_sub,subject\r001437.nobody.1204,h986jXVzcJaAF9mILnxg5bX59wxD\r",
         // A spreadsheet's empty row is saved as a row of empty cells.
         "apple_sub,subject\n,\n001437.nobody.1204,h986jXVzcJaAF9mILnxg5bX59wxD\n",
     ])
