@@ -199,6 +199,17 @@ import Testing
         #expect(merged.stderr.contains("holds more violated and pending checks than checks at evaluation.tallies[0]"), "\(merged.stderr)")
     }
 
+    /// Violated and pending checks that cannot be added up are refused, not added: their sum
+    /// trapped the check that compares it with the checks made.
+    @Test func violatedAndPendingChecksPastIntMaxAreRefusedNotATrap() throws {
+        let violated = try Self.forged(
+            try Self.partial(), as: "violated.json", setting: ["evaluation", "tallies", 0, "violated"], to: Int.max)
+        let forged = try Self.forged(violated, as: "forged.json", setting: ["evaluation", "tallies", 0, "pending"], to: 1)
+        let merged = try CommandRunner.run(["merge"] + Self.options + [forged])
+        #expect(merged.status == 2, "\(merged.stderr)")
+        #expect(merged.stderr.contains("holds more violated and pending checks than checks at evaluation.tallies[0]"), "\(merged.stderr)")
+    }
+
     /// A key of the partial named in a message is masked alone: the whole place went into the
     /// mask as an address (`e•••@example.com` for `evaluation.accountsPerApp.joe@example.com`).
     @Test func aPlaceNamingAKeyKeepsItsPathWhenTheKeyIsMasked() throws {

@@ -14,7 +14,10 @@ extension PartitionReport {
         if let (place, count) = firstCountOutOfRange() {
             problems.append("holds \(count) at \(place): a count is from 0 to \(PartitionReport.largestCount)")
         }
-        for (index, tally) in evaluation.tallies.enumerated() where tally.violated + tally.pending > tally.triggered {
+        // Added with overflow reported: the counts may be the out-of-range ones just named.
+        for (index, tally) in evaluation.tallies.enumerated() {
+            let (decided, overflow) = tally.violated.addingReportingOverflow(tally.pending)
+            guard overflow || decided > tally.triggered else { continue }
             problems.append(
                 "holds more violated and pending checks than checks at evaluation.tallies[\(index)] "
                     + "(\(tally.violated) + \(tally.pending) of \(tally.triggered))")
