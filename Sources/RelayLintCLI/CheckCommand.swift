@@ -204,9 +204,7 @@ struct CheckCommand: ParsableCommand {
         ] {
             if let path { inputs.append((option, path)) }
         }
-        if let config = ConfigurationLoader.locate(explicit: rules.configPath, workingDirectory: FileManager.default.currentDirectoryPath) {
-            inputs.append(("--config", config))
-        }
+        if let config = rules.configurationFile { inputs.append(("--config", config)) }
         try reporting.checkOverwritesNothing(inputs: inputs)
     }
 

@@ -72,9 +72,7 @@ struct MergeCommand: ParsableCommand {
         for (option, path) in [("--sources", sources), ("--manifest", manifestPath), ("--baseline", baseline)] {
             if let path { inputs.append((option, path)) }
         }
-        if let config = ConfigurationLoader.locate(explicit: rules.configPath, workingDirectory: FileManager.default.currentDirectoryPath) {
-            inputs.append(("--config", config))
-        }
+        if let config = rules.configurationFile { inputs.append(("--config", config)) }
         try reporting.checkOverwritesNothing(inputs: inputs)
     }
 

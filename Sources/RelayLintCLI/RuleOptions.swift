@@ -18,11 +18,14 @@ struct RuleOptions: ParsableArguments {
             valueName: "file"))
     var configPath: String?
 
+    /// The configuration file in force: `--config`, else `.relaylint.yml` in the working directory.
+    var configurationFile: String? {
+        ConfigurationLoader.locate(explicit: configPath, workingDirectory: FileManager.default.currentDirectoryPath)
+    }
+
     /// The configuration in force, if any; exits with 2 when it is invalid.
     func configuration() throws -> Configuration? {
-        guard let path = ConfigurationLoader.locate(explicit: configPath, workingDirectory: FileManager.default.currentDirectoryPath) else {
-            return nil
-        }
+        guard let path = configurationFile else { return nil }
         do {
             return try ConfigurationLoader.load(path: path)
         } catch {

@@ -1,8 +1,8 @@
 /// Which account holds an Apple user id (`sub`): what joins Apple's notifications, which name
 /// no Firebase uid, to the accounts they concern.
 ///
-/// Filled from the exported `apple.com` provider entries (`rawId`, and `federatedId` where it differs), from events with
-/// `provider: apple.com` and a `value`, and from `--subject-map` rows. An id claimed by two
+/// Filled from the exported `apple.com` provider entries (`rawId`, and `federatedId` where it
+/// differs), from events with `provider: apple.com` and a `value`, and from `--subject-map` rows. An id claimed by two
 /// accounts is ambiguous: its notifications are not joined (and are counted as such) rather
 /// than given to either.
 struct AppleAccountIndex: Sendable {
