@@ -127,4 +127,69 @@ import Testing
         let found = diagnostics { _ = try Linter.run(request) }
         #expect(found.map(\.description) == ["\(fifo):2:1: error: invalid JSON: invalid literal, expected null"])
     }
+
+    /// A Cloud Logging entry of `method` for `subject`, one line of a sink file.
+    private static func cloudEntry(_ number: Int, subject: String = "u1", time: String = "2026-03-01T10:00:00Z") -> String {
+        #"{"insertId":"e\#(number)","timestamp":"\#(time)","jsonPayload":{"#
+            + #""methodName":"google.cloud.identitytoolkit.v1.AuthenticationService.SignInWithPassword","#
+            + #""response":{"localId":"\#(subject)","email":"a@example.com"}}}"#
+    }
+
+    /// Writes `text` to a new FIFO from a thread that holds it open until `done` is signalled
+    /// (closes it at once without one).
+    private static func pipe(_ text: String, done: DispatchSemaphore? = nil) throws -> String {
+        let fifo = try Fixtures.temporaryDirectory().appendingPathComponent("entries.jsonl").path
+        #expect(mkfifo(fifo, 0o600) == 0)
+        let writer = Thread {
+            guard let handle = FileHandle(forWritingAtPath: fifo) else { return }
+            handle.write(Data(text.utf8))
+            done?.wait()
+            try? handle.close()
+        }
+        writer.start()
+        return fifo
+    }
+
+    /// The same for a log a mapping reads: Cloud Logging entries on a pipe are read a run of
+    /// lines at a time, not once the writer has finished.
+    @Test(.timeLimit(.minutes(1))) func aBadFirstMappedRecordOnAnOpenPipeIsReportedAtOnce() throws {
+        let done = DispatchSemaphore(value: 0)
+        defer { done.signal() }
+        let bad = Self.cloudEntry(2, time: "yesterday")
+        let fifo = try Self.pipe(Self.cloudEntry(1) + "\n" + bad + "\n", done: done)
+        var request = LintRequest(eventPaths: [fifo], rules: LinterTests.builtIn, parallelism: 2)
+        request.mappings = try MappingSet.load(userPaths: []).mappings
+        request.skipInvalid = false
+        let found = diagnostics { _ = try Linter.run(request) }
+        #expect(found.count == 1)
+        #expect(found.first?.location == SourceLocation(file: fifo, line: 2))
+        #expect(found.first?.message.hasPrefix("field 'time' is not an RFC 3339 timestamp") == true)
+    }
+
+    /// Read from a pipe in runs of lines, a mapped log gives the report a file gives: its
+    /// records counted and skipped alike, its hash, and its bad record at its own line.
+    @Test func aMappedLogOnAPipeReadsAsTheSameFile() throws {
+        var lines = (1...40_000).map { Self.cloudEntry($0, subject: "u\($0 % 977)") }
+        lines[33_333] = "not json"
+        lines.insert("", at: 20_000)
+        let text = lines.joined(separator: "\n") + "\n"
+        #expect(text.utf8.count > 2 * FileBytes.blockSize)
+        let file = try Fixtures.temporaryFile(named: "entries.jsonl", contents: text)
+        let fifo = try Self.pipe(text)
+        func report(_ path: String) throws -> LintReport {
+            var request = LintRequest(eventPaths: [path], rules: LinterTests.builtIn, parallelism: 2)
+            request.mappings = try MappingSet.load(userPaths: []).mappings
+            request.skipInvalid = true
+            return try Linter.run(request)
+        }
+        let fromFile = try report(file)
+        let fromPipe = try report(fifo)
+        #expect(fromPipe.inputs.first?.records == 40_000)
+        #expect(fromPipe.inputs.first?.sha256 == fromFile.inputs.first?.sha256)
+        #expect(fromPipe.inputs.first?.skippedRecords == fromFile.inputs.first?.skippedRecords)
+        #expect(fromPipe.inputs.first?.eventsMade == fromFile.inputs.first?.eventsMade)
+        #expect(fromPipe.skipped.map(\.location.line) == [33_335])
+        #expect(fromFile.skipped.map(\.location.line) == [33_335])
+        #expect(fromPipe.findings.map(\.fingerprint) == fromFile.findings.map(\.fingerprint))
+    }
 }

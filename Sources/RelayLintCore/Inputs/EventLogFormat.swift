@@ -158,7 +158,7 @@ enum EventLogFormat {
             throw refusal(
                 path,
                 "the first record is a JSON object with keys \(keys), which is none of the formats relaylint reads: "
-                    + "relaylint events (id, time, subject, type), \(mappings.map(\.title).joined(separator: ", ")); "
+                    + (["relaylint events (id, time, subject, type)"] + mappings.map(\.title)).joined(separator: ", ") + "; "
                     + "for a log of your own, write a mapping and pass it with --mapping")
         }
         // Not an object: the relaylint reader says so at its line ("expected a JSON object").

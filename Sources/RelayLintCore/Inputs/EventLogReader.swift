@@ -122,7 +122,7 @@ struct EventLogReader {
                 parsing = nil
                 try deliver(pending.run)
             }
-            throw lineTooLong(at: error.line ?? nextLine)
+            throw Self.lineTooLong(path: path, at: error.line ?? nextLine, limit: lineLimit)
         }
         if let pending = parsing {
             pending.group.wait()
@@ -132,10 +132,11 @@ struct EventLogReader {
         return (sha256, records)
     }
 
-    private func lineTooLong(at line: Int) -> InputError {
+    /// Why a log stopped being read at a line longer than `limit` (`FileBytes.LineTooLong`).
+    static func lineTooLong(path: String, at line: Int, limit: Int) -> InputError {
         .invalidRecords([
             Diagnostic(
-                .error, "stopped reading: a line longer than \(InputLimits.describe(lineLimit)), the cap on one line of a log",
+                .error, "stopped reading: a line longer than \(InputLimits.describe(limit)), the cap on one line of a log",
                 at: SourceLocation(file: path, line: line))
         ])
     }

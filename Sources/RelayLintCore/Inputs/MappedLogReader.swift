@@ -75,7 +75,31 @@ struct MappedLogReader: Sendable {
     func read(
         names: NameTable, preparation: PreparedEvent.Preparation, _ body: (consuming Delivery, _ line: Int) throws -> Void
     ) throws(InputError) -> Totals {
-        let file = try MappedFile(path: path, opened: opened, capped: Self.caps(opened: opened))
+        let workers = (0..<max(1, parallelism)).map { _ in
+            Worker(mapping: mapping, keys: keys, names: names, path: path, preparation: preparation)
+        }
+        var totals: Totals
+        if let opened, Self.isStreamed(opened) {
+            totals = try readStreaming(opened, workers: workers, body)
+        } else {
+            totals = try readWhole(workers: workers, body)
+        }
+        totals.tokensDecoded = workers.reduce(0) { $0 + $1.tokens.decoded }
+        totals.tokensVerified = workers.reduce(0) { $0 + $1.tokens.verified }
+        return totals
+    }
+
+    /// Whether a pipe is read a run of lines at a time: JSON Lines are, so that a bad first
+    /// record is reported while the writer still writes, and a long stream is never held
+    /// whole. A gcloud array is one JSON value, read whole.
+    static func isStreamed(_ opened: OpenedInput) -> Bool {
+        guard let start = EventLogFormat.firstRecordByte(in: opened.prefix) else { return true }
+        return opened.prefix[start] != UInt8(ascii: "[")
+    }
+
+    /// A regular file (mapped), a gzip file or a gcloud array on a pipe (read into memory).
+    private func readWhole(workers: [Worker], _ body: (consuming Delivery, _ line: Int) throws -> Void) throws(InputError) -> Totals {
+        let file = try MappedFile(path: path, opened: opened, capped: Self.caps)
         var totals = Totals()
         // Hashed on a thread of its own while the records are mapped: it was a serial tenth of
         // the run before any record was read.
@@ -83,29 +107,9 @@ struct MappedLogReader: Sendable {
         let hashing = DispatchGroup()
         DispatchQueue.global().async(group: hashing) { digest.value = file.sha256(releasing: false) }
         defer { hashing.wait() }
-        let workers = (0..<max(1, parallelism)).map { _ in
-            Worker(mapping: mapping, keys: keys, names: names, path: path, preparation: preparation)
-        }
         do {
             try file.withBytes { bytes in
-                let pipeline = RecordPipeline(cursor: try RecordCursor(bytes: bytes, path: path), bytes: bytes)
-                let shared = SharedBytes(bytes: bytes)
-                let threads = DispatchGroup()
-                for worker in workers {
-                    DispatchQueue.global().async(group: threads) {
-                        pipeline.work { span in map(span, bytes: shared.bytes, worker: worker) }
-                    }
-                }
-                defer {
-                    pipeline.cancel()
-                    threads.wait()
-                }
-                while var slice = pipeline.next() {
-                    for index in slice.spans.indices {
-                        try body(slice.outcomes[index].take()!, slice.spans[index].line)
-                    }
-                }
-                totals.records = pipeline.records
+                totals.records = try deliver(try RecordCursor(bytes: bytes, path: path), in: bytes, workers: workers, body)
             }
         } catch let error as InputError {
             throw error
@@ -115,22 +119,76 @@ struct MappedLogReader: Sendable {
         hashing.wait()
         totals.sha256 = digest.value
         try file.checkUnchanged()
-        totals.tokensDecoded = workers.reduce(0) { $0 + $1.tokens.decoded }
-        totals.tokensVerified = workers.reduce(0) { $0 + $1.tokens.verified }
         return totals
     }
 
-    /// The caps on a log read into memory (a pipe, a device, a gzip file): a log that starts
-    /// with a NUL byte (`/dev/zero`, a stream of zeros) stops at its first block instead of
-    /// filling 4 GiB first, while a NUL line further on is an invalid record like any other
-    /// (`--skip-invalid` skips it); and JSON Lines on a pipe have the native log's cap on one line
-    /// (a gcloud array may be one long line, and a gzip file's first bytes are not known here).
-    static func caps(opened: OpenedInput?) -> CappedRead {
+    /// JSON Lines on a pipe, a run of whole lines at a time as the native log is read
+    /// (`FileBytes.forEachRun`: hashed on the way, a line capped at `InputLimits.lineBytes`).
+    private func readStreaming(
+        _ opened: OpenedInput, workers: [Worker], _ body: (consuming Delivery, _ line: Int) throws -> Void
+    ) throws(InputError) -> Totals {
+        if opened.prefix.first == 0 {
+            throw InputError.invalidRecords([
+                Diagnostic(
+                    .error, "stopped reading: a NUL byte, which no text input holds (a binary file or a device?)",
+                    at: SourceLocation(file: path, line: 1, column: 1))
+            ])
+        }
+        var totals = Totals()
+        var nextLine = 1
+        do {
+            totals.sha256 = try FileBytes.forEachRun(path: path, opened: opened) { run in
+                try run.withUnsafeBufferPointer { bytes in
+                    let lines = RecordCursor.measure(bytes, limit: InputLimits.lineBytes)
+                    if let long = lines.firstLong { throw FileBytes.LineTooLong(line: nextLine + long) }
+                    totals.records += try deliver(RecordCursor(lines: bytes, firstLine: nextLine), in: bytes, workers: workers, body)
+                    nextLine += lines.count
+                }
+            }
+        } catch let error as InputError {
+            throw error
+        } catch let error as FileBytes.LineTooLong {
+            throw EventLogReader.lineTooLong(path: path, at: error.line ?? nextLine, limit: InputLimits.lineBytes)
+        } catch {
+            throw InputError.unreadable(path: path, reason: "\(error)")
+        }
+        return totals
+    }
+
+    /// Maps the records `cursor` finds in `bytes` on the workers' threads and hands each
+    /// outcome to `body` in order; returns how many records there were.
+    private func deliver(
+        _ cursor: RecordCursor, in bytes: UnsafeBufferPointer<UInt8>, workers: [Worker],
+        _ body: (consuming Delivery, _ line: Int) throws -> Void
+    ) throws -> Int {
+        let pipeline = RecordPipeline(cursor: cursor, bytes: bytes)
+        let shared = SharedBytes(bytes: bytes)
+        let threads = DispatchGroup()
+        for worker in workers {
+            DispatchQueue.global().async(group: threads) {
+                pipeline.work { span in map(span, bytes: shared.bytes, worker: worker) }
+            }
+        }
+        defer {
+            pipeline.cancel()
+            threads.wait()
+        }
+        while var slice = pipeline.next() {
+            for index in slice.spans.indices {
+                try body(slice.outcomes[index].take()!, slice.spans[index].line)
+            }
+        }
+        return pipeline.records
+    }
+
+    /// The caps on a log read into memory (a device, a gzip file, a gcloud array on a pipe): a
+    /// log that starts with a NUL byte (`/dev/zero`, a stream of zeros) stops at its first block
+    /// instead of filling 4 GiB first, while a NUL line further on is an invalid record like any
+    /// other (`--skip-invalid` skips it). Lines are not capped: a gcloud array may be one long
+    /// line, and a gzip file's first bytes are not known here.
+    static var caps: CappedRead {
         var caps = MappedFile.defaultCaps
         caps.refusesLeadingNUL = true
-        if let prefix = opened?.prefix, let start = EventLogFormat.firstRecordByte(in: prefix), prefix[start] != UInt8(ascii: "[") {
-            caps.maxLineBytes = InputLimits.lineBytes
-        }
         return caps
     }
 
@@ -159,6 +217,30 @@ struct MappedLogReader: Sendable {
                 offset = 0
                 count = elements!.count
             }
+        }
+
+        /// The lines of a run of whole lines (`FileBytes.forEachRun`), numbered from `firstLine`;
+        /// a byte order mark is skipped on the stream's first line only.
+        init(lines bytes: UnsafeBufferPointer<UInt8>, firstLine: Int) {
+            count = bytes.count
+            line = firstLine
+            let bom = firstLine == 1 && bytes.count >= 3 && bytes[0] == 0xEF && bytes[1] == 0xBB && bytes[2] == 0xBF
+            offset = bom ? 3 : 0
+        }
+
+        /// How many lines a run of whole lines holds (one for each newline, and one for a last
+        /// line without one: the stream's end), and the first (counted from 0) longer than `limit`.
+        static func measure(_ bytes: UnsafeBufferPointer<UInt8>, limit: Int) -> (count: Int, firstLong: Int?) {
+            var lines = 0
+            var offset = 0
+            var firstLong: Int?
+            while offset < bytes.count {
+                let end = FileBytes.indexOfNewline(in: bytes, from: offset) ?? bytes.count
+                if firstLong == nil, end - offset > limit { firstLong = lines }
+                offset = end + 1
+                lines += 1
+            }
+            return (lines, firstLong)
         }
 
         var isAtEnd: Bool { offset >= count }
