@@ -392,6 +392,32 @@ import Testing
         }
     }
 
+    /// Findings sort by the whole subject id (contract §2.4): two subjects whose ids mask alike
+    /// keep their findings apart, in the order `--show-pii` shows.
+    @Test func subjectsThatMaskAlikeKeepTheirFindingsTogether() throws {
+        let manifest = try Fixtures.temporaryFile(
+            named: "apps.yml", contents: "apps: [{bundle_id: com.t.app, creates_accounts: true, in_app_deletion: true}]")
+        let created = #""type":"account.created","provider":"apple.com","is_private_email":true}"#
+        let linked = #""type":"identity.linked","kind":"phone","value":"+1"}"#
+        let log = try Fixtures.temporaryFile(
+            named: "e.jsonl",
+            contents: [
+                #"{"id":"a1","time":"2026-01-01T10:00:00Z","subject":"jane@example.com","# + created,
+                #"{"id":"a2","time":"2026-01-01T10:00:00Z","subject":"john@example.com","# + created,
+                #"{"id":"j1","time":"2026-01-02T10:00:00Z","subject":"jane@example.com","# + linked,
+                #"{"id":"k1","time":"2026-01-03T10:00:00Z","subject":"john@example.com","# + linked,
+                #"{"id":"j2","time":"2026-01-04T10:00:00Z","subject":"jane@example.com","# + linked,
+            ].joined(separator: "\n") + "\n")
+        var request = LintRequest(eventPaths: [log], manifestPath: manifest, rules: Self.builtIn, parallelism: 1)
+        let masked = try Linter.run(request)
+        request.showPII = true
+        let shown = try Linter.run(request)
+        let consent = { (report: LintReport) in report.findings.filter { $0.rule == "consent-before-phone-link" }.compactMap(\.event) }
+        #expect(consent(shown) == ["j1", "j2", "k1"])
+        #expect(consent(masked) == ["j1", "j2", "k1"])
+        #expect(masked.findings.map(\.fingerprint) == shown.findings.map(\.fingerprint))
+    }
+
     @Test func inputProblemsQuotingAValueAreMasked() throws {
         let log = try Fixtures.temporaryFile(
             named: "e.jsonl", contents: #"{"id":"a","time":"secret.person@example.com","subject":"u","type":"signin"}"# + "\n")

@@ -107,6 +107,9 @@ import Testing
         ("+33 6 12 34 56 78 and 06 12 34 56 78", "+3••••••••78 and ••••••••78"),
         ("0049 30 1234567", "•••••••••••67"),
         ("phone:+15555550167", "phone:+1••••••••67"),
+        // A UK mobile or landline as written at home: a five-digit prefix after the trunk 0.
+        ("call 07911 123456", "call •••••••••56"),
+        ("01632 960123", "•••••••••23"),
     ])
     func masksAddressesAndNumbersWhereverTheyStand(value: String, masked: String) {
         #expect(PIIMasker().mask(value) == masked)
@@ -119,7 +122,7 @@ import Testing
         "sha256 9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08", "123e4567-e89b-12d3-a456-426614174000",
         "Yz4uJoHgkb7jjRw8CmnqbGSkbZ0z", "ticket SUP-1432", "1,234,567 events", "@octocat", "user@localhost",
         "j•••@example.com", "+1••••••••67", "4 of 9 checked, 44.4 %", "30d", "1234567", "order 98765432",
-        "evt-0109 at 2026-06-02T07:58:42.118Z", "#12345678", "id=0612345678",
+        "evt-0109 at 2026-06-02T07:58:42.118Z", "#12345678", "id=0612345678", "12345 678901",
     ])
     func leavesIdsDatesTimesVersionsAndHashes(value: String) {
         #expect(PIIMasker().mask(value) == value)

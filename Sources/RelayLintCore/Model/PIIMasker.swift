@@ -185,7 +185,10 @@ public struct PIIMasker: Sendable {
         }
         if separators.contains(".") { return nil }
         if separators.contains("-") { return digits >= 7 && groups.allSatisfy { $0 >= 2 } ? end : nil }
-        return digits >= 8 && groups.allSatisfy({ $0 >= 2 }) && groups.first! <= 4 ? end : nil
+        // A national number's area or mobile prefix is at most four digits, or five after its
+        // trunk 0 (`07911 123456`, `01632 960123` in the UK).
+        let longestPrefix = scalars[start] == "0" ? 5 : 4
+        return digits >= 8 && groups.allSatisfy({ $0 >= 2 }) && groups.first! <= longestPrefix ? end : nil
     }
 
     /// Year, month and day in either order, perhaps followed by an hour.

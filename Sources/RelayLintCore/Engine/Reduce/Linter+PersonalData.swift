@@ -6,18 +6,15 @@
 /// Done once matching is over: fingerprints are made from the whole ids, and suppressions and
 /// baselines are matched against them, before anything is masked.
 extension Linter {
-    /// Masks the findings' ids and evidence, then puts them back in report order, which is the
-    /// order of what the report shows: `relaylint merge` sorts the masked findings of its shards
-    /// the same way and must give the same bytes.
+    /// Masks the findings' ids and evidence, keeping their order: findings sort by the whole
+    /// subject id (contract §2.4), which masking only hides. Sorted again by the masked ids, two
+    /// subjects that mask alike (`jane@` and `john@example.com`) had their findings interleaved
+    /// by time, and the order changed with `--show-pii`.
     static func maskPersonalData(in findings: inout [Finding], masker: PIIMasker) {
         guard masker.isEnabled else { return }
-        var changed = false
         func mask(_ value: inout String) {
             let masked = masker.mask(value)
-            if masked != value {
-                value = masked
-                changed = true
-            }
+            if masked != value { value = masked }
         }
         for index in findings.indices {
             mask(&findings[index].subject)
@@ -37,7 +34,6 @@ extension Linter {
                 findings[index].suppression = masked(suppression, by: masker)
             }
         }
-        if changed { sortInReportOrder(&findings) }
     }
 
     /// A suppression as a report shows it: its justification, subject and author masked (the

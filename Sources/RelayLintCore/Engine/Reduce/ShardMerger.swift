@@ -79,14 +79,13 @@ public enum ShardMerger {
             merged.summary.pending += document.summary.pending
             merged.summary.anonymizedSubjects += document.summary.anonymizedSubjects
             merged.summary.bySeverity.merge(document.summary.bySeverity, uniquingKeysWith: +)
-            merged.findings += document.findings
             for index in merged.suppressions.indices {
                 let theirs = document.suppressions[index]
                 merged.suppressions[index].matched = (merged.suppressions[index].matched ?? 0) + (theirs.matched ?? 0)
                 merged.suppressions[index].status = mergedStatus(merged.suppressions[index].status, theirs.status)
             }
         }
-        merged.findings.sort(by: reportOrder)
+        merged.findings = mergedInReportOrder(documents.map(\.findings))
         let active = merged.findings.filter { $0.suppression == nil }.compactMap { Severity(rawValue: $0.severity) }
         let expired = merged.suppressions.contains { $0.status == SuppressionOutcome.Status.expired.rawValue }
         return Merged(json: JSONReporter.text(of: merged), activeSeverities: active, hasExpiredSuppression: expired)
@@ -123,6 +122,49 @@ public enum ShardMerger {
         if a == expired || b == expired { return expired }
         if a == active || b == active { return active }
         return a ?? b
+    }
+
+    /// The shards' findings, each shard's already in report order, merged into one list in
+    /// report order, two lists at a time.
+    ///
+    /// Merged, not sorted again: a shard sorted its findings by whole subject ids, but its report
+    /// shows them masked, and two subjects that mask alike (`jane@` and `john@example.com`) would
+    /// have their findings interleaved by time. Merging keeps each shard's order; findings of
+    /// such subjects from different shards can only be ordered by what the reports show (run the
+    /// shards with `--show-pii` for the single run's order, or use partitions, whose partials
+    /// keep the whole ids).
+    static func mergedInReportOrder(_ lists: [[JSONReportDocument.FindingEntry]]) -> [JSONReportDocument.FindingEntry] {
+        var lists = lists
+        while lists.count > 1 {
+            var next: [[JSONReportDocument.FindingEntry]] = []
+            for start in stride(from: 0, to: lists.count, by: 2) {
+                next.append(start + 1 < lists.count ? merged(lists[start], lists[start + 1]) : lists[start])
+            }
+            lists = next
+        }
+        return lists.first ?? []
+    }
+
+    /// Two lists in report order merged into one; on a tie the first list's finding comes first.
+    private static func merged(
+        _ first: [JSONReportDocument.FindingEntry], _ second: [JSONReportDocument.FindingEntry]
+    ) -> [JSONReportDocument.FindingEntry] {
+        var result: [JSONReportDocument.FindingEntry] = []
+        result.reserveCapacity(first.count + second.count)
+        var i = 0
+        var j = 0
+        while i < first.count, j < second.count {
+            if reportOrder(second[j], first[i]) {
+                result.append(second[j])
+                j += 1
+            } else {
+                result.append(first[i])
+                i += 1
+            }
+        }
+        result += first[i...]
+        result += second[j...]
+        return result
     }
 
     /// `Finding.reportOrder` on report entries; times compare as instants, not as text.
