@@ -210,6 +210,19 @@ import Testing
         #expect(merged.stderr.contains("holds more violated and pending checks than checks at evaluation.tallies[0]"), "\(merged.stderr)")
     }
 
+    /// The count of look-alike addresses a partition did not list is read back from its note's
+    /// words; a forged one near Int.max crashed the sum (SIGILL).
+    @Test func aLookAlikeCountPastTheLargestIsRefusedNotATrap() throws {
+        let note: [String: Any] = [
+            "location": ["file": "Examples/events.jsonl", "line": 1], "severity": "note",
+            "message": "9223372036854775807 more look-alike relay addresses are not listed",
+        ]
+        let forged = try Self.forged(try Self.partial(), as: "forged.json", setting: ["evaluation", "notes"], to: [note])
+        let merged = try CommandRunner.run(["merge"] + Self.options + [forged])
+        #expect(merged.status == 2, "\(merged.stderr)")
+        #expect(merged.stderr.contains("holds 9223372036854775807 at evaluation.notes[0]"), "\(merged.stderr)")
+    }
+
     /// A key of the partial named in a message is masked alone: the whole place went into the
     /// mask as an address (`e•••@example.com` for `evaluation.accountsPerApp.joe@example.com`).
     @Test func aPlaceNamingAKeyKeepsItsPathWhenTheKeyIsMasked() throws {

@@ -75,6 +75,23 @@ import Testing
         #expect(mixed.stderr.contains("the inputs"))
     }
 
+    /// Counts are added with overflow reported: two shards of `checked = Int.max` crashed the
+    /// merge (SIGILL), and a negative count would be a wrong report.
+    @Test(arguments: [["rules", 0, "checked"], ["summary", "subjects"], ["summary", "bySeverity", "error"]] as [[any Sendable]])
+    func aForgedCountIsRefusedNotATrap(place: [any Sendable]) throws {
+        let reports = try shardReports(count: 2)
+        let huge = try reports.enumerated().map { index, path in
+            try PartitionMergeTests.forged(path, as: "huge-\(index).json", setting: place, to: Int.max)
+        }
+        let merged = try CommandRunner.run(["merge"] + huge)
+        #expect(merged.status == 2, "\(merged.stderr)")
+        #expect(merged.stderr.contains("holds 9223372036854775807 at "), "\(merged.stderr)")
+        let negative = try PartitionMergeTests.forged(reports[1], as: "negative.json", setting: place, to: -1)
+        let refused = try CommandRunner.run(["merge", reports[0], negative])
+        #expect(refused.status == 2)
+        #expect(refused.stderr.contains("holds -1 at "), "\(refused.stderr)")
+    }
+
     @Test func shardsWriteOnlyJSON() throws {
         let result = try CommandRunner.run(ExampleReportTests.exampleArguments + ["--format", "sarif", "--shard", "1/2"])
         #expect(result.status == 2)

@@ -277,7 +277,17 @@ public enum PartitionMerger {
             let ownEmpty = Set(evaluation.inputs.filter(\.readNothing).map { LintReport.nothingReadMessage($0.path) })
             for (place, note) in evaluation.notes.enumerated() where !ownEmpty.contains(note.message) {
                 if let count = DatasetBuilder.unlistedLookAlikes(in: note) {
-                    unlistedLookAlikes += count
+                    // Read back from a note's words, so checked here: a forged count near
+                    // Int.max crashed the sum.
+                    guard (0...PartitionReport.largestCount).contains(count) else {
+                        throw DiagnosticsError([
+                            Diagnostic(
+                                .error,
+                                "holds \(count) at evaluation.notes[\(place)] (look-alike relay addresses not listed): "
+                                    + "a count is from 0 to \(PartitionReport.largestCount)", at: SourceLocation(file: path))
+                        ])
+                    }
+                    try add(count, to: &unlistedLookAlikes, "evaluation.notes[\(place)] (look-alike relay addresses not listed)")
                     continue
                 }
                 let note = moved(note)

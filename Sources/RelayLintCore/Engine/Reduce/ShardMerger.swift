@@ -61,27 +61,53 @@ public enum ShardMerger {
         }
         guard problems.isEmpty else { throw DiagnosticsError(problems) }
 
-        let documents = shards.sorted { $0.shard.index < $1.shard.index }.map(\.document)
+        let ordered = shards.sorted { $0.shard.index < $1.shard.index }
+        let documents = ordered.map(\.document)
         var merged = documents[0]
         merged.shard = nil
-        for document in documents.dropFirst() {
-            for index in merged.rules.indices {
-                merged.rules[index].checked += document.rules[index].checked
-                merged.rules[index].violated += document.rules[index].violated
-                merged.rules[index].pending += document.rules[index].pending
+        // Counts are checked as partials' are (0 to 2^53) and added with overflow reported: a
+        // hand-edited count near Int.max crashed the sum.
+        for (number, (path, document, _)) in ordered.enumerated() {
+            func add(_ value: Int, to total: inout Int, _ place: String) throws(DiagnosticsError) {
+                guard (0...PartitionReport.largestCount).contains(value) else {
+                    throw DiagnosticsError([
+                        Diagnostic(
+                            .error, "holds \(value) at \(place): a count is from 0 to \(PartitionReport.largestCount)",
+                            at: SourceLocation(file: path))
+                    ])
+                }
+                guard number > 0 else { return }
+                let (sum, overflow) = total.addingReportingOverflow(value)
+                guard !overflow else {
+                    throw DiagnosticsError([
+                        Diagnostic(.error, "its \(place) added to the other shards' is past the largest count", at: SourceLocation(file: path))
+                    ])
+                }
+                total = sum
             }
-            for index in merged.apps.indices { merged.apps[index].accounts += document.apps[index].accounts }
-            merged.summary.subjects += document.summary.subjects
-            merged.summary.accounts += document.summary.accounts
-            merged.summary.findings += document.summary.findings
-            merged.summary.suppressed += document.summary.suppressed
-            merged.summary.baselined += document.summary.baselined
-            merged.summary.pending += document.summary.pending
-            merged.summary.anonymizedSubjects += document.summary.anonymizedSubjects
-            merged.summary.bySeverity.merge(document.summary.bySeverity, uniquingKeysWith: +)
+            for index in merged.rules.indices {
+                let rule = document.rules[index]
+                try add(rule.checked, to: &merged.rules[index].checked, "rules[\(index)].checked")
+                try add(rule.violated, to: &merged.rules[index].violated, "rules[\(index)].violated")
+                try add(rule.pending, to: &merged.rules[index].pending, "rules[\(index)].pending")
+            }
+            for index in merged.apps.indices { try add(document.apps[index].accounts, to: &merged.apps[index].accounts, "apps[\(index)].accounts") }
+            try add(document.summary.subjects, to: &merged.summary.subjects, "summary.subjects")
+            try add(document.summary.accounts, to: &merged.summary.accounts, "summary.accounts")
+            try add(document.summary.findings, to: &merged.summary.findings, "summary.findings")
+            try add(document.summary.suppressed, to: &merged.summary.suppressed, "summary.suppressed")
+            try add(document.summary.baselined, to: &merged.summary.baselined, "summary.baselined")
+            try add(document.summary.pending, to: &merged.summary.pending, "summary.pending")
+            try add(document.summary.anonymizedSubjects, to: &merged.summary.anonymizedSubjects, "summary.anonymizedSubjects")
+            for (severity, count) in document.summary.bySeverity.sorted(by: { $0.key < $1.key }) {
+                try add(count, to: &merged.summary.bySeverity[severity, default: 0], "summary.bySeverity.\(severity)")
+            }
+            guard number > 0 else { continue }
             for index in merged.suppressions.indices {
                 let theirs = document.suppressions[index]
-                merged.suppressions[index].matched = (merged.suppressions[index].matched ?? 0) + (theirs.matched ?? 0)
+                var matched = merged.suppressions[index].matched ?? 0
+                try add(theirs.matched ?? 0, to: &matched, "suppressions[\(index)].matched")
+                merged.suppressions[index].matched = matched
                 merged.suppressions[index].status = mergedStatus(merged.suppressions[index].status, theirs.status)
             }
         }
