@@ -80,7 +80,8 @@ public enum ShardMerger {
                 let (sum, overflow) = total.addingReportingOverflow(value)
                 guard !overflow else {
                     throw DiagnosticsError([
-                        Diagnostic(.error, "its \(place) added to the other shards' is past the largest count", at: SourceLocation(file: path))
+                        Diagnostic(
+                            .error, "its \(place) added to the other shards' is past the largest count", at: SourceLocation(file: path))
                     ])
                 }
                 total = sum
@@ -91,7 +92,9 @@ public enum ShardMerger {
                 try add(rule.violated, to: &merged.rules[index].violated, "rules[\(index)].violated")
                 try add(rule.pending, to: &merged.rules[index].pending, "rules[\(index)].pending")
             }
-            for index in merged.apps.indices { try add(document.apps[index].accounts, to: &merged.apps[index].accounts, "apps[\(index)].accounts") }
+            for index in merged.apps.indices {
+                try add(document.apps[index].accounts, to: &merged.apps[index].accounts, "apps[\(index)].accounts")
+            }
             try add(document.summary.subjects, to: &merged.summary.subjects, "summary.subjects")
             try add(document.summary.accounts, to: &merged.summary.accounts, "summary.accounts")
             try add(document.summary.findings, to: &merged.summary.findings, "summary.findings")
