@@ -142,6 +142,21 @@ import Testing
         #expect(markdown.contains("| **Date** | *not given* |"))
     }
 
+    /// A reviewer who signs with an address is masked like a suppression's author, in both
+    /// audit reports; `--show-pii` shows it.
+    @Test func aReviewerAddressIsMaskedInTheAuditReports() throws {
+        let options = ReportOptions(reviewer: "jane.doe@example.com", date: "2026-07-01")
+        let report = try AuditReportFixtures.exampleReport()
+        for reporter in [MarkdownReporter(), HTMLReporter()] as [any Reporter] {
+            let text = reporter.render(report, options: options)
+            #expect(text.contains("j•••@example.com"), "\(reporter.identifier)")
+            #expect(!text.contains("jane.doe"), "\(reporter.identifier)")
+        }
+        var shown = report
+        shown.showsPII = true
+        #expect(reporter.render(shown, options: options).contains("jane.doe@"))
+    }
+
     @Test func rendersTheSameBytesTwice() throws {
         let first = reporter.render(try AuditReportFixtures.exampleReport(), options: AuditReportFixtures.reviewed)
         let second = reporter.render(try AuditReportFixtures.exampleReport(), options: AuditReportFixtures.reviewed)

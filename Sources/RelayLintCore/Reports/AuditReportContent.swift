@@ -51,7 +51,9 @@ struct AuditReportContent {
     // MARK: Header
 
     var title: String { options.title.isEmpty ? ReportOptions().title : options.title }
-    var reviewer: String { AuditReportContent.given(options.reviewer) }
+    /// Masked like a suppression's author (contract §6): a reviewer often signs with an
+    /// address, and the report is forwarded.
+    var reviewer: String { AuditReportContent.given(options.reviewer.map(PIIMasker(isEnabled: !report.showsPII).mask)) }
     var date: String { AuditReportContent.given(options.date) }
     var tool: String { "\(report.tool.name) \(report.tool.version)" }
 

@@ -64,6 +64,25 @@ import Testing
         #expect(noAccount(fromPipe) == noAccount(fromFile))
     }
 
+    /// A skipped record's detail comes from the record (here the backend log's `action`), so it
+    /// is masked like any value a report shows (contract §6).
+    @Test func skippedRecordDetailsAreMasked() throws {
+        let log = try Fixtures.temporaryFile(
+            named: "backend.jsonl",
+            contents:
+                #"{"ts":"2026-01-08T09:14:40Z","request_id":"r1","uid":"u1","app":"com.sparrownotes.app","action":"jane.doe@example.com"}"#
+                + "\n")
+        var request = try Self.request(events: [])
+        request.eventPaths = [log]
+        let masked = try Linter.run(request)
+        #expect(masked.inputs.last?.skippedRecords.map(\.detail) == ["j•••@example.com"])
+        for reporter in ReporterRegistry.all {
+            #expect(!reporter.render(masked, options: ReportOptions(parallelism: 1)).contains("jane.doe"), "\(reporter.identifier)")
+        }
+        request.showPII = true
+        #expect(try Linter.run(request).inputs.last?.skippedRecords.map(\.detail) == ["jane.doe@example.com"])
+    }
+
     @Test func everyRecordIsAccountedForAndSignaturesAreCounted() throws {
         var request = try Self.request(events: Self.realFiles)
         request.appleKeys = try SigningKeySet.load(path: Fixtures.path(Self.realLogs + "apple-keys.json"))

@@ -56,7 +56,7 @@ extension Linter {
         let suppressedCount = findings.count { $0.isSuppressed }
         return LintReport(
             tool: LintReport.Tool(version: request.toolVersion),
-            inputs: evaluation.inputs,
+            inputs: masked(evaluation.inputs, by: context.masker),
             ruleFiles: request.rules.files,
             rulePackSHA256: request.rules.packSHA256,
             rules: request.rules.rules.compactMap { outcomes[$0.id] },

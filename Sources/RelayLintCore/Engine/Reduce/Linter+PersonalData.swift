@@ -48,6 +48,21 @@ extension Linter {
         return suppression
     }
 
+    /// The inputs' summaries with the reasons and details of their skipped records masked: a
+    /// mapping takes a detail from the record (a method name, a status code, any field of the
+    /// app's own log), which may hold an address or a number.
+    static func masked(_ inputs: [InputFileSummary], by masker: PIIMasker) -> [InputFileSummary] {
+        guard masker.isEnabled else { return inputs }
+        return inputs.map { input in
+            var input = input
+            for index in input.skippedRecords.indices {
+                input.skippedRecords[index].reason = masker.mask(input.skippedRecords[index].reason)
+                input.skippedRecords[index].detail = input.skippedRecords[index].detail.map(masker.mask)
+            }
+            return input
+        }
+    }
+
     /// Diagnostics whose messages quote input values (`found 'jane@example.com'`), masked.
     static func masked(_ diagnostics: [Diagnostic], by masker: PIIMasker) -> [Diagnostic] {
         guard masker.isEnabled else { return diagnostics }
