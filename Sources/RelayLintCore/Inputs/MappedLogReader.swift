@@ -41,6 +41,9 @@ struct MappedLogReader: Sendable {
         var records = 0
         var tokensDecoded = 0
         var tokensVerified = 0
+        /// Records that gave events without a signed token, of a format whose records may carry
+        /// one (Apple's decoded claims): nothing could verify them.
+        var unsignedRecords = 0
     }
 
     /// Bits of an event's sequence number below the record's line: a record gives at most
@@ -58,9 +61,14 @@ struct MappedLogReader: Sendable {
         var names: NameTable.Cache
         let file: Int
         let preparation: PreparedEvent.Preparation
+        /// Whether the format's records may carry a signed token.
+        let readsSignedTokens: Bool
+        /// Records this worker mapped to events without decoding a token (`Totals`).
+        var unsignedRecords = 0
 
         init(mapping: LogMapping, keys: SigningKeySet?, names: NameTable, path: String, preparation: PreparedEvent.Preparation) {
             let mapping = mapping.copyForThread()
+            readsSignedTokens = mapping.readsSignedTokens
             projection = RecordProjection.of(mapping)
             tokens = TokenReader(keys: keys)
             mapper = RecordMapper(
@@ -86,6 +94,7 @@ struct MappedLogReader: Sendable {
         }
         totals.tokensDecoded = workers.reduce(0) { $0 + $1.tokens.decoded }
         totals.tokensVerified = workers.reduce(0) { $0 + $1.tokens.verified }
+        totals.unsignedRecords = workers.reduce(0) { $0 + $1.unsignedRecords }
         return totals
     }
 
@@ -319,8 +328,11 @@ struct MappedLogReader: Sendable {
                     at: SourceLocation(file: path, line: span.line + position.line - 1, column: position.column)))
         }
         let mapped: [RecordMapper.MappedEvent]
+        let tokensBefore = worker.tokens.decoded
         switch worker.mapper.map(value) {
-        case .events(let events): mapped = events
+        case .events(let events):
+            mapped = events
+            if worker.readsSignedTokens, worker.tokens.decoded == tokensBefore { worker.unsignedRecords += 1 }
         case .skipped(let reason, let detail): return .skipped(reason: reason, detail: detail)
         case .invalid(let reason): return .invalid(Diagnostic(.error, "\(reason) (mapping '\(mapping.id)')", at: location))
         }

@@ -28,6 +28,17 @@ public struct LogMapping: Sendable {
     /// The same mapping, sharing no object with this one: the parse threads each read one of
     /// their own, since threads reading one mapping's shared expressions spent a tenth of their
     /// time contending for the reference counts.
+    /// Whether records of this format may carry a signed token (Apple's notifications): a record
+    /// that gives events without one could not be verified against `--apple-keys`.
+    var readsSignedTokens: Bool {
+        let reserved = [defaults.id, defaults.time, defaults.subject, defaults.app, defaults.subjectAppleID].compactMap { $0 }
+        return lets.contains { $0.value.readsSignedTokens } || reserved.contains(where: \.readsSignedTokens)
+            || events.contains { template in
+                template.fields.contains { $0.value.readsSignedTokens } || template.type.readsSignedTokens
+                    || template.condition?.readsSignedTokens == true
+            }
+    }
+
     func copyForThread() -> LogMapping {
         (try? MappingLoader.load(text: text, path: location.file, sha256: sha256).get()) ?? self
     }

@@ -23,6 +23,15 @@ indirect enum MappingCondition: Sendable, Equatable {
         case string, number, bool, object, array, null
     }
 
+    /// Whether a value the condition tests decodes a signed token.
+    var readsSignedTokens: Bool {
+        switch self {
+        case .all(let conditions), .any(let conditions): conditions.contains(where: \.readsSignedTokens)
+        case .not(let inner): inner.readsSignedTokens
+        case .test(let expression, _): expression.readsSignedTokens
+        }
+    }
+
     func holds(in scope: MappingScope) throws(MappingFailure) -> Bool {
         switch self {
         case .all(let conditions):

@@ -74,6 +74,21 @@ indirect enum MappingExpression: Sendable, Equatable {
         }
     }
 
+    /// Whether the expression decodes a signed token (`jws_claims`) anywhere in it.
+    var readsSignedTokens: Bool {
+        switch self {
+        case .jwsClaims: true
+        case .constant, .path: false
+        case .first(let parts), .concat(let parts): parts.contains(where: \.readsSignedTokens)
+        case .condition(let condition, let then, let otherwise):
+            condition.readsSignedTokens || then.readsSignedTokens || otherwise?.readsSignedTokens == true
+        case .lookup(let key, _, let fallback): key.readsSignedTokens || fallback?.readsSignedTokens == true
+        case .lastPart(let inner, _), .regex(let inner, _, _), .parseJSON(let inner), .epochMilliseconds(let inner),
+            .lowercase(let inner):
+            inner.readsSignedTokens
+        }
+    }
+
     /// The JSON a string holds (`parse_json`), read along `projection` when one is given; any
     /// other value as it is.
     static func parseJSON(

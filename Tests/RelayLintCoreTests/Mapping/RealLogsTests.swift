@@ -83,6 +83,31 @@ import Testing
         #expect(try Linter.run(request).inputs.last?.skippedRecords.map(\.detail) == ["jane.doe@example.com"])
     }
 
+    /// With Apple's keys given, a notification given as decoded claims carries nothing to
+    /// verify: it is read (the contract accepts the form) and the report warns that it was not
+    /// verified, instead of counting only the signatures that were.
+    @Test func decodedClaimsReadWithAppleKeysAreNotedAsUnverified() throws {
+        let claims =
+            #"{"iss":"https://appleid.apple.com","aud":"com.sparrownotes.app","iat":1,"jti":"n2","#
+            + #""events":{"type":"consent-revoked","sub":"001.a","event_time":1772236800000}}"#
+        let notifications = Fixtures.path(Self.realLogs + "apple-notifications.jsonl")
+        let mixed = try Fixtures.temporaryFile(
+            named: "notifications.jsonl", contents: (try String(contentsOfFile: notifications, encoding: .utf8)) + claims + "\n")
+        var request = try Self.request(events: [])
+        request.eventPaths = [mixed]
+        request.appleKeys = try SigningKeySet.load(path: Fixtures.path(Self.realLogs + "apple-keys.json"))
+        let report = try Linter.run(request)
+        let input = try #require(report.inputs.last)
+        #expect(input.verifiedSignatures == input.signedTokens)
+        #expect(input.records == (input.signedTokens ?? 0) + 1)
+        #expect(
+            report.notes.contains {
+                $0.severity == .warning && $0.message.hasPrefix("1 record of 'apple-notifications' carried no signed token")
+            })
+        request.eventPaths = [notifications]
+        #expect(!(try Linter.run(request)).notes.contains { $0.message.contains("carried no signed token") })
+    }
+
     @Test func everyRecordIsAccountedForAndSignaturesAreCounted() throws {
         var request = try Self.request(events: Self.realFiles)
         request.appleKeys = try SigningKeySet.load(path: Fixtures.path(Self.realLogs + "apple-keys.json"))

@@ -83,6 +83,15 @@ extension DatasetBuilder {
                 "\(unattributed.count) record\(unattributed.count == 1 ? "" : "s") of '\(mapping.id)' would give events but name no account; skipped",
                 at: first)
         }
+        if totals.unsignedRecords > 0, keys != nil {
+            addNote(
+                .warning,
+                "\(totals.unsignedRecords) record\(totals.unsignedRecords == 1 ? "" : "s") of '\(mapping.id)' carried no signed token "
+                    + "(decoded claims): --apple-keys could not verify \(totals.unsignedRecords == 1 ? "it" : "them"), "
+                    + "so \(totals.unsignedRecords == 1 ? "its" : "their") content rests on whoever decoded \(totals.unsignedRecords == 1 ? "it" : "them"); "
+                    + "keep the bodies Apple POSTed to have every notification verified",
+                at: SourceLocation(file: path))
+        }
         if totals.tokensDecoded > 0, keys == nil {
             addNote(
                 .note,
