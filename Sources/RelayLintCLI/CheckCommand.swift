@@ -226,6 +226,9 @@ struct CheckCommand: ParsableCommand {
             StandardError.write(error.diagnostics)
             throw ExitCode(ExitStatus.invalidInput)
         }
+        // The rule and mapping files read from a folder or named by the configuration are
+        // known only now.
+        try reporting.checkOverwritesNothing(inputs: ReportOutputOptions.loadedFiles(rules: ruleSet, mappings: request.mappings))
         request.eventFormats = eventFormats
         if let problem = request.eventFormatProblems.first {
             StandardError.write("error: " + StandardError.escaped(problem))

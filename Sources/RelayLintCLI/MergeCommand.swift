@@ -136,6 +136,8 @@ struct MergeCommand: ParsableCommand {
         }
         let configuration = try rules.configuration()
         let ruleSet = try rules.load(configuration: configuration, selection: selection)
+        // The rule files read from a folder or named by the configuration are known only now.
+        try reporting.checkOverwritesNothing(inputs: ReportOutputOptions.loadedFiles(rules: ruleSet, mappings: []))
         // What only shapes the partitions' own reading, or is fixed by them, comes from them.
         var request = LintRequest(
             manifestPath: manifestPath, rules: ruleSet, skipInvalid: first.report.settings.skipInvalid,

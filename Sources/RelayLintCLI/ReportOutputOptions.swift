@@ -36,6 +36,13 @@ struct ReportOutputOptions: ParsableArguments {
     /// counts.
     /// - Parameter inputs: every file the command reads, with the option that names it, as the
     ///   message quotes it (`--events`, `partial`).
+    /// The files a loaded rule set and mapping set were read from, as inputs no report may
+    /// overwrite: `--rules DIR`, `--mapping DIR` and the configuration's `rule_paths:` and
+    /// `mappings:` name folders and files that the options alone do not show.
+    static func loadedFiles(rules: RuleSet, mappings: [LogMapping]) -> [(option: String, path: String)] {
+        rules.files.map { ("the rule file", $0.path) } + mappings.map { ("the mapping file", $0.location.file) }
+    }
+
     func checkOverwritesNothing(inputs: [(option: String, path: String)]) throws {
         // Each file with the option that names it, as the message quotes it.
         func named(_ option: String, _ path: String, _ shown: String? = nil) -> (path: String, text: String) {

@@ -126,6 +126,35 @@ import Testing
         #expect(try String(contentsOfFile: path, encoding: .utf8) == log)
     }
 
+    /// A rule or mapping file read from a folder (`--rules DIR`, `--mapping DIR`) or named by the
+    /// configuration is an input too: the report replaced it.
+    @Test func aReportIsNeverWrittenOverARuleOrMappingReadFromAFolder() throws {
+        let log = try Fixtures.temporaryFile(
+            named: "events.jsonl", contents: #"{"id":"a","time":"2026-01-01T00:00:00Z","subject":"u","type":"signin"}"# + "\n")
+        let folder = try Fixtures.temporaryDirectory()
+        let rules = folder.appendingPathComponent("rules")
+        let mappings = folder.appendingPathComponent("mappings")
+        try FileManager.default.createDirectory(at: rules, withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(at: mappings, withIntermediateDirectories: true)
+        let rule = rules.appendingPathComponent("consent.yml").path
+        let mapping = mappings.appendingPathComponent("backend.yml").path
+        try "id: show-signin\nseverity: note\nwhen: {type: signin}\nrequire: {preceded_by: {type: never}}\nmessage: signed in\n"
+            .write(toFile: rule, atomically: false, encoding: .utf8)
+        try FileManager.default.copyItem(atPath: Fixtures.path("Examples/real-logs/backend-mapping.yml"), toPath: mapping)
+        let config = folder.appendingPathComponent("relaylint.yml").path
+        try "mappings: [mappings/backend.yml]\nrule_paths: [rules]\n".write(toFile: config, atomically: false, encoding: .utf8)
+        let before = try [rule, mapping].map { try String(contentsOfFile: $0, encoding: .utf8) }
+        for (options, target, input) in [
+            (["--rules", rules.path], rule, "the rule file"), (["--mapping", mappings.path], mapping, "the mapping file"),
+            (["--config", config], mapping, "the mapping file"), (["--config", config], rule, "the rule file"),
+        ] {
+            let result = try CommandRunner.run(["check", "--events", log] + options + ["--format", "json", "--output", target])
+            #expect(result.status == 2, "\(options) \(target)")
+            #expect(result.stderr.contains("is the input \(input)"), "\(result.stderr)")
+        }
+        #expect(try [rule, mapping].map { try String(contentsOfFile: $0, encoding: .utf8) } == before)
+    }
+
     @Test func twoReportsAreNeverWrittenToOneFile() throws {
         let path = try Fixtures.temporaryFile(
             named: "events.jsonl", contents: #"{"id":"a","time":"2026-01-01T00:00:00Z","subject":"u","type":"signin"}"# + "\n")
