@@ -60,8 +60,11 @@ indirect enum MappingExpression: Sendable, Equatable {
             }
             // Apple's samples give seconds, its real payloads milliseconds: told apart by size.
             guard abs(number.value) < 1e11 else { return value }
+            // Exact in decimal where `Decimal` holds the number; past its exponent range (below
+            // about 1e-128, where it gives NaN) the double's product, as the native log reads it.
             let decimal = Decimal(string: number.text) ?? Decimal(number.value)
-            return .number(JSONNumber(text: "\(decimal * 1000)", value: number.value * 1000))
+            let text = decimal.isNaN ? "\(number.value * 1000)" : "\(decimal * 1000)"
+            return .number(JSONNumber(text: text, value: number.value * 1000))
         case .concat(let parts):
             var text = ""
             for part in parts {

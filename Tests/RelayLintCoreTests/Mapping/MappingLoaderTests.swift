@@ -68,4 +68,22 @@ import Testing
         }
         #expect(error.diagnostics.map(\.message) == ["unknown value '$item' (declare it under 'let')"])
     }
+
+    /// `epoch_milliseconds` of a number below `Decimal`'s range gave the text "NaN", which no
+    /// time reader takes; it now gives the time the native log gives for the same number.
+    @Test(arguments: ["1e-300", "5e-324", "1.5", "1772236800"])
+    func epochMillisecondsOfAnyNumberIsATime(text: String) throws {
+        let seconds = JSONNumber(text: text, value: Double(text)!)
+        let scope = MappingScope(record: .null, tokens: TokenReader(keys: nil))
+        let value = try MappingExpression.epochMilliseconds(.constant(.number(seconds))).evaluate(in: scope)
+        guard case .number(let milliseconds)? = value else {
+            Issue.record("not a number: \(String(describing: value))")
+            return
+        }
+        #expect(milliseconds.text != "NaN")
+        #expect(
+            Timestamp(epochMilliseconds: milliseconds)
+                == Timestamp(epochMilliseconds: JSONNumber(text: "\(seconds.value * 1000)", value: seconds.value * 1000)))
+        #expect(Timestamp(epochMilliseconds: milliseconds) != nil)
+    }
 }
