@@ -190,6 +190,11 @@ struct CheckCommand: ParsableCommand {
         if let asOf, asOf.count != 10 || Timestamp(rfc3339: asOf + "T00:00:00Z") == nil {
             throw ValidationError("--as-of must be a date YYYY-MM-DD; found '\(asOf)'")
         }
+        for domain in relayDomains {
+            if let problem = RelayDomains.problem(with: domain) {
+                throw ValidationError("--relay-domain '\(StandardError.escaped(domain))' \(problem)")
+            }
+        }
         try checkOutputsOverwriteNothing()
     }
 

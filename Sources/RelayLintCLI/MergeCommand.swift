@@ -67,6 +67,11 @@ struct MergeCommand: ParsableCommand {
         for entry in reporting.extraReports where !entry.contains("=") {
             throw ValidationError("--report takes FORMAT=FILE, e.g. sarif=results.sarif; found '\(entry)'")
         }
+        for domain in relayDomains {
+            if let problem = RelayDomains.problem(with: domain) {
+                throw ValidationError("--relay-domain '\(StandardError.escaped(domain))' \(problem)")
+            }
+        }
         // A report written over a partial destroys a partition's run.
         var inputs: [(option: String, path: String)] = reports.map { ("partial", $0) } + rules.paths.map { ("--rules", $0) }
         for (option, path) in [("--sources", sources), ("--manifest", manifestPath), ("--baseline", baseline)] {

@@ -155,6 +155,19 @@ import Testing
         #expect(try [rule, mapping].map { try String(contentsOfFile: $0, encoding: .utf8) } == before)
     }
 
+    /// An empty relay domain, `@` or an address replaced the list with one no relay address
+    /// matches, and every relay rule went quiet without a word.
+    @Test(arguments: ["", "@", " ", "jane@privaterelay.appleid.com", "privaterelay"])
+    func aRelayDomainThatIsNoDomainIsBadUsage(domain: String) throws {
+        let result = try CommandRunner.run(["check", "--events", "Examples/events.jsonl", "--relay-domain", domain])
+        #expect(result.status == 2)
+        #expect(result.stderr.contains("--relay-domain '"), "\(result.stderr)")
+        let config = try Fixtures.temporaryFile(named: "relaylint.yml", contents: "relay_domains: [\"\(domain)\"]\n")
+        let configured = try CommandRunner.run(["check", "--config", config, "--events", "Examples/events.jsonl"])
+        #expect(configured.status == 2)
+        #expect(configured.stderr.contains("'relay_domains' entry"), "\(configured.stderr)")
+    }
+
     @Test func twoReportsAreNeverWrittenToOneFile() throws {
         let path = try Fixtures.temporaryFile(
             named: "events.jsonl", contents: #"{"id":"a","time":"2026-01-01T00:00:00Z","subject":"u","type":"signin"}"# + "\n")

@@ -29,6 +29,11 @@ public enum ConfigurationLoader {
         }
         if let node = map["relay_domains"]?.value, let domains = reader.strings(node, what: "'relay_domains'") {
             if domains.isEmpty { reader.report("'relay_domains' must list at least one domain", at: node.location) }
+            for domain in domains {
+                if let problem = RelayDomains.problem(with: domain) {
+                    reader.report("'relay_domains' entry '\(domain)' \(problem)", at: node.location)
+                }
+            }
             configuration.relayDomains = domains
         }
         if let node = map["rules"]?.value, case .mapping(let pairs) = node.content {

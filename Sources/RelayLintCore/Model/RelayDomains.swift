@@ -126,6 +126,21 @@ public struct RelayDomains: Sendable, Hashable {
 
     static func normalize(_ domain: String) -> String { trimWhitespace(domain).lowercased() }
 
+    /// What keeps `domain` from being a relay domain, in words; nil when it is one. An empty
+    /// domain, `@` or an address replaced the list with one that matches no relay address, and
+    /// every relay rule went quiet.
+    public static func problem(with domain: String) -> String? {
+        let normalized = normalize(domain)
+        if normalized.isEmpty { return "is empty" }
+        if normalized.contains("@") { return "holds '@': give the domain alone, the part after '@' (e.g. privaterelay.appleid.com)" }
+        if normalized.contains(where: \.isWhitespace) || !normalized.contains(".") || normalized.hasPrefix(".")
+            || normalized.hasSuffix(".")
+        {
+            return "is not a domain name (e.g. privaterelay.appleid.com)"
+        }
+        return nil
+    }
+
     /// Trims characters for which `Character.isWhitespace` holds (Unicode White_Space), as the
     /// contract says; U+200B is not one of them.
     static func trimWhitespace(_ text: String) -> String {
