@@ -351,7 +351,9 @@ struct CheckCommand: ParsableCommand {
             return
         }
         do {
-            try json.write(to: URL(fileURLWithPath: output), options: .atomic)
+            // Not `.atomic`: Foundation writes a temporary file and renames it over the path, which
+            // replaced `--output /dev/null` (a device) with a regular file.
+            try ReportBytes.write(toPath: output) { sink in json.withUnsafeBytes { sink($0) } }
         } catch {
             StandardError.write("\(StandardError.escaped(output)): error: cannot write the partial: \(error.localizedDescription)")
             throw ExitCode(ExitStatus.invalidInput)

@@ -17,11 +17,18 @@ enum ReportBytes {
     /// Creates or replaces the file at `path` with what `produce` hands over. When a write
     /// fails (a full disk), a partial regular file is removed, so that no truncated report is
     /// left for a pipeline to pick up.
+    ///
+    /// The path is opened once (created, or truncated): a named pipe opened, closed and opened
+    /// again gave its reader an end of file before the report, and the second open then waited
+    /// for a reader forever.
     static func write(toPath path: String, _ produce: Producer) throws {
         let url = URL(fileURLWithPath: path)
-        try Data().write(to: url)
+        let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        guard descriptor >= 0 else {
+            throw CocoaError(.fileWriteUnknown, userInfo: [NSLocalizedDescriptionKey: String(cString: strerror(errno))])
+        }
         do {
-            let handle = try FileHandle(forWritingTo: url)
+            let handle = FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)
             var failure: (any Error)?
             produce { bytes in
                 guard failure == nil else { return }

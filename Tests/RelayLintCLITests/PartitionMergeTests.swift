@@ -45,6 +45,26 @@ import Testing
         #expect(piped.stdout == fromFile.stdout)
     }
 
+    /// A partial is written into what `--output` names: written atomically, Foundation renamed a
+    /// temporary file over the path, and `--output /dev/null` run as root replaced the device
+    /// with a regular file. A FIFO stands in for the device here.
+    @Test func aPartialWrittenToAPipeLeavesThePipe() throws {
+        let fifo = try Fixtures.temporaryDirectory().appendingPathComponent("partial.fifo").path
+        #expect(mkfifo(fifo, 0o600) == 0)
+        let received = LockedData()
+        let reader = Thread {
+            if let handle = FileHandle(forReadingAtPath: fifo) { received.set(handle.readDataToEndOfFile()) }
+        }
+        reader.start()
+        let result = try CommandRunner.run(
+            ["check"] + Self.options + Self.data + ["--as-of", "2026-07-01", "--partition", "1/1", "--format", "json", "--output", fifo])
+        #expect(result.status == 0, "\(result.stderr)")
+        while !received.isSet { Thread.sleep(forTimeInterval: 0.01) }
+        let kind = try FileManager.default.attributesOfItem(atPath: fifo)[.type] as? FileAttributeType
+        #expect(kind != .typeRegular)
+        #expect(received.value == FileManager.default.contents(atPath: try Self.partial()))
+    }
+
     @Test func mergeRefusesRepeatedMixedTruncatedAndOtherOptions() throws {
         let partial = try Self.partial()
         let repeated = try CommandRunner.run(["merge"] + Self.options + [partial, partial])
@@ -337,4 +357,13 @@ import Testing
         #expect(sources.status == 2)
         #expect(sources.stderr.contains("sources.json: error: cannot read the sources: no such file"), "\(sources.stderr)")
     }
+}
+
+/// Bytes one thread reads and another waits for.
+private final class LockedData: @unchecked Sendable {
+    private let lock = NSLock()
+    private var data: Data?
+    func set(_ value: Data) { lock.withLock { data = value } }
+    var isSet: Bool { lock.withLock { data != nil } }
+    var value: Data? { lock.withLock { data } }
 }
