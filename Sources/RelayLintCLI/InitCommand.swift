@@ -67,9 +67,10 @@ struct InitCommand: ParsableCommand {
                 throw ExitCode(ExitStatus.invalidInput)
             }
         }
-        var lines = ["wrote \(configurationPath) and \(manifestOutput)"]
+        var lines = ["wrote \(StandardError.escaped(configurationPath)) and \(StandardError.escaped(manifestOutput))"]
         for app in survey.apps {
-            let name = app.isUnnamed ? "data without an app (name it in the manifest)" : app.bundleId
+            // An app id is input data: its control characters could forge terminal or CI output.
+            let name = app.isUnnamed ? "data without an app (name it in the manifest)" : StandardError.escaped(app.bundleId)
             var facts = [app.createsAccounts ? "creates accounts" : "creates no accounts"]
             facts.append(Plural.counted(app.inAppDeletionRequests, "in-app deletion request"))
             if app.declarations["relay_senders"] != nil {
@@ -80,7 +81,7 @@ struct InitCommand: ParsableCommand {
             lines.append("  \(name): " + facts.joined(separator: ", "))
         }
         lines.append("review the manifest's declarations, then run:")
-        lines.append("  " + StarterFiles.checkCommand(for: survey))
+        lines.append("  " + StandardError.escaped(StarterFiles.checkCommand(for: survey)))
         try StandardOutput.write(lines.joined(separator: "\n") + "\n")
     }
 }

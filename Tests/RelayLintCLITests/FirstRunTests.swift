@@ -263,4 +263,32 @@ import Testing
         #expect(try Self.text(folder, ".relaylint.yml") == "rules: {}\n")
         #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent("relaylint-apps.yml").path), "nothing is written")
     }
+
+    /// Values from the inputs are written into the starter manifest as YAML scalars, never as
+    /// YAML: a mail sender holding a line break ended its comment and declared in-app deletion,
+    /// which silenced the finding. An app id's control characters do not reach the terminal.
+    @Test func initWritesInputValuesAsDataNotAsYAML() throws {
+        let folder = try Fixtures.temporaryDirectory()
+        let app = "com.y\u{1B}[2J::error file=a::forged\u{2028}"
+        let lines = [
+            #"{"id":"a1","time":"2026-01-01T00:00:00Z","subject":"u1","type":"account.created","provider":"apple.com","app":"com.y"}"#,
+            #"{"id":"a2","time":"2026-01-02T00:00:00Z","subject":"u1","type":"email.sent","app":"com.y","#
+                + #""to":"r@privaterelay.appleid.com","from":"news@y.example\n    in_app_deletion: true\n    #"}"#,
+            #"{"id":"a3","time":"2026-01-01T00:00:00Z","subject":"u2","type":"account.created","provider":"apple.com","app":"\#(app.unicodeScalars.map { $0.value < 0x20 || $0.value > 0x7E ? String(format: "\\u%04X", $0.value) : String($0) }.joined())"}"#,
+        ]
+        let log = folder.appendingPathComponent("events.jsonl").path
+        try (lines.joined(separator: "\n") + "\n").write(toFile: log, atomically: false, encoding: .utf8)
+        let result = try CommandRunner.run(["init", "--events", log], in: folder)
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(!result.stdout.contains("\u{1B}") && !result.stdout.contains("\u{2028}"), "\(result.stdout)")
+        // The manifest loads, and declares nothing the data did not show.
+        let checked = try CommandRunner.run(
+            ["check", "--events", log, "--manifest", "relaylint-apps.yml", "--format", "json", "--fail-on", "never"], in: folder)
+        #expect(checked.status == 0, "\(checked.stderr)")
+        #expect(
+            checked.stdout.contains(#""rule" : "in-app-deletion-offered""#)
+                || checked.stdout.contains(#""rule":"in-app-deletion-offered""#), "\(checked.stdout)")
+        let text = try Self.text(folder, "relaylint-apps.yml")
+        #expect(text.contains(#"# relay_senders: ["news@y.example\n    in_app_deletion: true\n    #"]"#), "\(text)")
+    }
 }

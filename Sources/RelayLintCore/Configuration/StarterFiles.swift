@@ -80,7 +80,7 @@ public enum StarterFiles {
             if !only { lines.append("  # With several apps, the events without an app belong to none of them: add 'app' to the log.") }
             lines.append("  - bundle_id: com.example.app")
         } else {
-            lines.append("  - bundle_id: \(app.bundleId)")
+            lines.append("  - bundle_id: \(yamlScalar(app.bundleId))")
         }
         var seen: [String] = []
         if app.exportedAccounts > 0 { seen.append(Plural.counted(app.exportedAccounts, "exported account")) }
@@ -88,14 +88,14 @@ public enum StarterFiles {
         seen.append(Plural.counted(app.relaySendersSeen.count, "sender") + " of mail to relay addresses")
         lines.append("    # Seen in the inputs: " + seen.joined(separator: ", ") + ".")
         if let declared = app.declarations["creates_accounts"] {
-            lines.append("    creates_accounts: \(declared.displayText)")
+            lines.append("    creates_accounts: \(flow(declared))")
         } else if app.createsAccounts {
             lines.append("    creates_accounts: true   # the data holds sign-ups or exported accounts")
         } else {
             lines.append("    # creates_accounts: true")
         }
         if let declared = app.declarations["in_app_deletion"] {
-            lines.append("    in_app_deletion: \(declared.displayText)")
+            lines.append("    in_app_deletion: \(flow(declared))")
         } else if app.inAppDeletionRequests > 0 {
             lines.append("    in_app_deletion: true   # the log shows in-app deletion requests")
         } else {
@@ -120,11 +120,38 @@ public enum StarterFiles {
         return yamlScalar(value.displayText)
     }
 
-    /// A plain YAML scalar where one is safe, else a double-quoted one.
-    private static func yamlScalar(_ text: String) -> String {
-        let plain = !text.isEmpty && text.allSatisfy { $0.isLetter || $0.isNumber || "@._-+".contains($0) }
+    /// A plain YAML scalar where one is safe, else a double-quoted one whose every character
+    /// outside printable text is escaped: the values come from the inputs, and a sender holding
+    /// a line break ended a `# relay_senders:` comment and wrote `in_app_deletion: true` into the
+    /// manifest.
+    static func yamlScalar(_ text: String) -> String {
+        let plain =
+            !text.isEmpty && text.allSatisfy { $0.isLetter || $0.isNumber || "@._-+".contains($0) }
+            && text.unicodeScalars.allSatisfy(\.isASCII)
         if plain { return text }
-        return "\"" + text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\""
+        var quoted = "\""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\\": quoted += "\\\\"
+            case "\"": quoted += "\\\""
+            case "\n": quoted += "\\n"
+            case "\r": quoted += "\\r"
+            case "\t": quoted += "\\t"
+            case " "..."~": quoted.unicodeScalars.append(scalar)
+            case _
+            where scalar.value < 0xA0
+                || [.control, .format, .lineSeparator, .paragraphSeparator, .surrogate, .unassigned, .privateUse].contains(
+                    scalar.properties.generalCategory):
+                quoted += scalar.value > 0xFFFF ? "\\U" + hex(scalar.value, width: 8) : "\\u" + hex(scalar.value, width: 4)
+            default: quoted.unicodeScalars.append(scalar)
+            }
+        }
+        return quoted + "\""
+    }
+
+    private static func hex(_ value: UInt32, width: Int) -> String {
+        let digits = String(value, radix: 16, uppercase: true)
+        return String(repeating: "0", count: max(0, width - digits.count)) + digits
     }
 
     /// The `relaylint check` command for the surveyed inputs and the starter manifest.
