@@ -145,25 +145,6 @@ final class GzipStream {
         stream.pointee.next_in = input
         stream.pointee.avail_in = UInt32(inputCount)
     }
-
-    /// Up to `limit` decompressed bytes from the start.
-    static func prefix(path: String, limit: Int) throws(InputError) -> [UInt8] {
-        Array(try read(path: path, limit: limit))
-    }
-
-    private static func read(path: String, limit: Int) throws(InputError) -> Data {
-        let stream = try GzipStream(path: path)
-        let blockSize = 1 << 20
-        let block = UnsafeMutableRawPointer.allocate(byteCount: blockSize, alignment: 16)
-        defer { block.deallocate() }
-        var data = Data()
-        while data.count < limit {
-            let got = try stream.read(into: block, count: min(blockSize, limit - data.count))
-            if got == 0 { break }
-            data.append(block.assumingMemoryBound(to: UInt8.self), count: got)
-        }
-        return data
-    }
 }
 
 private func systemRead(_ descriptor: Int32, _ buffer: UnsafeMutableRawPointer, _ count: Int) -> Int {
