@@ -82,6 +82,22 @@ import Testing
         #expect(result.stderr.contains("the gzip file is truncated (unexpected end of file)"), "\(result.stderr)")
     }
 
+    /// Lines appended uncompressed to a gzip log (`cat part.gz more.jsonl > log.jsonl.gz`) stop
+    /// the run: they were dropped and the report counted only the compressed part, exit 0.
+    @Test func linesAppendedAfterTheGzipDataAreAnError() throws {
+        let lines = try String(contentsOfFile: Fixtures.path("Examples/events.jsonl"), encoding: .utf8)
+            .split(separator: "\n", omittingEmptySubsequences: false)
+        let head = try Fixtures.temporaryFile(named: "head.jsonl", contents: lines[..<50].joined(separator: "\n") + "\n")
+        var mixed = try Data(contentsOf: URL(fileURLWithPath: try Self.gzip(head)))
+        let member = mixed.count
+        mixed.append(Data(lines[50...].joined(separator: "\n").utf8))
+        let path = try Fixtures.temporaryDirectory().appendingPathComponent("mixed.jsonl.gz")
+        try mixed.write(to: path)
+        let result = try CommandRunner.run(["check", "--format", "json", "--events", path.path])
+        #expect(result.status == 2)
+        #expect(result.stderr.contains("\(path.path): error: cannot read file: data after the end of the gzip stream at byte \(member)"))
+    }
+
     /// A NUL line inside a compressed mapped log (a writer's padding) is one invalid record,
     /// skipped with --skip-invalid; only a log that starts with NUL (`/dev/zero`) stops the read.
     @Test func aNULLineInACompressedMappedLogIsOneInvalidRecord() throws {

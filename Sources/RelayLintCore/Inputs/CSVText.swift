@@ -5,31 +5,7 @@ import Foundation
 /// unquoted display names, which strict RFC 4180 readers reject.
 enum CSVText {
     /// The first invalid UTF-8 byte of each line that has one, as 1-based line and byte column.
-    static func invalidUTF8(in data: Data) -> [(line: Int, column: Int)] {
-        let isASCII = data.withUnsafeBytes { bytes in !bytes.contains { $0 >= 0x80 } }
-        if isASCII { return [] }
-        var found: [(line: Int, column: Int)] = []
-        var line = 1
-        var lineStart = 0
-        var offset = 0
-        var iterator = data.makeIterator()
-        var parser = Unicode.UTF8.ForwardParser()
-        while true {
-            switch parser.parseScalar(from: &iterator) {
-            case .valid(let encoded):
-                if encoded.count == 1, encoded.first == 0x0A {
-                    line += 1
-                    lineStart = offset + 1
-                }
-                offset += encoded.count
-            case .error(let length):
-                if found.last?.line != line { found.append((line, offset - lineStart + 1)) }
-                offset += length
-            case .emptyInput:
-                return found
-            }
-        }
-    }
+    static func invalidUTF8(in data: Data) -> InvalidUTF8Lines { InvalidUTF8Lines(data) }
 
     /// Hands each row of CSV text to `body` with its fields and the 1-based line it starts on,
     /// one row at a time: a file of millions of empty lines held as rows took 45 times its size.

@@ -37,7 +37,8 @@ enum EventLogFormat {
         return message + " (known: \(known.joined(separator: ", ")))"
     }
 
-    /// How much of a file is looked at to recognise it.
+    /// How much of a file is looked at to recognise it, at least: more when its first record
+    /// is longer, up to `InputLimits.lineBytes` past its start.
     static let sniffLimit = 1 << 20
 
     /// Recognises a file's format; `mappings` are tried in order after relaylint's own format.
@@ -46,9 +47,9 @@ enum EventLogFormat {
     /// first, then reads on from that pipe.
     static func recognize(path: String, mappings: [LogMapping]) throws(InputError) -> (format: EventLogFormat, opened: OpenedInput?) {
         if GzipStream.isGzip(path: path) {
-            let prefix = try GzipStream.prefix(path: path, limit: sniffLimit)
-            let format = try prefix.withUnsafeBufferPointer { bytes throws(InputError) in
-                try recognize(prefix: bytes, isWhole: bytes.count < sniffLimit, path: path, mappings: mappings)
+            let prefix = try gzipPrefix(path: path)
+            let format = try prefix.bytes.withUnsafeBufferPointer { bytes throws(InputError) in
+                try recognize(prefix: bytes, isWhole: prefix.isWhole, path: path, mappings: mappings)
             }
             return (format, nil)
         }
@@ -56,9 +57,10 @@ enum EventLogFormat {
         // Through links (`stat`): a link to a file is a file, closed here and read again in its
         // turn; only a pipe or a device is read on through this descriptor.
         let isRegular = FileBytes.isRegularFile(path)
-        let (prefix, isWhole) = readPrefix(handle.fileDescriptor, stopEarly: !isRegular)
-        let format = try prefix.withUnsafeBufferPointer { bytes throws(InputError) in
-            try recognize(prefix: bytes, isWhole: isWhole, path: path, mappings: mappings)
+        let descriptor = handle.fileDescriptor
+        let prefix = try readPrefix(path: path, stopEarly: !isRegular) { buffer, count in read(descriptor, buffer, count) }
+        let format = try prefix.bytes.withUnsafeBufferPointer { bytes throws(InputError) in
+            try recognize(prefix: bytes, isWhole: prefix.isWhole, path: path, mappings: mappings)
         }
         if isRegular {
             try? handle.close()
@@ -66,39 +68,65 @@ enum EventLogFormat {
         }
         // A pipe is read on through the same descriptor: a FIFO opened again would wait for a
         // writer that may be gone, and one closed meanwhile would break a writer still writing.
-        return (format, OpenedInput(prefix: prefix, handle: handle))
+        return (format, OpenedInput(prefix: prefix.bytes, handle: handle))
     }
 
-    /// The first bytes of a file, up to `sniffLimit`. From a pipe it stops as soon as the first
-    /// record is complete (a line, or the first element of an array), so that a writer still
-    /// writing does not hold the answer back.
-    private static func readPrefix(_ descriptor: Int32, stopEarly: Bool) -> (bytes: [UInt8], isWhole: Bool) {
+    /// The first decompressed bytes of a gzip file, as far as recognising it needs.
+    static func gzipPrefix(path: String) throws(InputError) -> (bytes: [UInt8], isWhole: Bool) {
+        let stream = try GzipStream(path: path)
+        return try readPrefix(path: path, stopEarly: false) { buffer, count throws(InputError) in
+            try stream.read(into: buffer, count: count)
+        }
+    }
+
+    /// The first bytes of a file: at least `sniffLimit` (or all there is) and the whole first
+    /// record. From a pipe (`stopEarly`) it stops as soon as the first record is complete (a
+    /// line, or the first element of an array), so that a writer still writing does not hold
+    /// the answer back. A first record longer than `InputLimits.lineBytes` is refused: the
+    /// format would be guessed from part of it.
+    private static func readPrefix(
+        path: String, stopEarly: Bool, from source: (UnsafeMutableRawPointer, Int) throws(InputError) -> Int
+    ) throws(InputError) -> (bytes: [UInt8], isWhole: Bool) {
         var bytes: [UInt8] = []
-        let block = UnsafeMutableRawPointer.allocate(byteCount: 1 << 16, alignment: 16)
+        var scan = FirstRecordScan()
+        let blockSize = 1 << 16
+        let block = UnsafeMutableRawPointer.allocate(byteCount: blockSize, alignment: 16)
         defer { block.deallocate() }
-        while bytes.count < sniffLimit {
-            let got = read(descriptor, block, min(1 << 16, sniffLimit - bytes.count))
+        while true {
+            let complete = bytes.withUnsafeBufferPointer { scan.scan($0) }
+            if (scan.end ?? bytes.count) - (scan.recordStart ?? 0) > InputLimits.lineBytes {
+                throw firstRecordTooLong(bytes, scan: scan, path: path)
+            }
+            if complete, stopEarly || bytes.count >= sniffLimit { return (bytes, false) }
+            let got = try source(block, complete ? min(blockSize, sniffLimit - bytes.count) : blockSize)
             if got < 0, errno == EINTR { continue }
             if got <= 0 { return (bytes, true) }
             bytes.append(contentsOf: UnsafeRawBufferPointer(start: block, count: got))
-            if stopEarly, firstRecordIsComplete(bytes) { return (bytes, false) }
         }
-        return (bytes, false)
+    }
+
+    /// Why a log whose first record does not end within the cap on a line is not recognised.
+    private static func firstRecordTooLong(_ bytes: [UInt8], scan: FirstRecordScan, path: String) -> InputError {
+        guard let start = scan.recordStart else {
+            return refusal(
+                path,
+                "stopped reading: more than \(InputLimits.describe(InputLimits.lineBytes)) of blank lines before the first record, "
+                    + "the cap on one line of a log")
+        }
+        let line = bytes[..<start].reduce(1) { $0 + ($1 == 0x0A ? 1 : 0) }
+        guard scan.isArray else { return EventLogReader.lineTooLong(path: path, at: line, limit: InputLimits.lineBytes) }
+        return .invalidRecords([
+            Diagnostic(
+                .error,
+                "stopped reading: the array's first element is longer than \(InputLimits.describe(InputLimits.lineBytes)), "
+                    + "the cap on one record of a log read to recognise its format; name the format with --events-format",
+                at: SourceLocation(file: path, line: line))
+        ])
     }
 
     /// Where the first record of a log starts: past whitespace and a byte order mark.
     static func firstRecordByte(in bytes: [UInt8]) -> Int? {
         bytes.firstIndex { ![0x20, 0x09, 0x0A, 0x0D, 0xEF, 0xBB, 0xBF].contains($0) }
-    }
-
-    private static func firstRecordIsComplete(_ bytes: [UInt8]) -> Bool {
-        guard let start = firstRecordByte(in: bytes) else { return false }
-        if bytes[start] != UInt8(ascii: "[") { return bytes[start...].contains(0x0A) }
-        return bytes.withUnsafeBufferPointer { buffer in
-            var parser = JSONParser(bytes: buffer, offset: start + 1)
-            parser.skipWhitespace()
-            return (try? parser.parseValue(depth: 1)) != nil
-        }
     }
 
     static func recognize(

@@ -16,8 +16,12 @@ struct FirebaseCSVExportReader {
     ]
 
     /// The accounts, the invalid rows, the rows read (accounts and invalid ones), and the line
-    /// of a header row that was skipped.
-    func read(data: Data) -> (accounts: [AccountRecord], invalid: [Diagnostic], records: Int, header: Int?) {
+    /// of a header row that was skipped. Reading stops at the `invalidLimit`th invalid row: a file
+    /// of nothing else (15M lines of `x`) held a diagnostic a row, 4 GB for 30 MB, before the
+    /// run stopped at the cap on invalid records anyway.
+    func read(
+        data: Data, invalidLimit: Int = .max
+    ) -> (accounts: [AccountRecord], invalid: [Diagnostic], records: Int, header: Int?) {
         // Invalid UTF-8 would be decoded as U+FFFD, and two distinct uids would become one.
         let invalidUTF8 = CSVText.invalidUTF8(in: data)
         let text = String(decoding: data.starts(with: [0xEF, 0xBB, 0xBF]) ? data.dropFirst(3) : data, as: UTF8.self)
@@ -29,7 +33,9 @@ struct FirebaseCSVExportReader {
         var nextBad = badLines.next()
         // A row is read once the next one starts: its invalid bytes are those up to that line.
         var waiting: (fields: [String], fieldCount: Int, line: Int)? = nil
-        func take(_ row: (fields: [String], fieldCount: Int, line: Int), lastLine: Int) {
+        struct EnoughInvalidRows: Error {}
+        func take(_ row: (fields: [String], fieldCount: Int, line: Int), lastLine: Int) throws(EnoughInvalidRows) {
+            guard invalid.count < invalidLimit else { throw EnoughInvalidRows() }
             var badByte: (line: Int, column: Int)? = nil
             while let bad = nextBad, bad.line <= lastLine {
                 if badByte == nil, bad.line >= row.line { badByte = bad }
@@ -54,11 +60,15 @@ struct FirebaseCSVExportReader {
             case .failure(let problem): invalid.append(Diagnostic(.error, problem.reason, at: location))
             }
         }
-        CSVText.forEachRow(of: text, maxFields: 54) { fields, fieldCount, line in
-            if let row = waiting { take(row, lastLine: line - 1) }
-            waiting = (fields, fieldCount, line)
+        do {
+            try CSVText.forEachRow(of: text, maxFields: 54) { fields, fieldCount, line in
+                if let row = waiting { try take(row, lastLine: line - 1) }
+                waiting = (fields, fieldCount, line)
+            }
+            if let row = waiting { try take(row, lastLine: Int.max) }
+        } catch {
+            // The caller stops at the cap: what follows is not read.
         }
-        if let row = waiting { take(row, lastLine: Int.max) }
         return (accounts, invalid, records, header)
     }
 

@@ -31,6 +31,12 @@ enum InputLimits {
     /// wrong with a file, few enough that a file of nothing else stops at once.
     static let invalidRecords = 1000
 
+    /// Why reading stopped at `invalidRecords`, said before the records met; `skippable` when
+    /// `--skip-invalid` would have read on.
+    static func stoppedAfterInvalid(_ count: Int, skippable: Bool = true) -> String {
+        "stopped reading after \(count) invalid records; fix them" + (skippable ? ", or pass --skip-invalid to skip them" : "")
+    }
+
     /// A cap for messages: "16 MiB", or bytes when it is not a whole number of mebibytes.
     static func describe(_ bytes: Int) -> String {
         if bytes >= 1 << 30, bytes % (1 << 30) == 0 { return "\(bytes >> 30) GiB" }

@@ -87,8 +87,8 @@ struct MappedLogReader: Sendable {
             Worker(mapping: mapping, keys: keys, names: names, path: path, preparation: preparation)
         }
         var totals: Totals
-        if let opened, Self.isStreamed(opened) {
-            totals = try readStreaming(opened, workers: workers, body)
+        if let prefix = try streamedPrefix() {
+            totals = try readStreaming(startingWith: prefix, workers: workers, body)
         } else {
             totals = try readWhole(workers: workers, body)
         }
@@ -98,15 +98,28 @@ struct MappedLogReader: Sendable {
         return totals
     }
 
-    /// Whether a pipe is read a run of lines at a time: JSON Lines are, so that a bad first
-    /// record is reported while the writer still writes, and a long stream is never held
-    /// whole. A gcloud array is one JSON value, read whole.
-    static func isStreamed(_ opened: OpenedInput) -> Bool {
-        guard let start = EventLogFormat.firstRecordByte(in: opened.prefix) else { return true }
-        return opened.prefix[start] != UInt8(ascii: "[")
+    /// The first bytes of a log read a run of lines at a time, or nil for one read whole.
+    ///
+    /// JSON Lines on a pipe are streamed, so that a bad first record is reported while the
+    /// writer still writes, and a long stream is never held whole; so are JSON Lines in a gzip
+    /// file, which would otherwise be decompressed into memory whole (a 5 MB file of one line
+    /// and 5 GiB of newlines took 4.2 GB). A gcloud array is one JSON value, read whole; so is a
+    /// regular file, which is mapped rather than read.
+    private func streamedPrefix() throws(InputError) -> [UInt8]? {
+        let prefix: [UInt8]
+        if let opened {
+            prefix = opened.prefix
+        } else if GzipStream.isGzip(path: path) {
+            // Decompressed again, as far as recognising the file read it.
+            prefix = try EventLogFormat.gzipPrefix(path: path).bytes
+        } else {
+            return nil
+        }
+        guard let start = EventLogFormat.firstRecordByte(in: prefix) else { return prefix }
+        return prefix[start] == UInt8(ascii: "[") ? nil : prefix
     }
 
-    /// A regular file (mapped), a gzip file or a gcloud array on a pipe (read into memory).
+    /// A regular file (mapped), a gcloud array in a gzip file or on a pipe (read into memory).
     private func readWhole(workers: [Worker], _ body: (consuming Delivery, _ line: Int) throws -> Void) throws(InputError) -> Totals {
         let file = try MappedFile(path: path, opened: opened, capped: Self.caps)
         var totals = Totals()
@@ -131,12 +144,13 @@ struct MappedLogReader: Sendable {
         return totals
     }
 
-    /// JSON Lines on a pipe, a run of whole lines at a time as the native log is read
-    /// (`FileBytes.forEachRun`: hashed on the way, a line capped at `InputLimits.lineBytes`).
+    /// JSON Lines on a pipe or in a gzip file, a run of whole lines at a time as the native log
+    /// is read (`FileBytes.forEachRun`: hashed on the way, a line capped at
+    /// `InputLimits.lineBytes`); `prefix` is the log's first bytes.
     private func readStreaming(
-        _ opened: OpenedInput, workers: [Worker], _ body: (consuming Delivery, _ line: Int) throws -> Void
+        startingWith prefix: [UInt8], workers: [Worker], _ body: (consuming Delivery, _ line: Int) throws -> Void
     ) throws(InputError) -> Totals {
-        if opened.prefix.first == 0 {
+        if prefix.first == 0 {
             throw InputError.invalidRecords([
                 Diagnostic(
                     .error, "stopped reading: a NUL byte, which no text input holds (a binary file or a device?)",
@@ -190,11 +204,11 @@ struct MappedLogReader: Sendable {
         return pipeline.records
     }
 
-    /// The caps on a log read into memory (a device, a gzip file, a gcloud array on a pipe): a
+    /// The caps on a log read into memory (a device, a gcloud array in a gzip file or on a pipe): a
     /// log that starts with a NUL byte (`/dev/zero`, a stream of zeros) stops at its first block
     /// instead of filling 4 GiB first, while a NUL line further on is an invalid record like any
     /// other (`--skip-invalid` skips it). Lines are not capped: a gcloud array may be one long
-    /// line, and a gzip file's first bytes are not known here.
+    /// line.
     static var caps: CappedRead {
         var caps = MappedFile.defaultCaps
         caps.refusesLeadingNUL = true

@@ -167,11 +167,11 @@ public struct SubjectSplitter {
             ])
         }
         let mappings = (try? MappingSet.load(userPaths: []).mappings) ?? []
-        let recognized: Result<EventLogFormat, InputError> = Array(data.prefix(EventLogFormat.sniffLimit)).withUnsafeBufferPointer {
-            bytes in
-            Result { () throws(InputError) in
-                try EventLogFormat.recognize(
-                    prefix: bytes, isWhole: data.count <= EventLogFormat.sniffLimit, path: path, mappings: mappings)
+        // The whole file is at hand: recognition reads its first record, however long.
+        let recognized: Result<EventLogFormat, InputError> = data.withUnsafeBytes { raw in
+            let bytes = raw.bindMemory(to: UInt8.self)
+            return Result { () throws(InputError) in
+                try EventLogFormat.recognize(prefix: bytes, isWhole: true, path: path, mappings: mappings)
             }
         }
         let format: EventLogFormat

@@ -7,9 +7,18 @@ import Foundation
 /// Read as the account export's CSV is (`CSVText`): a spreadsheet saves such a file with CRLF line
 /// ends, quoted cells or a byte order mark, and a cell misread there would join Apple's
 /// notifications to a subject that does not exist, or to none, without a word.
+///
+/// Its rows are reviewed by hand, so there is no `--skip-invalid` for it; past
+/// `InputLimits.invalidRecords` bad rows it stops, as a log does, instead of holding a
+/// diagnostic a row (15M lines of `x`, 30 MB, took 4 GB before failing).
 enum SubjectMap {
-    static func load(path: String, into index: inout AppleAccountIndex) throws(DiagnosticsError) -> InputFileSummary {
-        let file: (data: Data, sha256: String)
+    /// Reads the map into `index`, which holds nothing else yet: a conflict between two rows is
+    /// found there rather than in a second table of every row (twice the map's memory).
+    static func load(
+        path: String, into index: inout AppleAccountIndex, invalidLimit: Int = InputLimits.invalidRecords
+    ) throws(DiagnosticsError) -> InputFileSummary {
+        precondition(index.isEmpty, "the subject map is read before any other input")
+        var file: (data: Data, sha256: String)
         do {
             let read = try FileBytes.read(path: path, limit: InputLimits.largeDocumentBytes, kind: "a subject map")
             file = (read.data, read.sha256)
@@ -17,45 +26,92 @@ enum SubjectMap {
             throw DiagnosticsError(error.diagnostics)
         }
         var problems: [Diagnostic] = []
+        /// Which problems are conflicts, with their Apple user id: the line that gave the id its
+        /// subject is looked up once the rows are read.
+        var conflicts: [(problem: Int, appleID: String)] = []
+        struct EnoughProblems: Error {}
+        var stopped = false
         for bad in CSVText.invalidUTF8(in: file.data) {
             problems.append(
                 Diagnostic(
                     .error, "invalid UTF-8: the subject map must be UTF-8 text",
                     at: SourceLocation(file: path, line: bad.line, column: bad.column)))
+            if problems.count >= invalidLimit {
+                stopped = true
+                break
+            }
         }
-        guard problems.isEmpty else { throw DiagnosticsError(problems) }
-        let bytes = file.data.starts(with: [0xEF, 0xBB, 0xBF]) ? file.data.dropFirst(3) : file.data[...]
+        guard problems.isEmpty else { throw stopping(problems, stopped: stopped) }
+        let text = String(decoding: file.data.starts(with: [0xEF, 0xBB, 0xBF]) ? file.data.dropFirst(3) : file.data[...], as: UTF8.self)
+        // The text is all that is read from now on: the bytes go before the index grows.
+        file.data = Data()
         var rows = 0
-        var rowOfID: [String: (subject: String, line: Int)] = [:]
-        CSVText.forEachRow(of: String(decoding: bytes, as: UTF8.self), maxFields: 3, crEndsRows: true) { fields, fieldCount, line in
-            let cells = fields.map(\.trimmingWhitespace)
-            // An empty row, or a spreadsheet's row of empty cells (`,`).
-            if fieldCount <= cells.count, cells.allSatisfy(\.isEmpty) { return }
-            if rows == 0, problems.isEmpty, cells.map({ $0.lowercased() }) == ["apple_sub", "subject"] { return }
-            guard fieldCount == 2, !cells[0].isEmpty, !cells[1].isEmpty else {
-                problems.append(
-                    Diagnostic(
-                        .error,
-                        "expected a row 'apple_sub,subject' (two non-empty cells), found \(fieldCount) cell\(fieldCount == 1 ? "" : "s")",
-                        at: SourceLocation(file: path, line: line)))
-                return
+        do {
+            try CSVText.forEachRow(of: text, maxFields: 3, crEndsRows: true) { fields, fieldCount, line in
+                let cells = fields.map(\.trimmingWhitespace)
+                // An empty row, or a spreadsheet's row of empty cells (`,`).
+                if fieldCount <= cells.count, cells.allSatisfy(\.isEmpty) { return }
+                if rows == 0, problems.isEmpty, cells.map({ $0.lowercased() }) == ["apple_sub", "subject"] { return }
+                guard fieldCount == 2, !cells[0].isEmpty, !cells[1].isEmpty else {
+                    problems.append(
+                        Diagnostic(
+                            .error,
+                            "expected a row 'apple_sub,subject' (two non-empty cells), found \(fieldCount) cell\(fieldCount == 1 ? "" : "s")",
+                            at: SourceLocation(file: path, line: line)))
+                    if problems.count >= invalidLimit { throw EnoughProblems() }
+                    return
+                }
+                // The map is the reviewer's own statement of who is who: one Apple user id given two
+                // subjects is a mistake to fix, not an id to leave unjoined.
+                if let earlier = index.subject(of: cells[0]) {
+                    guard earlier == cells[1] else {
+                        conflicts.append((problems.count, cells[0]))
+                        problems.append(
+                            Diagnostic(
+                                .error, "this Apple user id is mapped to another subject", at: SourceLocation(file: path, line: line)))
+                        if problems.count >= invalidLimit { throw EnoughProblems() }
+                        return
+                    }
+                } else {
+                    index.add(appleID: cells[0], subject: cells[1])
+                }
+                rows += 1
             }
-            // The map is the reviewer's own statement of who is who: one Apple user id given two
-            // subjects is a mistake to fix, not an id to leave unjoined.
-            if let earlier = rowOfID[cells[0]], earlier.subject != cells[1] {
-                problems.append(
-                    Diagnostic(
-                        .error, "this Apple user id is mapped to another subject on line \(earlier.line)",
-                        at: SourceLocation(file: path, line: line)))
-                return
-            }
-            rowOfID[cells[0]] = (cells[1], line)
-            index.add(appleID: cells[0], subject: cells[1])
-            rows += 1
+        } catch {
+            stopped = true
         }
-        guard problems.isEmpty else { throw DiagnosticsError(problems) }
+        if !conflicts.isEmpty {
+            let lines = firstLines(of: Set(conflicts.map(\.appleID)), in: text)
+            for conflict in conflicts {
+                guard let line = lines[conflict.appleID] else { continue }
+                problems[conflict.problem].message += " on line \(line)"
+            }
+        }
+        guard problems.isEmpty else { throw stopping(problems, stopped: stopped) }
         var summary = InputFileSummary(path: path, kind: .subjectMap, sha256: file.sha256, records: rows)
         summary.format = "subject-map"
         return summary
+    }
+
+    /// The problems, led by why reading stopped when it stopped at the cap.
+    private static func stopping(_ problems: [Diagnostic], stopped: Bool) -> DiagnosticsError {
+        guard stopped, let last = problems.last else { return DiagnosticsError(problems) }
+        return DiagnosticsError(
+            [Diagnostic(.error, InputLimits.stoppedAfterInvalid(problems.count, skippable: false), at: last.location)] + problems)
+    }
+
+    /// The line of the first row that gives each of `appleIDs` a subject, read again for the
+    /// messages: a conflict is rare, and a table of every row's line cost as much as the map.
+    private static func firstLines(of appleIDs: Set<String>, in text: String) -> [String: Int] {
+        var found: [String: Int] = [:]
+        struct AllFound: Error {}
+        try? CSVText.forEachRow(of: text, maxFields: 3, crEndsRows: true) { fields, fieldCount, line in
+            guard fieldCount == 2, !fields[1].trimmingWhitespace.isEmpty else { return }
+            let appleID = fields[0].trimmingWhitespace
+            guard appleIDs.contains(appleID), found[appleID] == nil else { return }
+            found[appleID] = line
+            if found.count == appleIDs.count { throw AllFound() }
+        }
+        return found
     }
 }

@@ -264,7 +264,9 @@ struct DatasetBuilder {
                 let data = bytes.baseAddress.map {
                     Data(bytesNoCopy: UnsafeMutableRawPointer(mutating: $0), count: bytes.count, deallocator: .none)
                 }
-                return FirebaseCSVExportReader(path: path).read(data: data ?? Data())
+                // Without --skip-invalid, no more invalid rows than it takes to reach the cap.
+                let room = skipInvalid ? Int.max : max(1, invalidLimit - invalid.count)
+                return FirebaseCSVExportReader(path: path).read(data: data ?? Data(), invalidLimit: room)
             }
             (bad, records) = (result.invalid, result.records)
             if let line = result.header {
@@ -287,7 +289,7 @@ struct DatasetBuilder {
             records = accounts + bad.count
         }
         try file.checkUnchanged()
-        invalid.append(contentsOf: bad)
+        for diagnostic in bad { try addInvalid(diagnostic, fromPipe: false) }
         dataset.inputs.append(
             InputFileSummary(
                 path: path, kind: .accounts, sha256: sha256, records: records,
@@ -331,7 +333,7 @@ struct DatasetBuilder {
         return true
     }
 
-    /// Records a bad record of a log. Without `--skip-invalid`, throws once `invalidLimit` are met,
+    /// Records a bad record of a log or an export. Without `--skip-invalid`, throws once `invalidLimit` are met,
     /// or at once for one read from a pipe or device: it may never end, and its writer may still
     /// be writing. The records met so far are thrown, and the builder is stopped.
     mutating func addInvalid(_ diagnostic: Diagnostic, fromPipe: Bool) throws(InputError) {
@@ -342,9 +344,7 @@ struct DatasetBuilder {
             fromPipe
             ? invalid
             : [
-                Diagnostic(
-                    .error, "stopped reading after \(invalid.count) invalid records; fix them, or pass --skip-invalid to skip them",
-                    at: diagnostic.location)
+                Diagnostic(.error, InputLimits.stoppedAfterInvalid(invalid.count), at: diagnostic.location)
             ] + invalid
         invalid = []
         stoppedEarly = true

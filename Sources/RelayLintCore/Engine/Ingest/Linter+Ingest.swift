@@ -52,7 +52,10 @@ extension Linter {
         }
         builder.indexesAppleIDs = mayJoinAppleIDs
         for path in request.accountPaths {
-            do { try builder.readAccounts(path: path) } catch { problems.append(contentsOf: error.diagnostics) }
+            do { try builder.readAccounts(path: path) } catch {
+                problems.append(contentsOf: error.diagnostics)
+                if builder.stoppedEarly { throw DiagnosticsError(problems) }
+            }
         }
         // A partition sees some of the accounts: the merge notes an old export for the whole.
         if let first = request.accountPaths.first, request.partition == nil { builder.noteOldExport(path: first) }

@@ -1,0 +1,72 @@
+import Foundation
+@testable import RelayLintCore
+import RelayLintTestSupport
+import Testing
+
+/// A mapped log in JSON Lines inside a gzip file is read a run of lines at a time, as from a
+/// pipe: decompressed whole, a 5 MB file of one line and 5 GiB of newlines took 4.2 GB.
+@Suite struct GzipMappedLogTests {
+    /// A Cloud Logging entry of a sign-in by `subject`, one line of a sink file.
+    private static func cloudEntry(_ number: Int, subject: String) -> String {
+        #"{"insertId":"e\#(number)","timestamp":"2026-03-01T10:00:00Z","jsonPayload":{"#
+            + #""methodName":"google.cloud.identitytoolkit.v1.AuthenticationService.SignInWithPassword","#
+            + #""response":{"localId":"\#(subject)","email":"a@example.com"}}}"#
+    }
+
+    /// `path` compressed by the system's `gzip` beside it.
+    private static func gzip(_ path: String) throws -> String {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["gzip", "-k", "-f", path]
+        try process.run()
+        process.waitUntilExit()
+        return path + ".gz"
+    }
+
+    private static func report(_ path: String) throws -> LintReport {
+        var request = LintRequest(eventPaths: [path], rules: LinterTests.builtIn, parallelism: 2)
+        request.mappings = try MappingSet.load(userPaths: []).mappings
+        request.skipInvalid = true
+        return try Linter.run(request)
+    }
+
+    /// The report of the plain file: records, skipped records by reason and bad ones at their
+    /// line, events, findings. The hash is the compressed file's, as for every gzip input.
+    @Test func aGzipMappedLogReadsAsThePlainFile() throws {
+        var lines = (1...40_000).map { Self.cloudEntry($0, subject: "u\($0 % 977)") }
+        lines[33_333] = "not json"
+        lines[12_345] = #"{"insertId":"x","timestamp":"2026-03-01T10:00:00Z","jsonPayload":{"methodName":"other"}}"#
+        lines.insert("", at: 20_000)
+        let text = lines.joined(separator: "\n") + "\n"
+        #expect(text.utf8.count > 2 * FileBytes.blockSize)
+        let plain = try Fixtures.temporaryFile(named: "entries.jsonl", contents: text)
+        let compressed = try Self.gzip(plain)
+        let fromPlain = try Self.report(plain)
+        let fromGzip = try Self.report(compressed)
+        #expect(fromGzip.inputs.first?.format == "google-cloud-logging")
+        #expect(fromGzip.inputs.first?.records == 40_000)
+        #expect(fromGzip.inputs.first?.records == fromPlain.inputs.first?.records)
+        #expect(fromGzip.inputs.first?.skippedRecords == fromPlain.inputs.first?.skippedRecords)
+        #expect(fromGzip.inputs.first?.eventsMade == fromPlain.inputs.first?.eventsMade)
+        #expect(fromGzip.inputs.first?.invalid == fromPlain.inputs.first?.invalid)
+        #expect(
+            fromGzip.skipped.map(\.description)
+                == fromPlain.skipped.map { $0.description.replacingOccurrences(of: plain, with: compressed) })
+        #expect(fromGzip.summary.events == fromPlain.summary.events)
+        #expect(fromGzip.findings.map(\.fingerprint) == fromPlain.findings.map(\.fingerprint))
+        #expect(fromGzip.inputs.first?.sha256 == (try GzipStream.sha256(ofCompressedFile: compressed)))
+    }
+
+    /// Read a run of lines at a time, a gzip log has the pipe's cap on a line: a line past it
+    /// stops the run at its line (read whole, it was decompressed into memory and parsed).
+    @Test func aLineLongerThanTheCapInAGzipMappedLogStopsAtItsLine() throws {
+        let long = String(repeating: "x", count: InputLimits.lineBytes + 1)
+        let text = [Self.cloudEntry(1, subject: "u1"), long, Self.cloudEntry(2, subject: "u2")].joined(separator: "\n") + "\n"
+        let compressed = try Self.gzip(try Fixtures.temporaryFile(named: "long.jsonl", contents: text))
+        let error = #expect(throws: DiagnosticsError.self) { try Self.report(compressed) }
+        #expect(
+            error?.diagnostics.map(\.description) == [
+                "\(compressed):2: error: stopped reading: a line longer than 16 MiB, the cap on one line of a log"
+            ])
+    }
+}

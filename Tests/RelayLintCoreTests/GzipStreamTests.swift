@@ -1,0 +1,70 @@
+import Foundation
+@testable import RelayLintCore
+import RelayLintTestSupport
+import Testing
+
+/// A gzip input is read to the end of its last member, and whatever follows that is not
+/// another member is an error: zlib's `gzread` dropped it without a word.
+@Suite struct GzipStreamTests {
+    /// `text` compressed by the system's `gzip`, as one member.
+    private static func gzip(_ text: String) throws -> Data {
+        let plain = try Fixtures.temporaryFile(named: "member.txt", contents: text)
+        let process = Process()
+        let output = Pipe()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["gzip", "-c", plain]
+        process.standardOutput = output
+        try process.run()
+        let data = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return data
+    }
+
+    private static func write(_ data: Data) throws -> String {
+        let path = try Fixtures.temporaryFile(named: "log.jsonl.gz", contents: "")
+        try data.write(to: URL(fileURLWithPath: path))
+        return path
+    }
+
+    /// Everything a gzip file holds, read in small blocks to cross member boundaries inside one.
+    private static func text(of path: String) throws -> String {
+        let stream = try GzipStream(path: path)
+        var bytes: [UInt8] = []
+        var block = [UInt8](repeating: 0, count: 7)
+        while true {
+            let got = try block.withUnsafeMutableBytes { buffer in
+                try stream.read(into: buffer.baseAddress!, count: buffer.count)
+            }
+            if got == 0 { break }
+            bytes += block[..<got]
+        }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    @Test func concatenatedMembersAreReadInFull() throws {
+        let path = try Self.write(try Self.gzip("line 1\nline 2\n") + Self.gzip("line 3\n") + Self.gzip("line 4\n"))
+        #expect(try Self.text(of: path) == "line 1\nline 2\nline 3\nline 4\n")
+    }
+
+    @Test func plainLinesAfterTheLastMemberAreAnErrorAtTheirByte() throws {
+        let member = try Self.gzip("line 1\n")
+        let path = try Self.write(member + Data("line 2\n".utf8))
+        let error = #expect(throws: InputError.self) { try Self.text(of: path) }
+        #expect(
+            error?.description
+                == "\(path): error: cannot read file: data after the end of the gzip stream at byte \(member.count) is not gzip "
+                + "(lines appended uncompressed?): gunzip ignores it, and its records would be lost")
+        // A single byte, or zeros, are no exception.
+        for tail in [Data([0x0A]), Data(repeating: 0, count: 512)] {
+            let padded = try Self.write(member + tail)
+            #expect(throws: InputError.self) { try Self.text(of: padded) }
+        }
+    }
+
+    @Test func aFileCutInsideAMemberIsStillTruncated() throws {
+        let whole = try Self.gzip(String(repeating: "a line of a log\n", count: 1000)) + Self.gzip("more\n")
+        let path = try Self.write(whole.prefix(whole.count - 10))
+        let error = #expect(throws: InputError.self) { try Self.text(of: path) }
+        #expect(error?.description.contains("the gzip file is truncated (unexpected end of file)") == true)
+    }
+}
