@@ -110,6 +110,15 @@ import Testing
         // A UK mobile or landline as written at home: a five-digit prefix after the trunk 0.
         ("call 07911 123456", "call •••••••••56"),
         ("01632 960123", "•••••••••23"),
+        // Forms met in real text: punycode domains, names with an apostrophe or an invisible
+        // character, numbers formatted with no-break spaces or en dashes.
+        ("ivan@example.xn--p1ai", "i•••@example.xn--p1ai"),
+        ("write to o'brien@example.com", "write to o•••@example.com"),
+        ("'jane@example.com'", "'j•••@example.com'"),
+        ("ja\u{200B}ne@example.com", "j•••@example.com"),
+        ("06\u{00A0}12\u{00A0}34\u{00A0}56\u{00A0}78", "••••••••78"),
+        ("+33\u{202F}6\u{202F}12\u{202F}34\u{202F}56\u{202F}78", "+3••••••••78"),
+        ("+1–415–555–0188", "+1••••••••88"),
     ])
     func masksAddressesAndNumbersWhereverTheyStand(value: String, masked: String) {
         #expect(PIIMasker().mask(value) == masked)
@@ -122,7 +131,7 @@ import Testing
         "sha256 9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08", "123e4567-e89b-12d3-a456-426614174000",
         "Yz4uJoHgkb7jjRw8CmnqbGSkbZ0z", "ticket SUP-1432", "1,234,567 events", "@octocat", "user@localhost",
         "j•••@example.com", "+1••••••••67", "4 of 9 checked, 44.4 %", "30d", "1234567", "order 98765432",
-        "evt-0109 at 2026-06-02T07:58:42.118Z", "#12345678", "id=0612345678", "12345 678901",
+        "evt-0109 at 2026-06-02T07:58:42.118Z", "#12345678", "id=0612345678", "12345 678901", "2026-2027", "1990–2025",
     ])
     func leavesIdsDatesTimesVersionsAndHashes(value: String) {
         #expect(PIIMasker().mask(value) == value)

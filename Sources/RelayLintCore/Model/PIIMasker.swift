@@ -80,7 +80,14 @@ public struct PIIMasker: Sendable {
     /// and hyphens with at least one dot, ending in a label of letters (`pkg@1.2.3` is a version).
     static func email(in scalars: [Unicode.Scalar], at: Int) -> (start: Int, end: Int)? {
         var start = at
-        while start > 0, isLocalPart(scalars[start - 1]) { start -= 1 }
+        while start > 0 {
+            let before = scalars[start - 1]
+            // An apostrophe inside a name (`o'brien@`) is part of it; one that opens a quote
+            // (`'jane@example.com'`) is not.
+            let innerApostrophe = before == "'" && start >= 2 && isLocalPart(scalars[start - 2]) && isLocalPart(scalars[start])
+            guard isLocalPart(before) || innerApostrophe else { break }
+            start -= 1
+        }
         while start < at, scalars[start] == "." { start += 1 }
         guard start < at else { return nil }
         var end = at + 1
@@ -90,7 +97,9 @@ public struct PIIMasker: Sendable {
         let domain = scalars[(at + 1)..<end]
         guard let dot = domain.lastIndex(of: "."), domain.first != "." else { return nil }
         let topLevel = domain[(dot + 1)...]
-        guard topLevel.count >= 2, topLevel.allSatisfy({ $0.properties.isAlphabetic }) else { return nil }
+        // A top-level domain is letters, or punycode for one (`xn--p1ai` is `.рф`).
+        let punycode = topLevel.starts(with: "xn--".unicodeScalars) && topLevel.allSatisfy { isASCIIAlphanumeric($0) || $0 == "-" }
+        guard topLevel.count >= 2, topLevel.allSatisfy({ $0.properties.isAlphabetic }) || punycode else { return nil }
         return (start, end)
     }
 
@@ -98,7 +107,9 @@ public struct PIIMasker: Sendable {
         if scalar.isASCII {
             return isASCIIAlphanumeric(scalar) || "._%+-!#$&*=?^`~".unicodeScalars.contains(scalar)
         }
-        return scalar.properties.isAlphabetic || scalar.properties.numericType != nil
+        // Invisible format characters (a zero-width space) are read through: `ja\u{200B}ne@`
+        // showed `ja` and masked only `ne`.
+        return scalar.properties.isAlphabetic || scalar.properties.numericType != nil || scalar.properties.generalCategory == .format
     }
 
     private static func isDomain(_ scalar: Unicode.Scalar) -> Bool {
@@ -146,8 +157,8 @@ public struct PIIMasker: Sendable {
                 hasParentheses = true
                 index = close + 1
                 end = index
-                if index < scalars.count, scalars[index] == " " || scalars[index] == "-" {
-                    separators.insert(scalars[index])
+                if index < scalars.count, let separator = groupSeparator(scalars[index]), separator != "." {
+                    separators.insert(separator)
                     index += 1
                 }
                 continue
@@ -158,10 +169,10 @@ public struct PIIMasker: Sendable {
             groups.append(groupEnd - index)
             end = groupEnd
             index = groupEnd
-            guard index + 1 < scalars.count, " -.".unicodeScalars.contains(scalars[index]),
+            guard index + 1 < scalars.count, let separator = groupSeparator(scalars[index]),
                 isDigit(scalars[index + 1]) || scalars[index + 1] == "("
             else { break }
-            separators.insert(scalars[index])
+            separators.insert(separator)
             index += 1
         }
         if end < scalars.count {
@@ -179,7 +190,7 @@ public struct PIIMasker: Sendable {
             return leadingZero && (10...11).contains(digits) || international ? end : nil
         }
         if scalars[start] == "0" && scalars[start + 1] == "0" && digits >= 9 { return end }
-        if isDate(groups) { return nil }
+        if isDate(groups) || isYearRange(scalars[start..<end]) { return nil }
         if separators == ["."] {
             return groups == [3, 3, 4] ? end : nil
         }
@@ -189,6 +200,24 @@ public struct PIIMasker: Sendable {
         // trunk 0 (`07911 123456`, `01632 960123` in the UK).
         let longestPrefix = scalars[start] == "0" ? 5 : 4
         return digits >= 8 && groups.allSatisfy({ $0 >= 2 }) && groups.first! <= longestPrefix ? end : nil
+    }
+
+    /// The separator a scalar between two groups of digits stands for: a space (also the
+    /// no-break and thin spaces locales format numbers with, `06 12 34 56 78` in French), a
+    /// hyphen (also an en dash) or a dot; nil for anything else.
+    private static func groupSeparator(_ scalar: Unicode.Scalar) -> Unicode.Scalar? {
+        switch scalar {
+        case " ", "\u{00A0}", "\u{202F}", "\u{2009}": " "
+        case "-", "\u{2013}", "\u{2011}": "-"
+        case ".": "."
+        default: nil
+        }
+    }
+
+    /// Two years joined into a range (`2026-2027`, `1990–2025`), not a number.
+    private static func isYearRange(_ text: ArraySlice<Unicode.Scalar>) -> Bool {
+        let groups = String(String.UnicodeScalarView(text)).split { !$0.isASCII || !$0.isNumber }
+        return groups.count == 2 && groups.allSatisfy { $0.count == 4 && (1900...2100).contains(Int($0) ?? 0) }
     }
 
     /// Year, month and day in either order, perhaps followed by an hour.
