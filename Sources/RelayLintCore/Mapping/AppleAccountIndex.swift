@@ -25,4 +25,6 @@ struct AppleAccountIndex: Sendable {
 
     /// The reason a notification whose Apple user id no account holds is skipped under.
     static let noAccount = "no account for the Apple user id"
+    /// The reason a notification whose Apple user id two accounts claim is skipped under.
+    static let twoAccounts = "Apple user id held by two accounts"
 }

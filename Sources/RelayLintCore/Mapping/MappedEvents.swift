@@ -13,7 +13,9 @@ enum MappedEvents {
     ) -> Result {
         var members = mapped.members
         if let appleID = mapped.appleID {
-            guard let subject = appleAccounts.subject(of: appleID) else { return .skipped(AppleAccountIndex.noAccount) }
+            guard let subject = appleAccounts.subject(of: appleID) else {
+                return .skipped(appleAccounts.ambiguous.contains(appleID) ? AppleAccountIndex.twoAccounts : AppleAccountIndex.noAccount)
+            }
             members["subject"] = .string(subject)
         }
         switch Event.make(from: .object(members), location: location, sequence: sequence) {

@@ -226,6 +226,25 @@ import Testing
 
     /// Contract: the account is the one whose exported `apple.com` entry has the Apple user id
     /// as its `rawId` or its `federatedId`.
+    /// An Apple user id the export gives one account and the subject map another joins
+    /// neither, and the note says so: it said no entry or row held the id, which was untrue.
+    @Test func aNotificationWhoseAppleIdTwoAccountsHoldIsNotedAsSuch() throws {
+        let export =
+            #"{"users": [{"localId": "uA", "createdAt": "1700000000000", "providerUserInfo": [{"providerId": "apple.com", "rawId": "001.a"}]}]}"#
+        let notification =
+            #"{"iss":"https://appleid.apple.com","aud":"com.example.app","jti":"n-1","events":{"type":"consent-revoked","sub":"001.a","event_time":1773181867481}}"#
+        var request = try Self.request(events: [])
+        request.accountPaths = [try Fixtures.temporaryFile(named: "accounts.json", contents: export)]
+        request.manifestPath = nil
+        request.eventPaths = [try Fixtures.temporaryFile(named: "claims.jsonl", contents: notification + "\n")]
+        request.subjectMapPath = try Fixtures.temporaryFile(named: "map.csv", contents: "apple_sub,subject\n001.a,uB\n")
+        let report = try Linter.run(request)
+        #expect(report.summary.events == 0)
+        #expect(report.inputs.last?.skippedRecords.map(\.reason) == [AppleAccountIndex.twoAccounts])
+        #expect(report.notes.contains { $0.message.hasPrefix("1 Apple notification names an Apple user id that two accounts hold") })
+        #expect(!report.notes.contains { $0.message.contains("could not be joined") })
+    }
+
     @Test func aNotificationIsJoinedThroughAnExportedFederatedId() throws {
         let export = #"""
             {"users": [

@@ -15,6 +15,7 @@ extension DatasetBuilder {
         var skipped: [String: (reason: String, detail: String?, count: Int)] = [:]
         var skipOrder: [String] = []
         var unjoined: (count: Int, first: SourceLocation?) = (0, nil)
+        var ambiguous: (count: Int, first: SourceLocation?) = (0, nil)
         var unattributed: (count: Int, first: SourceLocation?) = (0, nil)
         func skip(_ reason: String, _ detail: String?, at location: SourceLocation) {
             let key = reason + "\u{0}" + (detail ?? "")
@@ -23,6 +24,9 @@ extension DatasetBuilder {
             if reason == AppleAccountIndex.noAccount {
                 unjoined.count += 1
                 unjoined.first = unjoined.first ?? location
+            } else if reason == AppleAccountIndex.twoAccounts {
+                ambiguous.count += 1
+                ambiguous.first = ambiguous.first ?? location
             } else if reason == RecordMapper.noSubject {
                 unattributed.count += 1
                 unattributed.first = unattributed.first ?? location
@@ -75,6 +79,14 @@ extension DatasetBuilder {
                 "\(unjoined.count) Apple notification\(unjoined.count == 1 ? "" : "s") could not be joined to an account: no exported "
                     + "apple.com entry, event with provider apple.com, or --subject-map row holds the Apple user id; "
                     + "skipped, so rules on Apple's notifications did not see \(unjoined.count == 1 ? "it" : "them")",
+                at: first)
+        }
+        if ambiguous.count > 0, let first = ambiguous.first {
+            addNote(
+                .warning,
+                "\(ambiguous.count) Apple notification\(ambiguous.count == 1 ? "" : "s") name\(ambiguous.count == 1 ? "s" : "") an Apple user id "
+                    + "that two accounts hold (the export, the logs and --subject-map disagree on who it is): skipped rather than "
+                    + "given to either, so rules on Apple's notifications did not see \(ambiguous.count == 1 ? "it" : "them")",
                 at: first)
         }
         if unattributed.count > 0, let first = unattributed.first {
