@@ -85,6 +85,12 @@ import Testing
         let cut = try CommandRunner.run(["merge"] + Self.options + [truncated.path])
         #expect(cut.status == 2)
         #expect(cut.stderr.contains("truncated.json: error: the partial is truncated"))
+        // A NUL after the whole JSON is not a partial cut short.
+        let padded = folder.appendingPathComponent("padded.json")
+        try (whole + Data([0])).write(to: padded)
+        let nul = try CommandRunner.run(["merge"] + Self.options + [padded.path])
+        #expect(nul.status == 2)
+        #expect(!nul.stderr.contains("truncated") && nul.stderr.contains("padded.json:"), "\(nul.stderr)")
 
         let other = try Self.partial(["--relay-domain", "example.org"])
         let otherOptions = try CommandRunner.run(["merge"] + Self.options + [other])
