@@ -67,9 +67,10 @@ public enum PartitionMerger {
         } catch {
             // Cut short, unless the parser says otherwise: text after a whole JSON value (a NUL)
             // or nesting past its depth also leaves a partial that does not end in `}`.
-            let notCut = (error as? JSONParser.SyntaxError).map {
-                $0.reason.hasPrefix("nesting deeper") || $0.reason.hasPrefix("unexpected text after")
-            } ?? false
+            let notCut =
+                (error as? JSONParser.SyntaxError).map {
+                    $0.reason.hasPrefix("nesting deeper") || $0.reason.hasPrefix("unexpected text after")
+                } ?? false
             let truncated = !data.isEmpty && !notCut && data.last != UInt8(ascii: "}") && data.last != UInt8(ascii: "\n")
             if truncated {
                 throw DiagnosticsError([
