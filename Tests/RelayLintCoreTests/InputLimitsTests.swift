@@ -192,4 +192,30 @@ import Testing
         #expect(fromFile.skipped.map(\.location.line) == [33_335])
         #expect(fromPipe.findings.map(\.fingerprint) == fromFile.findings.map(\.fingerprint))
     }
+
+    /// A writer that pauses after its first lines does not end the log there: the pipe was read
+    /// as ended as soon as nothing more was ready after the bytes read to recognise its format,
+    /// and the rest of the log was lost without a word.
+    @Test(arguments: [false, true])
+    func aWriterThatPausesLosesNoLines(mapped: Bool) throws {
+        let lines = (1...40).map { mapped ? Self.cloudEntry($0, subject: "u\($0)") : Self.nativeEvent($0) }
+        let fifo = try Fixtures.temporaryDirectory().appendingPathComponent("paused.jsonl").path
+        #expect(mkfifo(fifo, 0o600) == 0)
+        let writer = Thread {
+            guard let handle = FileHandle(forWritingAtPath: fifo) else { return }
+            handle.write(Data((lines[..<5].joined(separator: "\n") + "\n").utf8))
+            Thread.sleep(forTimeInterval: 0.5)
+            handle.write(Data((lines[5...].joined(separator: "\n") + "\n").utf8))
+            try? handle.close()
+        }
+        writer.start()
+        var request = LintRequest(eventPaths: [fifo], rules: LinterTests.builtIn, parallelism: 2)
+        request.mappings = try MappingSet.load(userPaths: []).mappings
+        let report = try Linter.run(request)
+        #expect(report.inputs.first?.records == 40)
+    }
+
+    private static func nativeEvent(_ number: Int) -> String {
+        #"{"id":"e\#(number)","time":"2026-03-01T10:00:00Z","subject":"u\#(number)","type":"signin"}"#
+    }
 }

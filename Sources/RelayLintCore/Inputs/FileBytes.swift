@@ -49,9 +49,12 @@ struct FileBytes {
         var carried: [UInt8] = prefix
         if !prefix.isEmpty { hasher.update(prefix, 0..<prefix.count) }
         while true {
-            let run = try readBlock(
+            let (run, atEnd) = try readBlock(
                 from: source, after: carried, path: path, streaming: opened == nil ? nil : descriptor, limit: lineLimit + 1)
-            guard run.count > carried.count else { break }
+            // Nothing new is the end only when the read said so: from a pipe whose writer paused,
+            // a block returns with nothing new while it holds whole lines (the first bytes read
+            // to recognise the format), and ending there cut the log short without a word.
+            guard run.count > carried.count || !atEnd else { break }
             // A gzip file's hash is the compressed file's, worked out at the end.
             if gzip == nil { hasher.update(run, carried.count..<run.count) }
             guard let lastNewline = run.withUnsafeBufferPointer({ FileBytes.indexOfLastNewline(in: $0) }) else {
@@ -89,11 +92,12 @@ struct FileBytes {
     /// a line of many blocks is copied a logarithmic number of times, not once per block (but
     /// never past `limit` bytes of a partial line: that is as much as its caller looks at).
     /// From a `streaming` descriptor it returns early once it holds a newline and nothing more is
-    /// ready.
+    /// ready; `atEnd` tells that apart from the end of the input (a read of 0 bytes).
     private static func readBlock(
         from source: (UnsafeMutableRawPointer, Int) throws -> Int, after prefix: [UInt8], path: String, streaming: Int32?, limit: Int
-    ) throws -> [UInt8] {
+    ) throws -> (bytes: [UInt8], atEnd: Bool) {
         var failure: Int32 = 0
+        var atEnd = false
         let growth = prefix.count < limit ? min(max(blockSize, prefix.count), max(limit - prefix.count, 1 << 16)) : blockSize
         var holdsLine = streaming != nil && prefix.contains(0x0A)
         let block = try [UInt8](unsafeUninitializedCapacity: prefix.count + growth) { buffer, count in
@@ -106,6 +110,7 @@ struct FileBytes {
                     if streaming != nil, !holdsLine { holdsLine = memchr(buffer.baseAddress! + count, 0x0A, got) != nil }
                     count += got
                 } else if got == 0 {
+                    atEnd = true
                     return
                 } else if errno != EINTR {
                     failure = errno
@@ -117,7 +122,7 @@ struct FileBytes {
             throw InputError.unreadable(
                 path: path, reason: readFailureReason(path, POSIXError(POSIXErrorCode(rawValue: failure) ?? .EIO)))
         }
-        return block
+        return (block, atEnd)
     }
 
     /// Whether a read from `descriptor` would return at once (data or the end).
