@@ -152,13 +152,16 @@ import Testing
 
     /// The same for a log a mapping reads: Cloud Logging entries on a pipe are read a run of
     /// lines at a time, not once the writer has finished.
-    @Test(.timeLimit(.minutes(1))) func aBadFirstMappedRecordOnAnOpenPipeIsReportedAtOnce() throws {
+    /// Named with `--events-format` too: the pipe was then read whole before it was mapped.
+    @Test(.timeLimit(.minutes(1)), arguments: [[], ["google-cloud-logging"]])
+    func aBadFirstMappedRecordOnAnOpenPipeIsReportedAtOnce(formats: [String]) throws {
         let done = DispatchSemaphore(value: 0)
         defer { done.signal() }
         let bad = Self.cloudEntry(2, time: "yesterday")
         let fifo = try Self.pipe(Self.cloudEntry(1) + "\n" + bad + "\n", done: done)
         var request = LintRequest(eventPaths: [fifo], rules: LinterTests.builtIn, parallelism: 2)
         request.mappings = try MappingSet.load(userPaths: []).mappings
+        request.eventFormats = formats
         request.skipInvalid = false
         let found = diagnostics { _ = try Linter.run(request) }
         #expect(found.count == 1)

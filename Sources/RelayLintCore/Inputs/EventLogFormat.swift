@@ -71,6 +71,36 @@ enum EventLogFormat {
         return (format, OpenedInput(prefix: prefix.bytes, handle: handle))
     }
 
+    /// The first bytes of an input up to the first byte of its first record (or its end, or
+    /// `InputLimits.lineBytes` of blank text), for a log of a named format (`--events-format`):
+    /// it is not recognised, so no cap on its first record applies, but its reader must still
+    /// know whether a JSON array starts it.
+    static func bytesToFirstRecord(from source: (UnsafeMutableRawPointer, Int) throws(InputError) -> Int) throws(InputError) -> [UInt8] {
+        var bytes: [UInt8] = []
+        let blockSize = 1 << 16
+        let block = UnsafeMutableRawPointer.allocate(byteCount: blockSize, alignment: 16)
+        defer { block.deallocate() }
+        while bytes.count < InputLimits.lineBytes, firstRecordByte(in: bytes) == nil {
+            let got = try source(block, blockSize)
+            if got < 0, errno == EINTR { continue }
+            if got <= 0 { break }
+            bytes.append(contentsOf: UnsafeRawBufferPointer(start: block, count: got))
+        }
+        return bytes
+    }
+
+    /// A pipe or device read as a log of a named format, opened, with its first bytes read
+    /// (`bytesToFirstRecord`), so that it is read as its writer writes it as a recognised one
+    /// is; nil for a regular file or a gzip file, which their readers open themselves.
+    static func openedForNamedFormat(path: String) throws(InputError) -> OpenedInput? {
+        guard !FileBytes.isRegularFile(path), !GzipStream.isGzip(path: path), let handle = FileHandle(forReadingAtPath: path) else {
+            return nil
+        }
+        let descriptor = handle.fileDescriptor
+        let prefix = try bytesToFirstRecord { buffer, count in read(descriptor, buffer, count) }
+        return OpenedInput(prefix: prefix, handle: handle)
+    }
+
     /// The first decompressed bytes of a gzip file, as far as recognising it needs.
     static func gzipPrefix(path: String) throws(InputError) -> (bytes: [UInt8], isWhole: Bool) {
         let stream = try GzipStream(path: path)

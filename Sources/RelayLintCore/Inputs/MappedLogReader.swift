@@ -110,8 +110,9 @@ struct MappedLogReader: Sendable {
         if let opened {
             prefix = opened.prefix
         } else if GzipStream.isGzip(path: path) {
-            // Decompressed again, as far as recognising the file read it.
-            prefix = try EventLogFormat.gzipPrefix(path: path).bytes
+            // Decompressed again, up to its first record (named formats are not recognised).
+            let stream = try GzipStream(path: path)
+            prefix = try EventLogFormat.bytesToFirstRecord { buffer, count throws(InputError) in try stream.read(into: buffer, count: count) }
         } else {
             return nil
         }

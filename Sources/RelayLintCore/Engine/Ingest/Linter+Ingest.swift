@@ -183,8 +183,11 @@ extension Linter {
         of path: String, at index: Int, request: LintRequest
     ) throws(InputError) -> (format: EventLogFormat, opened: OpenedInput?) {
         let forced = request.eventFormats.isEmpty ? nil : request.eventFormats[request.eventFormats.count == 1 ? 0 : index]
-        // A named format is read as it is: nothing is taken from the file to recognise it.
-        if let forced, let named = try EventLogFormat.named(forced, mappings: request.mappings, path: path) { return (named, nil) }
+        // A named format is read as it is: nothing is taken from the file to recognise it, but a
+        // pipe is opened here, as for a recognised one, so that it is read as it is written.
+        if let forced, let named = try EventLogFormat.named(forced, mappings: request.mappings, path: path) {
+            return (named, try EventLogFormat.openedForNamedFormat(path: path))
+        }
         return try EventLogFormat.recognize(path: path, mappings: request.mappings)
     }
 }
