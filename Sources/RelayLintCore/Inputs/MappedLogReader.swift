@@ -112,7 +112,8 @@ struct MappedLogReader: Sendable {
         } else if GzipStream.isGzip(path: path) {
             // Decompressed again, up to its first record (named formats are not recognised).
             let stream = try GzipStream(path: path)
-            prefix = try EventLogFormat.bytesToFirstRecord { buffer, count throws(InputError) in try stream.read(into: buffer, count: count) }
+            prefix = try EventLogFormat.bytesToFirstRecord { buffer, count throws(InputError) in try stream.read(into: buffer, count: count)
+            }
         } else {
             return nil
         }
