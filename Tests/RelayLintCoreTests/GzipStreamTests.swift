@@ -54,10 +54,20 @@ import Testing
             error?.description
                 == "\(path): error: cannot read file: data after the end of the gzip stream at byte \(member.count) is not gzip "
                 + "(lines appended uncompressed?): gunzip ignores it, and its records would be lost")
-        // A single byte, or zeros, are no exception.
-        for tail in [Data([0x0A]), Data(repeating: 0, count: 512)] {
+        // A single byte is no exception, nor text after zeros.
+        for tail in [Data([0x0A]), Data(repeating: 0, count: 512) + Data("line 2\n".utf8)] {
             let padded = try Self.write(member + tail)
             #expect(throws: InputError.self) { try Self.text(of: padded) }
+        }
+    }
+
+    /// Zeros after the last member hold no records, and gunzip skips them silently (`gunzip -t`
+    /// passes): a file padded to a block is read, not refused.
+    @Test func zerosPaddingTheFileAreSkipped() throws {
+        let member = try Self.gzip("line 1\n")
+        for count in [1, 512, 3 << 20] {
+            let padded = try Self.write(member + Data(repeating: 0, count: count))
+            #expect(try Self.text(of: padded) == "line 1\n")
         }
     }
 

@@ -91,6 +91,13 @@ final class GzipStream {
         while stream.pointee.avail_out == wanted {
             if betweenMembers {
                 while stream.pointee.avail_in < 2, !inputEnded { try refill() }
+                // Zeros padding the file to a block (tape and some copy tools write them) hold
+                // no records, and gunzip skips them without a word: read through to the end.
+                while stream.pointee.avail_in > 0, stream.pointee.next_in[0] == 0 {
+                    stream.pointee.next_in += 1
+                    stream.pointee.avail_in -= 1
+                    if stream.pointee.avail_in == 0, !inputEnded { try refill() }
+                }
                 if stream.pointee.avail_in == 0 {
                     finished = true
                     return 0
