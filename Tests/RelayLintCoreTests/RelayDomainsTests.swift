@@ -119,6 +119,7 @@ import Testing
         ("06\u{00A0}12\u{00A0}34\u{00A0}56\u{00A0}78", "••••••••78"),
         ("+33\u{202F}6\u{202F}12\u{202F}34\u{202F}56\u{202F}78", "+3••••••••78"),
         ("+1–415–555–0188", "+1••••••••88"),
+        ("2050 1999", "••••••99"),
     ])
     func masksAddressesAndNumbersWhereverTheyStand(value: String, masked: String) {
         #expect(PIIMasker().mask(value) == masked)

@@ -190,7 +190,7 @@ public struct PIIMasker: Sendable {
             return leadingZero && (10...11).contains(digits) || international ? end : nil
         }
         if scalars[start] == "0" && scalars[start + 1] == "0" && digits >= 9 { return end }
-        if isDate(groups) || isYearRange(scalars[start..<end]) { return nil }
+        if isDate(groups) || separators == ["-"] && isYearRange(scalars[start..<end]) { return nil }
         if separators == ["."] {
             return groups == [3, 3, 4] ? end : nil
         }
@@ -214,10 +214,11 @@ public struct PIIMasker: Sendable {
         }
     }
 
-    /// Two years joined into a range (`2026-2027`, `1990–2025`), not a number.
+    /// Two years joined by a dash into a range, the earlier first (`2026-2027`, `1990–2025`), not
+    /// a number; the same digits split by a space (`2050 1999`) may be a Danish number.
     private static func isYearRange(_ text: ArraySlice<Unicode.Scalar>) -> Bool {
-        let groups = String(String.UnicodeScalarView(text)).split { !$0.isASCII || !$0.isNumber }
-        return groups.count == 2 && groups.allSatisfy { $0.count == 4 && (1900...2100).contains(Int($0) ?? 0) }
+        let years = String(String.UnicodeScalarView(text)).split { !$0.isASCII || !$0.isNumber }.compactMap { Int($0) }
+        return years.count == 2 && years.allSatisfy { (1900...2100).contains($0) } && years[0] <= years[1]
     }
 
     /// Year, month and day in either order, perhaps followed by an hour.
