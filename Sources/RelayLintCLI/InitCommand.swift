@@ -56,6 +56,13 @@ struct InitCommand: ParsableCommand {
             StandardError.write(error.diagnostics)
             throw ExitCode(ExitStatus.invalidInput)
         }
+        // The folder is made as `git init DIR` makes one: "the file doesn't exist" named neither.
+        do {
+            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        } catch {
+            StandardError.write("\(StandardError.escaped(directory)): error: cannot create the folder: \(error.localizedDescription)")
+            throw ExitCode(ExitStatus.invalidInput)
+        }
         for (path, text) in [
             (configurationPath, StarterFiles.configuration(for: survey)), (manifestOutput, StarterFiles.manifest(for: survey)),
         ] {

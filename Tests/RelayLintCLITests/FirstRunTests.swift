@@ -289,6 +289,18 @@ import Testing
             checked.stdout.contains(#""rule" : "in-app-deletion-offered""#)
                 || checked.stdout.contains(#""rule":"in-app-deletion-offered""#), "\(checked.stdout)")
         let text = try Self.text(folder, "relaylint-apps.yml")
+        // An app id YAML would read as another kind is quoted.
+        let keywordApps = folder.appendingPathComponent("keywords.jsonl").path
+        try ["true", "null", "123", "No"].enumerated().map { index, app in
+            #"{"id":"k\#(index)","time":"2026-01-01T00:00:00Z","subject":"k\#(index)","type":"account.created","provider":"apple.com","app":"\#(app)"}"#
+        }.joined(separator: "\n").appending("\n").write(toFile: keywordApps, atomically: false, encoding: .utf8)
+        let keywordFolder = folder.appendingPathComponent("keywords")
+        #expect(try CommandRunner.run(["init", "--events", keywordApps, "--output-directory", keywordFolder.path]).status == 0)
+        let keywordCheck = try CommandRunner.run([
+            "check", "--events", keywordApps, "--manifest", keywordFolder.appendingPathComponent("relaylint-apps.yml").path, "--fail-on",
+            "never",
+        ])
+        #expect(keywordCheck.status == 0, "\(keywordCheck.stderr)")
         #expect(text.contains(#"# relay_senders: ["news@y.example\n    in_app_deletion: true\n    #"]"#), "\(text)")
     }
 }

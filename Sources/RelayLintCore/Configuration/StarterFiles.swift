@@ -125,9 +125,12 @@ public enum StarterFiles {
     /// a line break ended a `# relay_senders:` comment and wrote `in_app_deletion: true` into the
     /// manifest.
     static func yamlScalar(_ text: String) -> String {
+        // Plain only where YAML reads it back as this string: not a number (`123`, `+1`, `1e3`),
+        // a boolean or null (`true`, `No`, `~`), which a bundle id of the data may well be.
+        let keywords: Set<String> = ["true", "false", "yes", "no", "on", "off", "y", "n", "null", "nan", "inf"]
         let plain =
             !text.isEmpty && text.allSatisfy { $0.isLetter || $0.isNumber || "@._-+".contains($0) }
-            && text.unicodeScalars.allSatisfy(\.isASCII)
+            && text.unicodeScalars.allSatisfy(\.isASCII) && text.first!.isLetter && !keywords.contains(text.lowercased())
         if plain { return text }
         var quoted = "\""
         for scalar in text.unicodeScalars {
