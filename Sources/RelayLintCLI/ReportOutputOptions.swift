@@ -30,12 +30,6 @@ struct ReportOutputOptions: ParsableArguments {
             "Exit with 1 when a finding has this severity or a higher one: error, warning, note, never.", valueName: "severity"))
     var failOn: String = "error"
 
-    /// Refuses reports that would be written over an input (a report written over a log or a
-    /// partial destroys it), or two reports written to one file (only the last would be left).
-    /// Files are compared by device and inode, so another spelling or a link of the same file
-    /// counts.
-    /// - Parameter inputs: every file the command reads, with the option that names it, as the
-    ///   message quotes it (`--events`, `partial`).
     /// The files a loaded rule set and mapping set were read from, as inputs no report may
     /// overwrite: `--rules DIR`, `--mapping DIR` and the configuration's `rule_paths:` and
     /// `mappings:` name folders and files that the options alone do not show.
@@ -43,6 +37,12 @@ struct ReportOutputOptions: ParsableArguments {
         rules.files.map { ("the rule file", $0.path) } + mappings.map { ("the mapping file", $0.location.file) }
     }
 
+    /// Refuses reports that would be written over an input (a report written over a log or a
+    /// partial destroys it), or two reports written to one file (only the last would be left).
+    /// Files are compared by device and inode, so another spelling or a link of the same file
+    /// counts.
+    /// - Parameter inputs: every file the command reads, with the option that names it, as the
+    ///   message quotes it (`--events`, `partial`).
     func checkOverwritesNothing(inputs: [(option: String, path: String)]) throws {
         // Each file with the option that names it, as the message quotes it.
         func named(_ option: String, _ path: String, _ shown: String? = nil) -> (path: String, text: String) {

@@ -25,9 +25,6 @@ public struct LogMapping: Sendable {
     /// The YAML it was loaded from, to load a copy of its own for each parse thread.
     let text: String
 
-    /// The same mapping, sharing no object with this one: the parse threads each read one of
-    /// their own, since threads reading one mapping's shared expressions spent a tenth of their
-    /// time contending for the reference counts.
     /// Whether records of this format may carry a signed token (Apple's notifications): a record
     /// that gives events without one could not be verified against `--apple-keys`.
     var readsSignedTokens: Bool {
@@ -39,6 +36,9 @@ public struct LogMapping: Sendable {
             }
     }
 
+    /// The same mapping, sharing no object with this one: the parse threads each read one of
+    /// their own, since threads reading one mapping's shared expressions spent a tenth of their
+    /// time contending for the reference counts.
     func copyForThread() -> LogMapping {
         (try? MappingLoader.load(text: text, path: location.file, sha256: sha256).get()) ?? self
     }

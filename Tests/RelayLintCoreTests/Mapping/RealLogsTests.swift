@@ -224,8 +224,6 @@ import Testing
         #expect(error?.diagnostics.first?.message.contains(message) == true, "\(error?.diagnostics.first?.message ?? "")")
     }
 
-    /// Contract: the account is the one whose exported `apple.com` entry has the Apple user id
-    /// as its `rawId` or its `federatedId`.
     /// An Apple user id the export gives one account and the subject map another joins
     /// neither, and the note says so: it said no entry or row held the id, which was untrue.
     @Test func aNotificationWhoseAppleIdTwoAccountsHoldIsNotedAsSuch() throws {
@@ -245,6 +243,8 @@ import Testing
         #expect(!report.notes.contains { $0.message.contains("could not be joined") })
     }
 
+    /// Contract: the account is the one whose exported `apple.com` entry has the Apple user id
+    /// as its `rawId` or its `federatedId`.
     @Test func aNotificationIsJoinedThroughAnExportedFederatedId() throws {
         let export = #"""
             {"users": [
