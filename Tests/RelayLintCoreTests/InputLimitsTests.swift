@@ -218,6 +218,19 @@ import Testing
         #expect(report.inputs.first?.records == 40)
     }
 
+    /// A mapped log in a regular file stops at a line past the cap, as the same log from a pipe
+    /// or a gzip file does; the file was mapped whole and read such a line.
+    @Test func aMappedFileStopsAtALineLongerThanTheCap() throws {
+        let long = #"{"insertId":"x","blob":""# + String(repeating: "a", count: InputLimits.lineBytes) + #""}"#
+        let path = try Fixtures.temporaryFile(
+            named: "long.jsonl", contents: Self.cloudEntry(1) + "\n" + long + "\n" + Self.cloudEntry(3) + "\n")
+        var request = LintRequest(eventPaths: [path], rules: LinterTests.builtIn, parallelism: 2)
+        request.mappings = try MappingSet.load(userPaths: []).mappings
+        request.skipInvalid = true
+        let found = diagnostics { _ = try Linter.run(request) }
+        #expect(found.map(\.description) == ["\(path):2: error: stopped reading: a line longer than 16 MiB, the cap on one line of a log"])
+    }
+
     private static func nativeEvent(_ number: Int) -> String {
         #"{"id":"e\#(number)","time":"2026-03-01T10:00:00Z","subject":"u\#(number)","type":"signin"}"#
     }

@@ -203,6 +203,7 @@ struct MappedLogReader: Sendable {
                 try body(slice.outcomes[index].take()!, slice.spans[index].line)
             }
         }
+        if let line = pipeline.longLine { throw EventLogReader.lineTooLong(path: path, at: line, limit: InputLimits.lineBytes) }
         return pipeline.records
     }
 
@@ -270,6 +271,10 @@ struct MappedLogReader: Sendable {
 
         var isAtEnd: Bool { offset >= count }
 
+        /// The first line longer than `InputLimits.lineBytes`, where the records stopped (JSON
+        /// Lines only: a gcloud array may be one long line).
+        private(set) var longLine: Int?
+
         /// Up to `limit` more records.
         mutating func next(_ limit: Int, in bytes: UnsafeBufferPointer<UInt8>) -> [RecordSpan] {
             if let elements {
@@ -281,6 +286,13 @@ struct MappedLogReader: Sendable {
             spans.reserveCapacity(limit)
             while spans.count < limit, offset < count {
                 let newline = FileBytes.indexOfNewline(in: bytes, from: offset) ?? count
+                // The cap on one line of a log holds for a file as for a pipe or a gzip file,
+                // which stop there: the same log must not read differently by how it came.
+                if newline - offset > InputLimits.lineBytes {
+                    longLine = line
+                    offset = count
+                    break
+                }
                 var end = newline
                 if end > offset, bytes[end - 1] == 0x0D { end -= 1 }
                 if !EventLogReader.isBlank(UnsafeBufferPointer(rebasing: bytes[offset..<end])) {

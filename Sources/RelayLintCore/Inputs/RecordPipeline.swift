@@ -76,6 +76,13 @@ final class RecordPipeline: @unchecked Sendable {
         }
     }
 
+    /// The line longer than the cap where the records stopped (`RecordCursor.longLine`).
+    var longLine: Int? {
+        condition.lock()
+        defer { condition.unlock() }
+        return cursor.longLine
+    }
+
     /// Stops the threads after the slice each is mapping (the caller met an error).
     func cancel() {
         condition.lock()
