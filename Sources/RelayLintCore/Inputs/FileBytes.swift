@@ -73,7 +73,8 @@ struct FileBytes {
         return FileBytes.hex(hasher.finalize())
     }
 
-    private static func systemRead(_ descriptor: Int32, _ buffer: UnsafeMutableRawPointer, _ count: Int) -> Int {
+    /// `read(2)`, named apart from the many `read`s in scope (one per platform's C library).
+    static func systemRead(_ descriptor: Int32, _ buffer: UnsafeMutableRawPointer, _ count: Int) -> Int {
         #if canImport(Glibc)
             Glibc.read(descriptor, buffer, count)
         #else

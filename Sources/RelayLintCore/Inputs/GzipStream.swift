@@ -142,7 +142,7 @@ final class GzipStream {
         inputOffset += used
         inputCount = unread
         while true {
-            let got = systemRead(descriptor, input + inputCount, Self.inputSize - inputCount)
+            let got = FileBytes.systemRead(descriptor, input + inputCount, Self.inputSize - inputCount)
             if got < 0, errno == EINTR { continue }
             guard got >= 0 else { throw InputError.unreadable(path: path, reason: String(cString: strerror(errno))) }
             if got == 0 { inputEnded = true }
@@ -152,12 +152,4 @@ final class GzipStream {
         stream.pointee.next_in = input
         stream.pointee.avail_in = UInt32(inputCount)
     }
-}
-
-private func systemRead(_ descriptor: Int32, _ buffer: UnsafeMutableRawPointer, _ count: Int) -> Int {
-    #if canImport(Glibc)
-        Glibc.read(descriptor, buffer, count)
-    #else
-        Darwin.read(descriptor, buffer, count)
-    #endif
 }

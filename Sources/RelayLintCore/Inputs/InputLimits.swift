@@ -130,14 +130,6 @@ struct CappedRead {
 
     /// Reads an open descriptor with `read(2)`.
     func read(path: String, prefix: [UInt8] = [], descriptor: Int32) throws(InputError) -> [UInt8] {
-        try read(path: path, prefix: prefix) { buffer, count in systemRead(descriptor, buffer, count) }
+        try read(path: path, prefix: prefix) { buffer, count in FileBytes.systemRead(descriptor, buffer, count) }
     }
-}
-
-private func systemRead(_ descriptor: Int32, _ buffer: UnsafeMutableRawPointer, _ count: Int) -> Int {
-    #if canImport(Glibc)
-        Glibc.read(descriptor, buffer, count)
-    #else
-        Darwin.read(descriptor, buffer, count)
-    #endif
 }
