@@ -120,6 +120,9 @@ import Testing
         ("+33\u{202F}6\u{202F}12\u{202F}34\u{202F}56\u{202F}78", "+3••••••••78"),
         ("+1–415–555–0188", "+1••••••••88"),
         ("2050 1999", "••••••99"),
+        // RFC 5322's quoted local parts and address literals.
+        (#"write "john q"@example.com today"#, #"write "•••@example.com today"#),
+        ("jane@[10.0.0.1], or jane@[IPv6:2001:db8::1]", "j•••@[10.0.0.1], or j•••@[IPv6:2001:db8::1]"),
     ])
     func masksAddressesAndNumbersWhereverTheyStand(value: String, masked: String) {
         #expect(PIIMasker().mask(value) == masked)

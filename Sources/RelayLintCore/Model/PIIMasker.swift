@@ -80,7 +80,14 @@ public struct PIIMasker: Sendable {
     /// and hyphens with at least one dot, ending in a label of letters (`pkg@1.2.3` is a version).
     static func email(in scalars: [Unicode.Scalar], at: Int) -> (start: Int, end: Int)? {
         var start = at
-        while start > 0 {
+        // A quoted local part (`"john q"@example.com`), which RFC 5322 allows: from its quote.
+        if at >= 3, scalars[at - 1] == "\"",
+            let open = scalars[..<(at - 1)].lastIndex(where: { $0 == "\"" || $0 == "\n" }), scalars[open] == "\"", open < at - 2
+        {
+            start = open
+        }
+        let quoted = start < at
+        while !quoted, start > 0 {
             let before = scalars[start - 1]
             // An apostrophe inside a name (`o'brien@`) is part of it; one that opens a quote
             // (`'jane@example.com'`) is not.
@@ -90,6 +97,13 @@ public struct PIIMasker: Sendable {
         }
         while start < at, scalars[start] == "." { start += 1 }
         guard start < at else { return nil }
+        // An address literal (`jane@[10.0.0.1]`, `jane@[IPv6:2001:db8::1]`) ends at its bracket.
+        if at + 1 < scalars.count, scalars[at + 1] == "[",
+            let close = scalars[(at + 2)...].firstIndex(where: { !(isASCIIAlphanumeric($0) || ".:".unicodeScalars.contains($0)) }),
+            scalars[close] == "]", close > at + 2
+        {
+            return (start, close + 1)
+        }
         var end = at + 1
         while end < scalars.count, isDomain(scalars[end]) { end += 1 }
         // A sentence's full stop or a dash after the address is not part of it.
