@@ -80,11 +80,14 @@ enum EventLogFormat {
         let blockSize = 1 << 16
         let block = UnsafeMutableRawPointer.allocate(byteCount: blockSize, alignment: 16)
         defer { block.deallocate() }
-        while bytes.count < InputLimits.lineBytes, firstRecordByte(in: bytes) == nil {
+        // Each block is looked at once: the bytes before it are blank already.
+        while bytes.count < InputLimits.lineBytes {
             let got = try source(block, blockSize)
             if got < 0, errno == EINTR { continue }
             if got <= 0 { break }
-            bytes.append(contentsOf: UnsafeRawBufferPointer(start: block, count: got))
+            let new = UnsafeRawBufferPointer(start: block, count: got)
+            bytes.append(contentsOf: new)
+            if firstRecordByte(in: new) != nil { break }
         }
         return bytes
     }
@@ -155,7 +158,7 @@ enum EventLogFormat {
     }
 
     /// Where the first record of a log starts: past whitespace and a byte order mark.
-    static func firstRecordByte(in bytes: [UInt8]) -> Int? {
+    static func firstRecordByte<Bytes: Collection<UInt8>>(in bytes: Bytes) -> Bytes.Index? {
         bytes.firstIndex { ![0x20, 0x09, 0x0A, 0x0D, 0xEF, 0xBB, 0xBF].contains($0) }
     }
 
