@@ -117,6 +117,42 @@ import Testing
         }
     }
 
+    /// Strings are scanned eight bytes at a time: a quote, a backslash, a control character or
+    /// a non-ASCII byte at any place in a word, or in the bytes after the last whole word, is
+    /// still found, and parsing and skipping still agree on it.
+    @Test(
+        arguments: [
+            (Array(#"\""#.utf8), "\""), (Array(#"\n"#.utf8), "\n"), ([0xC3, 0xA9], "é"), ([0x7F], "\u{7F}"), ([0x01], nil),
+            ([0x1F], nil), ([0xFF], nil),
+        ] as [([UInt8], String?)])
+    func aStringIsReadAlikeWhereverItsSpecialByteLies(special: [UInt8], decoded: String?) throws {
+        for before in 0..<19 {
+            for after in [0, 1, 7, 8, 9] {
+                let prefix = String(repeating: "a", count: before)
+                let suffix = String(repeating: "b", count: after)
+                let bytes = [0x5B, 0x22] + Array(prefix.utf8) + special + Array(suffix.utf8) + [0x22, 0x5D]
+                expectSkipAgreesWithParse(bytes)
+                let parsed = try? bytes.withUnsafeBufferPointer { try JSONParser.parseDocument($0) }
+                #expect(parsed == decoded.map { .array([.string(prefix + $0 + suffix)]) }, "\(before) before, \(after) after")
+            }
+        }
+    }
+
+    /// A key is matched by its bytes wherever a byte that is no plain ASCII lies in it.
+    @Test func aKeyWithAnEscapeLateInItIsStillDecoded() throws {
+        let keys = JSONKeys(["abcdefghij\"k"])
+        var text = #"{"abcdefghij\"k":1,"abcdefghijk":2}"#
+        var found: [Int?] = []
+        try text.withUTF8 { bytes in
+            var parser = JSONParser(bytes: bytes)
+            try parser.parseObject(depth: 0, keys: keys) { index, parser throws(JSONParser.SyntaxError) in
+                found.append(index)
+                try parser.skipValue(depth: 1)
+            }
+        }
+        #expect(found == [0, nil])
+    }
+
     /// `parseInteger` reads exactly the integers JSON writes that fit an `Int`, and leaves
     /// anything else where it was for the full parser.
     @Test(arguments: [

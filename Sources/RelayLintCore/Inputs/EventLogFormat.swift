@@ -206,8 +206,7 @@ enum EventLogFormat {
             return .native
         }
         for mapping in mappings {
-            let scope = MappingScope(record: first, tokens: TokenReader(keys: nil))
-            if (try? mapping.recognize.holds(in: scope)) == true { return .mapped(mapping) }
+            if RecordMapper(mapping: mapping, tokens: TokenReader(keys: nil)).recognizes(first) { return .mapped(mapping) }
         }
         if case .object(let members) = first {
             if members["apps"] != nil { throw refusal(path, "this is an app manifest: pass it with --manifest") }

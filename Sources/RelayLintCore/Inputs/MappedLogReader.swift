@@ -50,11 +50,10 @@ struct MappedLogReader: Sendable {
     /// 1024 events (a batch deletion names up to 1000 accounts).
     static let eventBits = 10
 
-    /// What one thread works with: its own copy of the mapping and the projections made from
-    /// it (no object of them is shared with another thread), token reader, memo and view of the
-    /// name table.
+    /// What one thread works with: its own copy of the mapping and the mapper made from it (no
+    /// object of them is shared with another thread), token reader, memo and view of the name
+    /// table.
     final class Worker: @unchecked Sendable {
-        let projection: RecordProjection?
         /// Made once: a mapper made per record copied the whole mapping each time.
         let mapper: RecordMapper
         let tokens: TokenReader
@@ -69,10 +68,8 @@ struct MappedLogReader: Sendable {
         init(mapping: LogMapping, keys: SigningKeySet?, names: NameTable, path: String, preparation: PreparedEvent.Preparation) {
             let mapping = mapping.copyForThread()
             readsSignedTokens = mapping.readsSignedTokens
-            projection = RecordProjection.of(mapping)
             tokens = TokenReader(keys: keys)
-            mapper = RecordMapper(
-                mapping: mapping, tokens: tokens, memo: MappingMemo(), parsedValueProjections: RecordProjection.ofParsedValues(mapping))
+            mapper = RecordMapper(mapping: mapping, tokens: tokens, memo: MappingMemo())
             self.names = NameTable.Cache(names)
             file = self.names.index(of: path)
             self.preparation = preparation
@@ -341,13 +338,10 @@ struct MappedLogReader: Sendable {
     private func map(_ span: RecordSpan, bytes: UnsafeBufferPointer<UInt8>, worker: Worker) -> Delivery {
         let record = UnsafeBufferPointer(rebasing: bytes[span.bytes])
         let location = SourceLocation(file: path, line: span.line)
-        let value: JSONValue
+        let tokensBefore = worker.tokens.decoded
+        let outcome: RecordMapper.Outcome
         do throws(JSONParser.SyntaxError) {
-            if let projection = worker.projection {
-                value = try projection.parseDocument(record)
-            } else {
-                value = try JSONParser.parseDocument(record)
-            }
+            outcome = try worker.mapper.map(parsing: record)
         } catch {
             let position = FileBytes.lineAndColumn(of: error.offset, in: record)
             return .invalid(
@@ -356,8 +350,7 @@ struct MappedLogReader: Sendable {
                     at: SourceLocation(file: path, line: span.line + position.line - 1, column: position.column)))
         }
         let mapped: [RecordMapper.MappedEvent]
-        let tokensBefore = worker.tokens.decoded
-        switch worker.mapper.map(value) {
+        switch outcome {
         case .events(let events):
             mapped = events
             if worker.readsSignedTokens, worker.tokens.decoded == tokensBefore { worker.unsignedRecords += 1 }

@@ -152,14 +152,40 @@ struct JSONParser: ~Copyable {
     /// up to its closing quote, and so valid as it is; nil for any other (an escape, a byte over
     /// 0x7F, an error), which `parseString` decides and explains.
     private func closingQuoteOfPlainString() -> Int? {
-        var index = offset + 1
+        let end = endOfPlainRun(from: offset + 1, stopsAtNonASCII: true)
+        return end < bytes.count && bytes[end] == UInt8(ascii: "\"") ? end : nil
+    }
+
+    /// The first index from `start` of a quote, a backslash, a control character or, when
+    /// `stopsAtNonASCII`, a byte over 0x7F (the end of the buffer when there is none). Strings
+    /// are most of a log's bytes, so they are looked at eight bytes at a time: a word holds
+    /// none of those bytes exactly when none of the tests below finds one (each test is exact
+    /// for the word as a whole, though not for where in it).
+    private func endOfPlainRun(from start: Int, stopsAtNonASCII: Bool) -> Int {
+        var index = start
+        if let base = bytes.baseAddress {
+            let ones: UInt64 = 0x0101_0101_0101_0101
+            let highs: UInt64 = 0x8080_8080_8080_8080
+            let raw = UnsafeRawPointer(base)
+            while index + 8 <= bytes.count {
+                let word = raw.loadUnaligned(fromByteOffset: index, as: UInt64.self)
+                let quotes = word ^ (ones &* 0x22)
+                let backslashes = word ^ (ones &* 0x5C)
+                // A zero byte in `quotes` or `backslashes`; a byte below 0x20 in `word`.
+                var found = ((quotes &- ones) & ~quotes) | ((backslashes &- ones) & ~backslashes) | ((word &- ones &* 0x20) & ~word)
+                if stopsAtNonASCII { found |= word }
+                if found & highs != 0 { break }
+                index += 8
+            }
+        }
         while index < bytes.count {
             let byte = bytes[index]
-            if byte == UInt8(ascii: "\"") { return index }
-            if byte < 0x20 || byte >= 0x80 || byte == UInt8(ascii: "\\") { return nil }
+            if byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") || byte < 0x20 || (stopsAtNonASCII && byte >= 0x80) {
+                return index
+            }
             index += 1
         }
-        return nil
+        return index
     }
 
     /// An object's syntax, with its keys read by `key` (decoded, matched or only checked).
@@ -283,7 +309,8 @@ struct JSONParser: ~Copyable {
         offset += 1
         let contentStart = offset
         // Fast path: no escapes.
-        while offset < bytes.count {
+        offset = endOfPlainRun(from: contentStart, stopsAtNonASCII: false)
+        if offset < bytes.count {
             let byte = bytes[offset]
             if byte == UInt8(ascii: "\"") {
                 let slice = UnsafeBufferPointer(rebasing: bytes[contentStart..<offset])
@@ -293,9 +320,8 @@ struct JSONParser: ~Copyable {
                 }
                 return text
             }
-            if byte == UInt8(ascii: "\\") { break }
             if byte < 0x20 { throw error("control character in a string (escape it)") }
-            offset += 1
+            // A backslash: the escapes are decoded below.
         }
         var scalars = Array(bytes[contentStart..<offset])
         while offset < bytes.count {

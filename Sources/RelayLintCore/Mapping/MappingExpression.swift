@@ -21,15 +21,19 @@ indirect enum MappingExpression: Sendable, Equatable {
     case epochMilliseconds(MappingExpression)
     case concat([MappingExpression])
     case lowercase(MappingExpression)
+    /// A path bound to a mapper's record layout (`PathBinder`), and the path as written (for
+    /// messages); the loader makes none.
+    case bound(BoundPath, MappingPath)
 
     func evaluate(in scope: MappingScope) throws(MappingFailure) -> JSONValue? {
         switch self {
         case .constant(let value):
             return value
+        case .bound(let path, _):
+            return try path.resolve(in: scope)
         case .path(let path):
-            guard let variable = path.variable else { return path.resolve(in: scope.record) }
-            guard let root = try scope.value(of: variable) else { return nil }
-            return path.resolve(in: root)
+            // A mapper binds its paths once (`RecordMapper`); one left unbound is bound here.
+            return try scope.binder.bind(path).resolve(in: scope)
         case .first(let candidates):
             for candidate in candidates {
                 if let value = try candidate.evaluate(in: scope), value != .null { return value }
@@ -81,7 +85,8 @@ indirect enum MappingExpression: Sendable, Equatable {
     var readsSignedTokens: Bool {
         switch self {
         case .jwsClaims: true
-        case .constant, .path: false
+        // Bound paths are made from a mapping whose tokens were asked about before.
+        case .constant, .path, .bound: false
         case .first(let parts), .concat(let parts): parts.contains(where: \.readsSignedTokens)
         case .condition(let condition, let then, let otherwise):
             condition.readsSignedTokens || then.readsSignedTokens || otherwise?.readsSignedTokens == true
@@ -138,7 +143,7 @@ indirect enum MappingExpression: Sendable, Equatable {
     /// How messages name the expression: its path, or its kind.
     var shortDescription: String {
         switch self {
-        case .path(let path): "'\(path)'"
+        case .path(let path), .bound(_, let path): "'\(path)'"
         case .constant(let value): "'\(value.displayText)'"
         default: "the value"
         }

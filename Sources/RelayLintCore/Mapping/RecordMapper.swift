@@ -4,30 +4,28 @@
 /// (a value of the wrong kind, a token that does not decode or verify): nothing is dropped
 /// without a trace.
 struct RecordMapper {
+    /// The mapping as loaded (its id, title, examples).
     let mapping: LogMapping
     let tokens: TokenReader
-    var memo = MappingMemo()
-    /// The projections `parse_json` values are read along (`RecordProjection.ofParsedValues`).
-    var parsedValueProjections: [String: RecordProjection] {
-        didSet { letProjections = Self.byPosition(parsedValueProjections, in: mapping) }
-    }
-    /// The same by the position of their `let`, worked out once: looked up by name for every
-    /// record, they were a hash of each name per record.
-    private var letProjections: [RecordProjection?]
+    /// The mapping with its paths bound to `layout` (`PathBinder`): what is evaluated.
+    private let bound: LogMapping
+    /// Where the parts of a record the mapping reads are held (`RecordLayout`).
+    private let layout: RecordLayout
+    /// One scope, begun again for each record: a scope per record was an allocation each.
+    private let scope: MappingScope
 
-    init(
-        mapping: LogMapping, tokens: TokenReader, memo: MappingMemo = MappingMemo(),
-        parsedValueProjections: [String: RecordProjection] = [:]
-    ) {
+    /// - Parameter projecting: whether records are parsed only along the paths the mapping
+    ///   reads (`RecordProjection`), or whole.
+    init(mapping: LogMapping, tokens: TokenReader, memo: MappingMemo = MappingMemo(), projecting: Bool = true) {
         self.mapping = mapping
         self.tokens = tokens
-        self.memo = memo
-        self.parsedValueProjections = parsedValueProjections
-        letProjections = Self.byPosition(parsedValueProjections, in: mapping)
-    }
-
-    private static func byPosition(_ projections: [String: RecordProjection], in mapping: LogMapping) -> [RecordProjection?] {
-        mapping.lets.map { projections[$0.name] }
+        layout = RecordLayout(projecting ? RecordProjection.of(mapping) : nil)
+        let binder = PathBinder(mapping, layout: layout)
+        bound = binder.bind(mapping)
+        // The projections `parse_json` values are read along, by the position of their `let`.
+        let parsed = projecting ? RecordProjection.ofParsedValues(mapping) : [:]
+        scope = MappingScope(
+            binder: binder, lets: bound.lets, projections: mapping.lets.map { parsed[$0.name] }, tokens: tokens, memo: memo)
     }
 
     /// The reason a record that names no subject is skipped under; it is also a data-quality note.
@@ -47,17 +45,36 @@ struct RecordMapper {
         case invalid(String)
     }
 
+    /// Maps a record already parsed (a mapping's example).
     func map(_ record: JSONValue) -> Outcome {
+        layout.fill(record, into: &scope.slots)
+        return mapLaidOut()
+    }
+
+    /// Parses the record at `bytes` along the layout and maps it.
+    func map(parsing bytes: UnsafeBufferPointer<UInt8>) throws(JSONParser.SyntaxError) -> Outcome {
+        try layout.parse(bytes, into: &scope.slots)
+        return mapLaidOut()
+    }
+
+    /// Whether a record already parsed is of the mapping's format (`recognize`).
+    func recognizes(_ record: JSONValue) -> Bool {
+        layout.fill(record, into: &scope.slots)
+        scope.begin()
+        return (try? bound.recognize.holds(in: scope)) == true
+    }
+
+    private func mapLaidOut() -> Outcome {
+        scope.begin()
         do throws(MappingFailure) {
-            return try mapOrThrow(record)
+            return try mapOrThrow()
         } catch {
             return .invalid(error.reason)
         }
     }
 
-    private func mapOrThrow(_ record: JSONValue) throws(MappingFailure) -> Outcome {
-        let scope = MappingScope(
-            record: record, lets: mapping.lets, projections: letProjections, tokens: tokens, memo: memo)
+    private func mapOrThrow() throws(MappingFailure) -> Outcome {
+        let mapping = bound
         for skip in mapping.skips where try skip.condition?.holds(in: scope) ?? true {
             return .skipped(reason: skip.reason, detail: try skip.detail?.evaluate(in: scope)?.displayText)
         }
@@ -101,7 +118,7 @@ struct RecordMapper {
             if let value = try expression.evaluate(in: scope), value != .null { members[name] = value }
         }
         members["type"] = try template.type.evaluate(in: scope)
-        let defaults = mapping.defaults
+        let defaults = bound.defaults
         // Written out rather than looped over a list: the list was an allocation per event.
         if let value = try (template.reserved.id ?? defaults.id)?.evaluate(in: scope), value != .null { members["id"] = value }
         if let value = try (template.reserved.time ?? defaults.time)?.evaluate(in: scope), value != .null { members["time"] = value }

@@ -52,6 +52,10 @@ final class RecordProjection: Sendable {
         return collector.readsWholeRecord ? nil : collector.root.build()
     }
 
+    /// The named values that only pick a part of the record (a path, or a choice between
+    /// paths): the record is laid out along the paths through them (`PathBinder`).
+    static func aliases(of mapping: LogMapping) -> Set<String> { Set(collect(mapping).aliases.keys) }
+
     /// The projections of the named values that parse JSON inside a string (`parse_json`), by
     /// name, for those that are read only along paths: Identity Platform's `rawUserInfo` holds a
     /// provider's whole profile, of which the mapping reads one member.
@@ -173,7 +177,7 @@ final class RecordProjection: Sendable {
 
         mutating func visit(_ expression: MappingExpression) {
             switch expression {
-            case .constant: break
+            case .constant, .bound: break
             case .path(let path):
                 if let variable = path.variable {
                     // `$item` and values derived from the record read their sources whole.

@@ -1,0 +1,61 @@
+/// A `MappingPath` as one mapper reads it (`PathBinder`): a path into the record becomes the
+/// nodes of its `RecordLayout`, a named value its position, and a named value that only picks a
+/// part of the record (`$payload` = the first of `jsonPayload` and `protoPayload`) becomes the
+/// choice between the record paths it may stand for.
+///
+/// Resolving one costs a few array reads, where a path by name cost a search of the named values
+/// and a dictionary lookup per segment for every record.
+indirect enum BoundPath: Sendable, Equatable {
+    case record(RecordRead)
+    /// The first candidate whose own value is present and not null gives the value (`first:`).
+    case first([Candidate])
+    /// `if:` between two paths.
+    case choice(MappingCondition, then: BoundPath, else: BoundPath?)
+    /// The named value at this position in the mapping's `let`, then the segments in it.
+    case named(Int, segments: [String])
+    /// The current list element (`$item`), then the segments in it.
+    case item(segments: [String])
+    /// A name the mapping does not declare (its loader refuses those): no value.
+    case nothing
+
+    /// A path into the record: the layout's nodes it passes through from the record (node 0),
+    /// and, for each, the segments past it.
+    struct RecordRead: Sendable, Equatable {
+        let nodes: [Int]
+        let rest: [[String]]
+    }
+
+    /// A candidate of `first:` in a named value that picks a part of the record: `probe` is the
+    /// candidate's own value, which decides; `value` is the path read when it is chosen.
+    struct Candidate: Sendable, Equatable {
+        let probe: BoundPath
+        let value: BoundPath
+    }
+
+    func resolve(in scope: MappingScope) throws(MappingFailure) -> JSONValue? {
+        switch self {
+        case .record(let read):
+            let last = read.nodes.count - 1
+            for (position, node) in read.nodes.enumerated() {
+                guard let value = scope.slots[node] else { return nil }
+                // An object whose members are read: they are in the nodes below.
+                if position < last, case .object = value { continue }
+                return MappingPath.resolve(read.rest[position], in: value)
+            }
+            return nil
+        case .first(let candidates):
+            for candidate in candidates {
+                if let value = try candidate.probe.resolve(in: scope), value != .null { return try candidate.value.resolve(in: scope) }
+            }
+            return nil
+        case .choice(let condition, let then, let otherwise):
+            return try condition.holds(in: scope) ? then.resolve(in: scope) : otherwise?.resolve(in: scope)
+        case .named(let index, let segments):
+            return try scope.value(at: index).flatMap { MappingPath.resolve(segments, in: $0) }
+        case .item(let segments):
+            return scope.item.flatMap { MappingPath.resolve(segments, in: $0) }
+        case .nothing:
+            return nil
+        }
+    }
+}
