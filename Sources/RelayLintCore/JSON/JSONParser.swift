@@ -229,10 +229,10 @@ struct JSONParser: ~Copyable {
     private mutating func noteKey(openingQuote quote: Int, objectStart base: Int, manyKeys: inout Set<String>?) throws(SyntaxError) {
         let raw = quote + 1..<offset - 1
         var key = ObjectKey.ascii(raw)
-        for index in raw where bytes[index] >= 0x80 || bytes[index] == UInt8(ascii: "\\") {
+        // The key is read already: it is plain when nothing stops a plain run before its end.
+        if endOfPlainRun(from: raw.lowerBound, stopsAtNonASCII: true) < raw.upperBound {
             var copy = JSONParser(bytes: bytes, offset: quote)
             key = .text(try copy.parseString())
-            break
         }
         if manyKeys == nil, keyStack.count - base >= 32 {
             var set: Set<String> = []

@@ -18,11 +18,27 @@ indirect enum BoundPath: Sendable, Equatable {
     /// A name the mapping does not declare (its loader refuses those): no value.
     case nothing
 
-    /// A path into the record: the layout's nodes it passes through from the record (node 0),
-    /// and, for each, the segments past it.
+    /// A path into the record: the layout's nodes it passes through from the record (node 0;
+    /// the node at position j is reached by the first j segments), and its segments.
     struct RecordRead: Sendable, Equatable {
         let nodes: [Int]
-        let rest: [[String]]
+        let segments: [String]
+
+        func resolve(in slots: RecordSlots) -> JSONValue? {
+            let last = nodes.count - 1
+            var position = 0
+            while true {
+                guard let value = slots[nodes[position]] else { return nil }
+                if position == last {
+                    // Past a node read whole, the rest of the path is read in its value.
+                    return position == segments.count ? value : MappingPath.resolve(segments[position...], in: value)
+                }
+                // An object whose members are read: they are in the nodes below. Any other
+                // value is read as it is.
+                guard case .object = value else { return MappingPath.resolve(segments[position...], in: value) }
+                position += 1
+            }
+        }
     }
 
     /// A candidate of `first:` in a named value that picks a part of the record: `probe` is the
@@ -35,14 +51,7 @@ indirect enum BoundPath: Sendable, Equatable {
     func resolve(in scope: MappingScope) throws(MappingFailure) -> JSONValue? {
         switch self {
         case .record(let read):
-            let last = read.nodes.count - 1
-            for (position, node) in read.nodes.enumerated() {
-                guard let value = scope.slots[node] else { return nil }
-                // An object whose members are read: they are in the nodes below.
-                if position < last, case .object = value { continue }
-                return MappingPath.resolve(read.rest[position], in: value)
-            }
-            return nil
+            return read.resolve(in: scope.slots)
         case .first(let candidates):
             for candidate in candidates {
                 if let value = try candidate.probe.resolve(in: scope), value != .null { return try candidate.value.resolve(in: scope) }
@@ -51,9 +60,9 @@ indirect enum BoundPath: Sendable, Equatable {
         case .choice(let condition, let then, let otherwise):
             return try condition.holds(in: scope) ? then.resolve(in: scope) : otherwise?.resolve(in: scope)
         case .named(let index, let segments):
-            return try scope.value(at: index).flatMap { MappingPath.resolve(segments, in: $0) }
+            return try scope.value(at: index).flatMap { MappingPath.resolve(segments[...], in: $0) }
         case .item(let segments):
-            return scope.item.flatMap { MappingPath.resolve(segments, in: $0) }
+            return scope.item.flatMap { MappingPath.resolve(segments[...], in: $0) }
         case .nothing:
             return nil
         }

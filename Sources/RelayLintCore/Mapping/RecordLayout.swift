@@ -54,8 +54,7 @@ final class RecordLayout: Sendable {
         }
         // A path always reaches its node (the projection holds every path the mapping reads);
         // the segments left are read in the value of a node read whole.
-        // The node at position j of the path is reached by the first j segments.
-        return BoundPath.RecordRead(nodes: path, rest: path.indices.map { Array(segments[$0...]) })
+        return BoundPath.RecordRead(nodes: path, segments: segments)
     }
 
     /// Parses the document at `bytes` into `slots`, keeping only the members read and checking
