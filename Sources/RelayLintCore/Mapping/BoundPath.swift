@@ -19,25 +19,27 @@ indirect enum BoundPath: Sendable, Equatable {
     case nothing
 
     /// A path into the record: the layout's nodes it passes through from the record (node 0;
-    /// the node at position j is reached by the first j segments), and its segments.
-    struct RecordRead: Sendable, Equatable {
+    /// the node at position j is reached by the first j segments), and its segments. A class:
+    /// every record resolves it, and a struct's two lists were retained and released each time.
+    final class RecordRead: Sendable, Equatable {
         let nodes: [Int]
         let segments: [String]
 
-        func resolve(in slots: RecordSlots) -> JSONValue? {
+        init(nodes: [Int], segments: [String]) {
+            self.nodes = nodes
+            self.segments = segments
+        }
+
+        static func == (lhs: RecordRead, rhs: RecordRead) -> Bool { lhs.nodes == rhs.nodes && lhs.segments == rhs.segments }
+
+        func resolve(in slots: borrowing RecordSlots) -> JSONValue? {
             let last = nodes.count - 1
             var position = 0
-            while true {
-                guard let value = slots[nodes[position]] else { return nil }
-                if position == last {
-                    // Past a node read whole, the rest of the path is read in its value.
-                    return position == segments.count ? value : MappingPath.resolve(segments[position...], in: value)
-                }
-                // An object whose members are read: they are in the nodes below. Any other
-                // value is read as it is.
-                guard case .object = value else { return MappingPath.resolve(segments[position...], in: value) }
-                position += 1
-            }
+            // An object whose members are read: they are in the nodes below. Any other value
+            // is read as it is, as is the value of a node read whole.
+            while position < last, case .object? = slots.values[nodes[position]] { position += 1 }
+            guard let value = slots.values[nodes[position]] else { return nil }
+            return position == segments.count ? value : MappingPath.resolve(segments[position...], in: value)
         }
     }
 

@@ -117,17 +117,22 @@ indirect enum MappingExpression: Sendable, Equatable {
     /// What follows the last `separator` in `text` (compared by UTF-8 bytes, as `methodName`s
     /// are ASCII), or the whole text without one.
     static func lastPart(of text: String, separator: String) -> String {
-        let bytes = Array(text.utf8)
-        let mark = Array(separator.utf8)
-        guard !mark.isEmpty, bytes.count >= mark.count else { return text }
-        var start = bytes.count - mark.count
-        while start >= 0 {
-            if bytes[start..<start + mark.count].elementsEqual(mark) {
-                return String(decoding: bytes[(start + mark.count)...], as: UTF8.self)
+        var bytesOfText = text
+        var mark = separator
+        // Read in place: a copy of the bytes of every record's `methodName` was an allocation.
+        return bytesOfText.withUTF8 { bytes in
+            mark.withUTF8 { mark in
+                guard !mark.isEmpty, bytes.count >= mark.count else { return text }
+                var start = bytes.count - mark.count
+                while start >= 0 {
+                    if UnsafeBufferPointer(rebasing: bytes[start..<start + mark.count]).elementsEqual(mark) {
+                        return String(decoding: UnsafeBufferPointer(rebasing: bytes[(start + mark.count)...]), as: UTF8.self)
+                    }
+                    start -= 1
+                }
+                return text
             }
-            start -= 1
         }
-        return text
     }
 
     /// A table key or a last part can be read from strings, numbers and booleans.
