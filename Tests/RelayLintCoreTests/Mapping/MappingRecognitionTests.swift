@@ -1,0 +1,39 @@
+import Foundation
+@testable import RelayLintCore
+import RelayLintTestSupport
+import Testing
+
+/// A file's format is recognised by a mapping's `recognize`, which may read the mapping's named
+/// values as everything else in it does.
+@Suite struct MappingRecognitionTests {
+    private static let mapping = """
+        mapping: audit-trail
+        recognize: {all: [{path: $kind, equals: audit}, {path: $entry.uid, is: string}]}
+        let:
+          kind: {lowercase: {path: Kind}}
+          entry: {first: [{path: body}, {path: payload}]}
+        events:
+          - type: signin
+            id: {path: $entry.id}
+            time: {path: $entry.at}
+            subject: {path: $entry.uid}
+        """
+
+    /// Read without the named values (as before paths were bound), `$kind` was no value and the
+    /// file was refused as "none of the formats relaylint reads".
+    @Test func aRecognizeReadingNamedValuesRecognisesItsFile() throws {
+        let mapping = try MappingLoader.load(text: Self.mapping, path: "audit.yml", sha256: "").get()
+        let directory = try Fixtures.temporaryDirectory()
+        let log = directory.appendingPathComponent("audit.jsonl").path
+        try #"{"Kind":"AUDIT","payload":{"uid":"u1","id":"e1","at":"2025-01-01T00:00:00Z"}}"#.write(
+            toFile: log, atomically: true, encoding: .utf8)
+        guard case .mapped(let recognised) = try EventLogFormat.recognize(path: log, mappings: [mapping]).format else {
+            Issue.record("the file was not recognised as the mapping's")
+            return
+        }
+        #expect(recognised.id == "audit-trail")
+        let other = directory.appendingPathComponent("other.jsonl").path
+        try #"{"Kind":"AUDIT","payload":{"uid":7}}"#.write(toFile: other, atomically: true, encoding: .utf8)
+        #expect(throws: InputError.self) { try EventLogFormat.recognize(path: other, mappings: [mapping]) }
+    }
+}
