@@ -370,50 +370,28 @@ import Testing
     /// keys of a parsed object, `"\u{212A}ind"` and `"Kind"` are one key. A record read whole
     /// finds the member `"Kind"` at the path `\u{212A}ind`; read along the projection, the plain
     /// ASCII key was matched by its bytes alone against the UTF-8 of `\u{212A}ind`, and the
-    /// member skipped (`JSONKeys.index(of:)`, since the projection was first made).
-    @Test func aPathSpelledWithAKelvinSignFindsTheKeyWithTheLetterK() throws {
+    /// member skipped (`JSONKeys.index(of:)`, since the projection was first made). The same
+    /// inside JSON in a string (`parse_json`), parsed along what the mapping reads of it.
+    @Test(arguments: [
+        ("\u{212A}ind", "", #"{"Kind":"x"}"#),
+        ("$raw.\u{212A}ind", "let: {raw: {parse_json: {path: json}}}", #"{"json":"{\"Kind\":\"x\"}"}"#),
+    ])
+    func aPathSpelledWithAKelvinSignFindsTheKeyWithTheLetterK(path: String, lets: String, text: String) throws {
         let mapping = try MappingLoader.load(
             text: """
                 mapping: kelvin-key
                 recognize: {path: id, exists: true}
+                \(lets)
                 events:
                   - type: t
                     id: {value: r}
                     subject: {value: s}
                     fields:
-                      kind: {path: \u{212A}ind}
+                      kind: {path: \(path)}
                 """,
             path: "kelvin.yml", sha256: ""
         ).get()
         let mappers = Mappers(mapping)
-        let text = #"{"Kind":"x"}"#
-        var tally = Tally()
-        #expect(mappers.compare(text, tally: &tally) == nil)
-        #expect(
-            Mappers.parse(text, with: mappers.projecting)
-                == .success(
-                    .events([.init(members: ["id": .string("r"), "subject": .string("s"), "type": .string("t"), "kind": .string("x")])])))
-    }
-
-    /// The same inside JSON in a string (`parse_json`), parsed along what the mapping reads of it.
-    @Test func aPathSpelledWithAKelvinSignFindsTheKeyWithTheLetterKInParsedJSON() throws {
-        let mapping = try MappingLoader.load(
-            text: """
-                mapping: kelvin-parsed
-                recognize: {path: id, exists: true}
-                let:
-                  raw: {parse_json: {path: json}}
-                events:
-                  - type: t
-                    id: {value: r}
-                    subject: {value: s}
-                    fields:
-                      kind: {path: $raw.\u{212A}ind}
-                """,
-            path: "kelvin.yml", sha256: ""
-        ).get()
-        let mappers = Mappers(mapping)
-        let text = #"{"json":"{\"Kind\":\"x\"}"}"#
         var tally = Tally()
         #expect(mappers.compare(text, tally: &tally) == nil)
         #expect(
