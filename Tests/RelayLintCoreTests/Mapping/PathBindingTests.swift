@@ -527,34 +527,6 @@ extension PathBindingTests {
 
     // MARK: - Generating records
 
-    /// A small seeded generator (SplitMix64): the same seed gives the same records on every machine.
-    fileprivate struct SplitMix64 {
-        private var state: UInt64
-
-        init(seed: UInt64) { state = seed }
-
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var mixed = state
-            mixed = (mixed ^ (mixed >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            mixed = (mixed ^ (mixed >> 27)) &* 0x94D0_49BB_1331_11EB
-            return mixed ^ (mixed >> 31)
-        }
-
-        /// 0 up to `count`, not included.
-        mutating func below(_ count: Int) -> Int { Int(next() % UInt64(count)) }
-
-        mutating func chance(_ percent: Int) -> Bool { below(100) < percent }
-
-        mutating func pick<Element>(_ elements: [Element]) -> Element { elements[below(elements.count)] }
-
-        mutating func shuffle<Element>(_ elements: [Element]) -> [Element] {
-            var result = elements
-            for index in result.indices.reversed() where index > 0 { result.swapAt(index, below(index + 1)) }
-            return result
-        }
-    }
-
     /// A JSON document to be written out: keys may repeat, and `raw` is written as it is (numbers,
     /// literals, text that is not JSON).
     fileprivate indirect enum Doc {
@@ -1051,4 +1023,20 @@ extension PathBindingTests {
         }
     }
 
+}
+
+/// The draws the generated records are made of, from the seeded generator the other tests use.
+extension SplitMix64 {
+    /// 0 up to `count`, not included.
+    fileprivate mutating func below(_ count: Int) -> Int { Int(next() % UInt64(count)) }
+
+    fileprivate mutating func chance(_ percent: Int) -> Bool { below(100) < percent }
+
+    fileprivate mutating func pick<Element>(_ elements: [Element]) -> Element { elements[below(elements.count)] }
+
+    fileprivate mutating func shuffle<Element>(_ elements: [Element]) -> [Element] {
+        var result = elements
+        for index in result.indices.reversed() where index > 0 { result.swapAt(index, below(index + 1)) }
+        return result
+    }
 }
