@@ -1,16 +1,14 @@
 /// A `MappingPath` as one mapper reads it (`PathBinder`): a path into the record becomes the
-/// nodes of its `RecordLayout`, a named value its position, and a named value that only picks a
-/// part of the record (`$payload` = the first of `jsonPayload` and `protoPayload`) becomes the
-/// choice between the record paths it may stand for.
+/// nodes of its `RecordLayout`, a named value its position, and a path through a named value that
+/// only picks a part of the record (an alias: `$payload` = the first of `jsonPayload` and
+/// `protoPayload`) one record path for each the alias may pick, read where it picked.
 ///
 /// Resolving one costs a few array reads, where a path by name cost a search of the named values
 /// and a dictionary lookup per segment for every record.
 indirect enum BoundPath: Sendable, Equatable {
     case record(RecordRead)
-    /// The first candidate whose own value is present and not null gives the value (`first:`).
-    case first([Candidate])
-    /// `if:` between two paths.
-    case choice(MappingCondition, then: BoundPath, else: BoundPath?)
+    /// Through the alias at this position in `let`: the path read for each path it may pick.
+    case aliased(Int, values: [RecordRead])
     /// The named value at this position in the mapping's `let`, then the segments in it.
     case named(Int, segments: [String])
     /// The current list element (`$item`), then the segments in it.
@@ -43,24 +41,12 @@ indirect enum BoundPath: Sendable, Equatable {
         }
     }
 
-    /// A candidate of `first:` in a named value that picks a part of the record: `probe` is the
-    /// candidate's own value, which decides; `value` is the path read when it is chosen.
-    struct Candidate: Sendable, Equatable {
-        let probe: BoundPath
-        let value: BoundPath
-    }
-
     func resolve(in scope: MappingScope) throws(MappingFailure) -> JSONValue? {
         switch self {
         case .record(let read):
             return read.resolve(in: scope.slots)
-        case .first(let candidates):
-            for candidate in candidates {
-                if let value = try candidate.probe.resolve(in: scope), value != .null { return try candidate.value.resolve(in: scope) }
-            }
-            return nil
-        case .choice(let condition, let then, let otherwise):
-            return try condition.holds(in: scope) ? then.resolve(in: scope) : otherwise?.resolve(in: scope)
+        case .aliased(let alias, let values):
+            return try scope.pathChosen(byAlias: alias).flatMap { values[$0].resolve(in: scope.slots) }
         case .named(let index, let segments):
             return try scope.value(at: index).flatMap { MappingPath.resolve(segments[...], in: $0) }
         case .item(let segments):

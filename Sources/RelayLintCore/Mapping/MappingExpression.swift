@@ -85,7 +85,7 @@ indirect enum MappingExpression: Sendable, Equatable {
     var readsSignedTokens: Bool {
         switch self {
         case .jwsClaims: true
-        // Bound paths are made from a mapping whose tokens were asked about before.
+        // A path reads a value; it decodes no token.
         case .constant, .path, .bound: false
         case .first(let parts), .concat(let parts): parts.contains(where: \.readsSignedTokens)
         case .condition(let condition, let then, let otherwise):
@@ -117,10 +117,10 @@ indirect enum MappingExpression: Sendable, Equatable {
     /// What follows the last `separator` in `text` (compared by UTF-8 bytes, as `methodName`s
     /// are ASCII), or the whole text without one.
     static func lastPart(of text: String, separator: String) -> String {
-        var bytesOfText = text
+        var contiguous = text
         var mark = separator
         // Read in place: a copy of the bytes of every record's `methodName` was an allocation.
-        return bytesOfText.withUTF8 { bytes in
+        return contiguous.withUTF8 { bytes in
             mark.withUTF8 { mark in
                 guard !mark.isEmpty, bytes.count >= mark.count else { return text }
                 var start = bytes.count - mark.count

@@ -31,9 +31,6 @@ struct MappingPath: Sendable, Equatable, CustomStringConvertible {
 
     var description: String { ([variable.map { "$" + $0 }].compactMap { $0 } + segments).joined(separator: ".") }
 
-    /// The value at the path below `root`; nil when some segment is missing.
-    func resolve(in root: JSONValue) -> JSONValue? { Self.resolve(segments[...], in: root) }
-
     /// The value at `segments` below `root`; nil when some segment is missing.
     static func resolve(_ segments: ArraySlice<String>, in root: JSONValue) -> JSONValue? {
         var current = root

@@ -20,6 +20,9 @@ final class MappingScope {
     /// The projection a `parse_json` value is read along, by the position of its `let`.
     private let projections: [RecordProjection?]
     private var values: [NamedValue]
+    /// How each alias picks its path, by the position of its `let`, and what it picked.
+    private let aliases: [BoundAlias?]
+    private var picks: [Pick]
 
     private enum NamedValue {
         case unread
@@ -27,17 +30,25 @@ final class MappingScope {
         case read(JSONValue?)
     }
 
+    private enum Pick {
+        case unpicked
+        case picking
+        case picked(Int?)
+    }
+
     /// - Parameter projections: by the position of each `let` (none for a shorter list).
     init(
-        binder: PathBinder, lets: [(name: String, value: MappingExpression)] = [], projections: [RecordProjection?] = [],
-        tokens: TokenReader, memo: MappingMemo = MappingMemo()
+        binder: PathBinder, lets: [(name: String, value: MappingExpression)] = [], aliases: [BoundAlias?] = [],
+        projections: [RecordProjection?] = [], tokens: TokenReader, memo: MappingMemo = MappingMemo()
     ) {
         self.binder = binder
         self.lets = lets
+        self.aliases = lets.indices.map { aliases.indices.contains($0) ? aliases[$0] : nil }
         self.projections = lets.indices.map { projections.indices.contains($0) ? projections[$0] : nil }
         self.tokens = tokens
         self.memo = memo
         values = Array(repeating: .unread, count: lets.count)
+        picks = Array(repeating: .unpicked, count: lets.count)
     }
 
     /// A scope of no mapping, in which a record is read whole (a test of an expression).
@@ -50,7 +61,48 @@ final class MappingScope {
     /// Forgets the named values of the record before.
     func begin() {
         item = nil
-        for index in values.indices { values[index] = .unread }
+        for index in values.indices {
+            values[index] = .unread
+            picks[index] = .unpicked
+        }
+    }
+
+    /// The position of the path the alias at `index` of the mapping's `let` picks for this
+    /// record (`AliasChoice`); nil when it picks none.
+    func pathChosen(byAlias index: Int) throws(MappingFailure) -> Int? {
+        switch picks[index] {
+        case .picked(let path):
+            return path
+        case .picking:
+            // The loader lets a value read only those declared before it; kept as a guard.
+            throw MappingFailure("the value '$\(lets[index].name)' is defined through itself")
+        case .unpicked:
+            guard let alias = aliases[index] else { return nil }
+            picks[index] = .picking
+            let path = try choose(alias.choice, of: alias)
+            picks[index] = .picked(path)
+            return path
+        }
+    }
+
+    private func choose(_ choice: AliasChoice, of alias: BoundAlias) throws(MappingFailure) -> Int? {
+        switch choice {
+        case .path(let path):
+            return path
+        case .alias(let inner, let paths):
+            return try pathChosen(byAlias: inner).map { paths[$0] }
+        case .first(let candidates):
+            for candidate in candidates {
+                if let path = try choose(candidate, of: alias), let value = alias.values[path].resolve(in: slots), value != .null {
+                    return path
+                }
+            }
+            return nil
+        case .condition(let condition, let then, let otherwise):
+            if try condition.holds(in: self) { return try choose(then, of: alias) }
+            guard let otherwise else { return nil }
+            return try choose(otherwise, of: alias)
+        }
     }
 
     /// The value of the named value at `index` of the mapping's `let`; nil when it has none.

@@ -4,9 +4,8 @@
 struct PathBinder: Sendable {
     let layout: RecordLayout
     private let positions: [String: Int]
-    /// The definitions of the named values that only pick a part of the record, by name: paths
-    /// through them are paths into the record (`RecordProjection.aliases`).
-    private let aliases: [String: MappingExpression]
+    /// The record paths each alias stands for (`AliasPaths`), by name, and its position.
+    private let aliases: [String: (position: Int, paths: [[String]])]
 
     /// A binder of no named values.
     init(layout: RecordLayout) {
@@ -18,14 +17,42 @@ struct PathBinder: Sendable {
     init(_ mapping: LogMapping, layout: RecordLayout) {
         self.layout = layout
         var positions: [String: Int] = [:]
-        for (position, entry) in mapping.lets.enumerated() where positions[entry.name] == nil { positions[entry.name] = position }
-        self.positions = positions
-        let aliasNames = RecordProjection.aliases(of: mapping)
-        var aliases: [String: MappingExpression] = [:]
-        for entry in mapping.lets where aliasNames.contains(entry.name) && aliases[entry.name] == nil {
-            aliases[entry.name] = entry.value
+        var aliases: [String: (position: Int, paths: [[String]])] = [:]
+        for (position, entry) in mapping.lets.enumerated() {
+            positions[entry.name] = position
+            // As `RecordProjection` reads the record along them; the loader bounds their number.
+            if case .paths(let paths) = AliasPaths.of(entry.value, aliases: aliases.mapValues(\.paths)) {
+                aliases[entry.name] = (position, paths)
+            }
         }
+        self.positions = positions
         self.aliases = aliases
+    }
+
+    /// How each alias chooses its path, by the position of its `let` (nil for other values).
+    func aliasChoices(of mapping: LogMapping) -> [BoundAlias?] {
+        mapping.lets.map { entry in
+            guard let alias = aliases[entry.name] else { return nil }
+            var indices: [[String]: Int] = [:]
+            for (index, path) in alias.paths.enumerated() { indices[path] = index }
+            return BoundAlias(values: alias.paths.map(layout.read), choice: choice(entry.value, paths: indices))
+        }
+    }
+
+    /// The choice an alias's definition makes, as a position among `paths` (the alias's own).
+    private func choice(_ expression: MappingExpression, paths: [[String]: Int]) -> AliasChoice {
+        switch expression {
+        case .path(let path):
+            guard let variable = path.variable, let inner = aliases[variable] else { return .path(paths[path.segments] ?? 0) }
+            return .alias(inner.position, paths: inner.paths.map { paths[$0 + path.segments] ?? 0 })
+        case .first(let candidates):
+            return .first(candidates.map { choice($0, paths: paths) })
+        case .condition(let condition, let then, let otherwise):
+            return .condition(bind(condition), then: choice(then, paths: paths), else: otherwise.map { choice($0, paths: paths) })
+        default:
+            // Not in an alias (`AliasPaths` takes only paths, `first` and `if`).
+            return .first([])
+        }
     }
 
     /// The mapping with every path bound.
@@ -84,27 +111,10 @@ struct PathBinder: Sendable {
     func bind(_ path: MappingPath) -> BoundPath {
         guard let variable = path.variable else { return .record(layout.read(path.segments)) }
         if variable == "item" { return .item(segments: path.segments) }
-        if let alias = aliases[variable] { return bind(alias, then: path.segments) }
+        if let alias = aliases[variable] {
+            return .aliased(alias.position, values: alias.paths.map { layout.read($0 + path.segments) })
+        }
         if let position = positions[variable] { return .named(position, segments: path.segments) }
         return .nothing
-    }
-
-    /// The path `suffix` inside the value of an alias's definition: for `first:`, each
-    /// candidate's own value decides, and the suffix is read in the one chosen.
-    private func bind(_ alias: MappingExpression, then suffix: [String]) -> BoundPath {
-        switch alias {
-        case .path(let path):
-            let segments = path.segments + suffix
-            guard let variable = path.variable else { return .record(layout.read(segments)) }
-            if let inner = aliases[variable] { return bind(inner, then: segments) }
-            return bind(MappingPath(variable: variable, segments: segments))
-        case .first(let candidates):
-            return .first(candidates.map { BoundPath.Candidate(probe: bind($0, then: []), value: bind($0, then: suffix)) })
-        case .condition(let condition, let then, let otherwise):
-            return .choice(bind(condition), then: bind(then, then: suffix), else: otherwise.map { bind($0, then: suffix) })
-        default:
-            // Not an alias (`RecordProjection.aliases` takes only paths, `first` and `if`).
-            return .nothing
-        }
     }
 }

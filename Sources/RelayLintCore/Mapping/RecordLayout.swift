@@ -52,8 +52,9 @@ final class RecordLayout: Sendable {
             path.append(node)
             consumed += 1
         }
-        // A path always reaches its node (the projection holds every path the mapping reads);
-        // the segments left are read in the value of a node read whole.
+        // A path the mapping reads reaches its node, or a node read whole, in whose value the
+        // segments left are read; the path an alias picks (read only to see whether it holds a
+        // value) may end at a node whose members are read, which holds a mark for an object.
         return BoundPath.RecordRead(nodes: path, segments: segments)
     }
 
@@ -104,23 +105,4 @@ final class RecordLayout: Sendable {
             if let member = members[key] { fill(node: node.children[position], member, into: &slots) }
         }
     }
-}
-
-/// One record as a `RecordLayout` holds it: a value for each node the record has (nil where it
-/// has none). Kept by a mapper from record to record, so a record costs no allocation of its own.
-struct RecordSlots {
-    fileprivate(set) var values: [JSONValue?] = []
-
-    /// What a node whose members are read holds when the record has an object there.
-    static let objectMark = JSONValue.object([:])
-
-    fileprivate mutating func clear(count: Int) {
-        if values.count != count {
-            values = Array(repeating: nil, count: count)
-        } else {
-            for index in values.indices { values[index] = nil }
-        }
-    }
-
-    subscript(node: Int) -> JSONValue? { values[node] }
 }

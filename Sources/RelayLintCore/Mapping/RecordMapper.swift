@@ -2,8 +2,8 @@
 ///
 /// A record gives events, or is skipped with a reason (counted in the report), or is invalid
 /// (a value of the wrong kind, a token that does not decode or verify): nothing is dropped
-/// without a trace.
-struct RecordMapper {
+/// without a trace. A class, used by one thread: it maps every record in the same scope.
+final class RecordMapper {
     /// The mapping as loaded (its id, title, examples).
     let mapping: LogMapping
     let tokens: TokenReader
@@ -25,7 +25,8 @@ struct RecordMapper {
         // The projections `parse_json` values are read along, by the position of their `let`.
         let parsed = projecting ? RecordProjection.ofParsedValues(mapping) : [:]
         scope = MappingScope(
-            binder: binder, lets: bound.lets, projections: mapping.lets.map { parsed[$0.name] }, tokens: tokens, memo: memo)
+            binder: binder, lets: bound.lets, aliases: binder.aliasChoices(of: mapping),
+            projections: mapping.lets.map { parsed[$0.name] }, tokens: tokens, memo: memo)
     }
 
     /// The reason a record that names no subject is skipped under; it is also a data-quality note.

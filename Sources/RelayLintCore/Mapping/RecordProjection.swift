@@ -128,33 +128,12 @@ final class RecordProjection: Sendable {
         var namedValues: [String: Node] = [:]
 
         mutating func define(_ name: String, _ expression: MappingExpression) {
-            if let paths = aliasPaths(expression) {
+            // The loader refuses an alias of more paths than `AliasPaths.limit`.
+            if case .paths(let paths) = AliasPaths.of(expression, aliases: aliases) {
                 aliases[name] = paths
                 visitConditions(in: expression)
             } else {
                 visit(expression)
-            }
-        }
-
-        /// The record paths an expression that only selects parts of the record may stand for.
-        private func aliasPaths(_ expression: MappingExpression) -> [[String]]? {
-            switch expression {
-            case .path(let path):
-                guard let variable = path.variable else { return [path.segments] }
-                return aliases[variable].map { $0.map { $0 + path.segments } }
-            case .first(let candidates):
-                var result: [[String]] = []
-                for candidate in candidates {
-                    guard let paths = aliasPaths(candidate) else { return nil }
-                    result += paths
-                }
-                return result
-            case .condition(_, let then, let otherwise):
-                guard let first = aliasPaths(then) else { return nil }
-                guard let otherwise else { return first }
-                return aliasPaths(otherwise).map { first + $0 }
-            default:
-                return nil
             }
         }
 
