@@ -4,12 +4,14 @@
 /// the record: the projection reads along them, the binder chooses among them for each record.
 ///
 /// The paths are distinct, in the order the alias tries them, so an alias that names another
-/// twice (`{first: [$a, $a]}`) stands for no more paths than it; an alias may still stand for
-/// twice as many as each alias it chooses between, so the loader refuses one past `limit`.
+/// twice (`{first: [$a, $a]}`) stands for no more paths than it. An alias may still stand for
+/// twice as many as each alias it chooses between (`{first: [$a.x, $a.y]}`), 2^n after n levels:
+/// past `limit`, it is read as any other named value, worked out once per record and kept, which
+/// gives the same values.
 enum AliasPaths: Equatable {
     case notAnAlias
     case paths([[String]])
-    /// More than the limit: the alias multiplies the paths of those it chooses between.
+    /// More than the limit: read as a named value that is no alias.
     case tooMany
 
     /// Far above what a real log format needs (Cloud Logging's payload is one of two).

@@ -54,7 +54,6 @@ struct MappingLoader {
         let title = map["title"].flatMap { reader.nonEmptyString($0.value, what: "'title'") } ?? id
         let description = map["description"].flatMap { reader.string($0.value, what: "'description'") } ?? ""
         var lets: [(name: String, value: MappingExpression)] = []
-        var aliases: [String: [[String]]] = [:]
         if let node = map["let"]?.value {
             if case .mapping(let pairs) = node.content {
                 for pair in pairs {
@@ -63,17 +62,7 @@ struct MappingLoader {
                     if pair.key == "item" {
                         reader.report("'item' is the name of a for_each list's element; give the value another name", at: pair.keyLocation)
                     }
-                    if let value = expression(pair.value, what: "'let.\(pair.key)'") {
-                        lets.append((pair.key, value))
-                        switch AliasPaths.of(value, aliases: aliases) {
-                        case .paths(let paths): aliases[pair.key] = paths
-                        case .tooMany:
-                            reader.report(
-                                "'let.\(pair.key)' may stand for more than \(AliasPaths.limit) paths into the record (each 'first' or 'if' between named values adds theirs); choose between fewer",
-                                at: pair.keyLocation)
-                        case .notAnAlias: break
-                        }
-                    }
+                    if let value = expression(pair.value, what: "'let.\(pair.key)'") { lets.append((pair.key, value)) }
                     known.insert(pair.key)
                 }
             } else {

@@ -79,9 +79,15 @@ final class MappingScope {
         case .unpicked:
             guard let alias = aliases[index] else { return nil }
             picks[index] = .picking
-            let path = try choose(alias.choice, of: alias)
-            picks[index] = .picked(path)
-            return path
+            do {
+                let path = try choose(alias.choice, of: alias)
+                picks[index] = .picked(path)
+                return path
+            } catch {
+                // Its failure, not "defined through itself", when it is read again.
+                picks[index] = .unpicked
+                throw error
+            }
         }
     }
 
@@ -115,14 +121,20 @@ final class MappingScope {
             throw MappingFailure("the value '$\(lets[index].name)' is defined through itself")
         case .unread:
             values[index] = .reading
-            let value: JSONValue?
-            if let projection = projections[index], case .parseJSON(let inner) = lets[index].value {
-                value = try MappingExpression.parseJSON(try inner.evaluate(in: self), from: inner, projection: projection)
-            } else {
-                value = try lets[index].value.evaluate(in: self)
+            do {
+                let value: JSONValue?
+                if let projection = projections[index], case .parseJSON(let inner) = lets[index].value {
+                    value = try MappingExpression.parseJSON(try inner.evaluate(in: self), from: inner, projection: projection)
+                } else {
+                    value = try lets[index].value.evaluate(in: self)
+                }
+                values[index] = .read(value)
+                return value
+            } catch {
+                // Its failure, not "defined through itself", when it is read again.
+                values[index] = .unread
+                throw error
             }
-            values[index] = .read(value)
-            return value
         }
     }
 }

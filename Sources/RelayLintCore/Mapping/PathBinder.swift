@@ -18,11 +18,13 @@ struct PathBinder: Sendable {
         self.layout = layout
         var positions: [String: Int] = [:]
         var aliases: [String: (position: Int, paths: [[String]])] = [:]
+        var paths: [String: [[String]]] = [:]
         for (position, entry) in mapping.lets.enumerated() {
             positions[entry.name] = position
-            // As `RecordProjection` reads the record along them; the loader bounds their number.
-            if case .paths(let paths) = AliasPaths.of(entry.value, aliases: aliases.mapValues(\.paths)) {
-                aliases[entry.name] = (position, paths)
+            // The aliases `RecordProjection` reads the record along.
+            if case .paths(let aliasPaths) = AliasPaths.of(entry.value, aliases: paths) {
+                aliases[entry.name] = (position, aliasPaths)
+                paths[entry.name] = aliasPaths
             }
         }
         self.positions = positions
@@ -43,6 +45,7 @@ struct PathBinder: Sendable {
     private func choice(_ expression: MappingExpression, paths: [[String]: Int]) -> AliasChoice {
         switch expression {
         case .path(let path):
+            // Every path looked up here is one `AliasPaths` collected for this alias.
             guard let variable = path.variable, let inner = aliases[variable] else { return .path(paths[path.segments] ?? 0) }
             return .alias(inner.position, paths: inner.paths.map { paths[$0 + path.segments] ?? 0 })
         case .first(let candidates):

@@ -128,7 +128,6 @@ final class RecordProjection: Sendable {
         var namedValues: [String: Node] = [:]
 
         mutating func define(_ name: String, _ expression: MappingExpression) {
-            // The loader refuses an alias of more paths than `AliasPaths.limit`.
             if case .paths(let paths) = AliasPaths.of(expression, aliases: aliases) {
                 aliases[name] = paths
                 visitConditions(in: expression)

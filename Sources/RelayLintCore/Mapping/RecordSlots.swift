@@ -1,7 +1,7 @@
 /// One record as a `RecordLayout` holds it: a value for each node the record has (nil where it
 /// has none). Kept by a mapper from record to record, so a record costs no allocation of its own.
 struct RecordSlots {
-    /// Written by `RecordLayout` only.
+    /// By node; `RecordLayout` writes them, bound paths read them.
     var values: [JSONValue?] = []
 
     /// What a node whose members are read holds when the record has an object there.
