@@ -39,10 +39,8 @@ final class RecordLayout: Sendable {
         self.nodes = nodes
     }
 
-    var count: Int { nodes.count }
-
-    /// The nodes a record path passes through, from the record, and the segments that lie past
-    /// each: a path leaves the layout where a node is read whole.
+    /// The nodes a record path passes through, from the record, with its segments: a path
+    /// leaves the layout where a node is read whole.
     func read(_ segments: [String]) -> BoundPath.RecordRead {
         var path = [0]
         var node = 0

@@ -6,11 +6,8 @@
 final class RecordMapper {
     /// The mapping as loaded (its id, title, examples).
     let mapping: LogMapping
-    let tokens: TokenReader
     /// The mapping with its paths bound to `layout` (`PathBinder`): what is evaluated.
     private let bound: LogMapping
-    /// Where the parts of a record the mapping reads are held (`RecordLayout`).
-    private let layout: RecordLayout
     /// One scope, begun again for each record: a scope per record was an allocation each.
     private let scope: MappingScope
 
@@ -18,8 +15,7 @@ final class RecordMapper {
     ///   reads (`RecordProjection`), or whole.
     init(mapping: LogMapping, tokens: TokenReader, memo: MappingMemo = MappingMemo(), projecting: Bool = true) {
         self.mapping = mapping
-        self.tokens = tokens
-        layout = RecordLayout(projecting ? RecordProjection.of(mapping) : nil)
+        let layout = RecordLayout(projecting ? RecordProjection.of(mapping) : nil)
         let binder = PathBinder(mapping, layout: layout)
         bound = binder.bind(mapping)
         // The projections `parse_json` values are read along, by the position of their `let`.
@@ -28,6 +24,9 @@ final class RecordMapper {
             binder: binder, lets: bound.lets, aliases: binder.aliasChoices(of: mapping),
             projections: mapping.lets.map { parsed[$0.name] }, tokens: tokens, memo: memo)
     }
+
+    /// Where the parts of a record the mapping reads are held: the scope's, its paths bound to it.
+    private var layout: RecordLayout { scope.binder.layout }
 
     /// The reason a record that names no subject is skipped under; it is also a data-quality note.
     static let noSubject = "no subject"
