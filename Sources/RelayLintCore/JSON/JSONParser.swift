@@ -104,9 +104,11 @@ struct JSONParser: ~Copyable {
         skipWhitespace()
         switch currentByte ?? 0 {
         case UInt8(ascii: "{"):
-            try walkObject(depth: depth, key: { parser throws(SyntaxError) in try parser.skipString() }) {
-                _, parser throws(SyntaxError) in try parser.skipValue(depth: depth + 1)
-            }
+            guard var object = try openObject(depth: depth) else { return }
+            repeat {
+                _ = try memberKey(of: &object)
+                try skipValue(depth: depth + 1)
+            } while try nextMember(of: &object)
         case UInt8(ascii: "["):
             try parseArray(depth: depth) { parser throws(SyntaxError) in try parser.skipValue(depth: depth + 1) }
         case UInt8(ascii: "\""): try skipString()
@@ -128,7 +130,12 @@ struct JSONParser: ~Copyable {
     mutating func parseObject(
         depth: Int, members member: (String, inout JSONParser) throws(SyntaxError) -> Void
     ) throws(SyntaxError) {
-        try walkObject(depth: depth, key: { parser throws(SyntaxError) in try parser.parseString() }, member: member)
+        guard var object = try openObject(depth: depth) else { return }
+        defer { close(object) }
+        repeat {
+            let key = try memberKey(of: &object)
+            try member(text(of: key), &self)
+        } while try nextMember(of: &object)
     }
 
     /// Reads the object at the current offset as `parseObject(depth:members:)` does, handing
@@ -137,15 +144,71 @@ struct JSONParser: ~Copyable {
     mutating func parseObject(
         depth: Int, keys: JSONKeys, members member: (Int?, inout JSONParser) throws(SyntaxError) -> Void
     ) throws(SyntaxError) {
-        try walkObject(depth: depth, key: { parser throws(SyntaxError) in try parser.parseKey(in: keys) }, member: member)
+        guard var object = try openObject(depth: depth) else { return }
+        defer { close(object) }
+        repeat {
+            try member(try memberKey(in: keys, of: &object), &self)
+        } while try nextMember(of: &object)
     }
 
-    /// The index in `keys` of the string at the current offset, read as `parseString` reads it.
-    private mutating func parseKey(in keys: JSONKeys) throws(SyntaxError) -> Int? {
-        guard let quote = closingQuoteOfPlainString() else { return keys.index(of: try parseString()) }
-        let start = offset + 1
-        offset = quote + 1
-        return keys.index(of: UnsafeBufferPointer(rebasing: bytes[start..<quote]))
+    /// An object being read a member at a time (`openObject`, `memberKey`, `nextMember`): where
+    /// its keys start on the parser's key stack, and the set they are checked through once
+    /// there are many. A reader on the hot path loops over members itself rather than handing
+    /// `parseObject` a closure: the closures and their thunks were a fifth of a log's parse.
+    struct ObjectReading {
+        fileprivate let base: Int
+        fileprivate var manyKeys: Set<String>?
+    }
+
+    /// Consumes the `{` of the object at the current offset; for an empty object its `}` too,
+    /// and then nil: there is no member to read.
+    mutating func openObject(depth: Int) throws(SyntaxError) -> ObjectReading? {
+        skipWhitespace()
+        guard currentByte == UInt8(ascii: "{") else { throw error("expected an object") }
+        guard depth < maximumDepth else { throw error("nesting deeper than \(maximumDepth) levels") }
+        offset += 1
+        if consume(UInt8(ascii: "}")) { return nil }
+        return ObjectReading(base: keyStack.count, manyKeys: nil)
+    }
+
+    /// Reads the next member's key and its `:`, and gives the key's index in `keys` (nil for any
+    /// other key); the member's value is next.
+    mutating func memberKey(in keys: JSONKeys, of object: inout ObjectReading) throws(SyntaxError) -> Int? {
+        switch try memberKey(of: &object) {
+        case .ascii(let range): keys.index(of: UnsafeBufferPointer(rebasing: bytes[range]))
+        case .text(let text): keys.index(of: text)
+        }
+    }
+
+    /// After a member's value: consumes the `,` before the next member and gives true, or the
+    /// object's `}` and gives false.
+    mutating func nextMember(of object: inout ObjectReading) throws(SyntaxError) -> Bool {
+        if consume(UInt8(ascii: ",")) { return true }
+        try expect(UInt8(ascii: "}"), "',' or '}' in an object")
+        close(object)
+        return false
+    }
+
+    /// Forgets the keys of an object read to its end, or abandoned on an error.
+    private mutating func close(_ object: ObjectReading) {
+        keyStack.removeLast(keyStack.count - object.base)
+    }
+
+    /// Reads a key and its `:`, and notes the key as one of the object's (`note`).
+    private mutating func memberKey(of object: inout ObjectReading) throws(SyntaxError) -> ObjectKey {
+        skipWhitespace()
+        guard currentByte == UInt8(ascii: "\"") else { throw error("expected a string key") }
+        let quote = offset
+        let key: ObjectKey
+        if let closing = closingQuoteOfPlainString() {
+            key = .ascii(quote + 1..<closing)
+            offset = closing + 1
+        } else {
+            key = .text(try parseString())
+        }
+        try note(key, openingQuote: quote, of: &object)
+        try expect(UInt8(ascii: ":"), "':' after an object key")
+        return key
     }
 
     /// Where the string at the current offset ends, when it is printable ASCII without escapes
@@ -188,32 +251,7 @@ struct JSONParser: ~Copyable {
         return index
     }
 
-    /// An object's syntax, with its keys read by `key` (decoded, matched or only checked).
-    private mutating func walkObject<Key>(
-        depth: Int, key readKey: (inout JSONParser) throws(SyntaxError) -> Key,
-        member: (Key, inout JSONParser) throws(SyntaxError) -> Void
-    ) throws(SyntaxError) {
-        skipWhitespace()
-        guard currentByte == UInt8(ascii: "{") else { throw error("expected an object") }
-        guard depth < maximumDepth else { throw error("nesting deeper than \(maximumDepth) levels") }
-        offset += 1
-        if consume(UInt8(ascii: "}")) { return }
-        let base = keyStack.count
-        defer { keyStack.removeLast(keyStack.count - base) }
-        var manyKeys: Set<String>? = nil
-        repeat {
-            skipWhitespace()
-            guard currentByte == UInt8(ascii: "\"") else { throw error("expected a string key") }
-            let quote = offset
-            let key = try readKey(&self)
-            try noteKey(openingQuote: quote, objectStart: base, manyKeys: &manyKeys)
-            try expect(UInt8(ascii: ":"), "':' after an object key")
-            try member(key, &self)
-        } while consume(UInt8(ascii: ","))
-        try expect(UInt8(ascii: "}"), "',' or '}' in an object")
-    }
-
-    /// A key of an object being read, as `noteKey` compares it.
+    /// A key of an object being read, as `note` compares it.
     private enum ObjectKey {
         /// Printable ASCII without escapes: its bytes in the buffer are its text.
         case ascii(Range<Int>)
@@ -221,27 +259,21 @@ struct JSONParser: ~Copyable {
         case text(String)
     }
 
-    /// Adds the key that was just read (from `quote` to `offset`) to the current object's keys,
-    /// or fails when the object already has it. Keys are the same when the parsed object's
-    /// dictionary would take them for one (Swift `String` equality): exactly then would one value
-    /// replace the other. Plain ASCII keys, nearly all of them, compare by their bytes where they
-    /// lie; an object of more than 32 keys is checked through a set rather than pair by pair.
-    private mutating func noteKey(openingQuote quote: Int, objectStart base: Int, manyKeys: inout Set<String>?) throws(SyntaxError) {
-        let raw = quote + 1..<offset - 1
-        var key = ObjectKey.ascii(raw)
-        // The key is read already: it is plain when nothing stops a plain run before its end.
-        if endOfPlainRun(from: raw.lowerBound, stopsAtNonASCII: true) < raw.upperBound {
-            var copy = JSONParser(bytes: bytes, offset: quote)
-            key = .text(try copy.parseString())
-        }
-        if manyKeys == nil, keyStack.count - base >= 32 {
+    /// Adds the key just read (its opening quote at `quote`) to the object's keys, or fails when
+    /// the object already has it. Keys are the same when the parsed object's dictionary would
+    /// take them for one (Swift `String` equality): exactly then would one value replace the
+    /// other. Plain ASCII keys, nearly all of them, compare by their bytes where they lie; an
+    /// object of more than 32 keys is checked through a set rather than pair by pair.
+    private mutating func note(_ key: ObjectKey, openingQuote quote: Int, of object: inout ObjectReading) throws(SyntaxError) {
+        let base = object.base
+        if object.manyKeys == nil, keyStack.count - base >= 32 {
             var set: Set<String> = []
             for index in base..<keyStack.count { set.insert(text(of: keyStack[index])) }
-            manyKeys = set
+            object.manyKeys = set
         }
         var repeated = false
-        if manyKeys != nil {
-            repeated = !manyKeys!.insert(text(of: key)).inserted
+        if object.manyKeys != nil {
+            repeated = !object.manyKeys!.insert(text(of: key)).inserted
         } else {
             for index in base..<keyStack.count where sameKey(keyStack[index], key) {
                 repeated = true
@@ -267,8 +299,7 @@ struct JSONParser: ~Copyable {
         switch (a, b) {
         case (.ascii(let first), .ascii(let second)):
             guard first.count == second.count else { return false }
-            for index in 0..<first.count where bytes[first.lowerBound + index] != bytes[second.lowerBound + index] { return false }
-            return true
+            return UnsafeBufferPointer(rebasing: bytes[first]).hasSameBytes(as: UnsafeBufferPointer(rebasing: bytes[second]))
         case (.text(let first), .text(let second)): return first == second
         default: return text(of: a) == text(of: b)
         }
@@ -308,8 +339,15 @@ struct JSONParser: ~Copyable {
         let start = offset
         offset += 1
         let contentStart = offset
-        // Fast path: no escapes.
-        offset = endOfPlainRun(from: contentStart, stopsAtNonASCII: false)
+        // Fast path: no escapes. A run of ASCII is valid UTF-8 as it is, and is made into a
+        // `String` without the generic validation (a tenth of the parse of a log's strings).
+        offset = endOfPlainRun(from: contentStart, stopsAtNonASCII: true)
+        if offset < bytes.count, bytes[offset] == UInt8(ascii: "\"") {
+            let slice = UnsafeBufferPointer(rebasing: bytes[contentStart..<offset])
+            offset += 1
+            return String(decoding: slice, as: UTF8.self)
+        }
+        offset = endOfPlainRun(from: offset, stopsAtNonASCII: false)
         if offset < bytes.count {
             let byte = bytes[offset]
             if byte == UInt8(ascii: "\"") {
@@ -324,6 +362,7 @@ struct JSONParser: ~Copyable {
             // A backslash: the escapes are decoded below.
         }
         var scalars = Array(bytes[contentStart..<offset])
+        scalars.reserveCapacity(offset - contentStart + 64)
         while offset < bytes.count {
             let byte = bytes[offset]
             switch byte {
@@ -368,8 +407,10 @@ struct JSONParser: ~Copyable {
                 }
             default:
                 if byte < 0x20 { throw error("control character in a string (escape it)") }
-                scalars.append(byte)
-                offset += 1
+                // The plain run up to the next escape or quote, copied at once.
+                let end = endOfPlainRun(from: offset, stopsAtNonASCII: false)
+                scalars.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[offset..<end]))
+                offset = end
             }
         }
         throw SyntaxError(offset: start, reason: "unterminated string")

@@ -77,13 +77,14 @@ final class RecordLayout: Sendable {
             return
         }
         slots.values[index] = RecordSlots.objectMark
-        try parser.parseObject(depth: depth, keys: node.keys) { position, parser throws(JSONParser.SyntaxError) in
-            if let position {
+        guard var object = try parser.openObject(depth: depth) else { return }
+        repeat {
+            if let position = try parser.memberKey(in: node.keys, of: &object) {
                 try parse(node: node.children[position], &parser, depth: depth + 1, into: &slots)
             } else {
                 try parser.skipValue(depth: depth + 1)
             }
-        }
+        } while try parser.nextMember(of: &object)
     }
 
     /// Lays out a record already parsed (a mapping's example, the first record of a file).
