@@ -27,6 +27,10 @@ final class RecordPipeline: @unchecked Sendable {
     private var done: [Int: Slice] = [:]
     private var exhausted = false
     private var cancelled = false
+    /// Who waits on `condition`: each wakes only when what it waits for may have come (a
+    /// broadcast for every slice woke the caller thousands of times for nothing).
+    private var callerWaits = false
+    private var workersWaiting = 0
     /// Records taken so far: all of the file's once `next()` returned nil.
     private(set) var records = 0
 
@@ -41,7 +45,11 @@ final class RecordPipeline: @unchecked Sendable {
     func work(_ map: (MappedLogReader.RecordSpan) -> MappedLogReader.Delivery) {
         while true {
             condition.lock()
-            while !cancelled, !exhausted, taken - handedBack >= RecordPipeline.window { condition.wait() }
+            while !cancelled, !exhausted, taken - handedBack >= RecordPipeline.window {
+                workersWaiting += 1
+                condition.wait()
+                workersWaiting -= 1
+            }
             guard !cancelled, !exhausted else {
                 condition.unlock()
                 return
@@ -50,13 +58,15 @@ final class RecordPipeline: @unchecked Sendable {
             let index = taken
             taken += 1
             records += spans.count
-            if cursor.isAtEnd { exhausted = true }
-            condition.broadcast()
+            if cursor.isAtEnd {
+                exhausted = true
+                condition.broadcast()
+            }
             condition.unlock()
             let outcomes = spans.map { Optional(map($0)) }
             condition.lock()
             done[index] = Slice(spans: spans, outcomes: outcomes)
-            condition.broadcast()
+            if callerWaits, index == handedBack { condition.broadcast() }
             condition.unlock()
         }
     }
@@ -68,11 +78,13 @@ final class RecordPipeline: @unchecked Sendable {
         while true {
             if let slice = done.removeValue(forKey: handedBack) {
                 handedBack += 1
-                condition.broadcast()
+                if workersWaiting > 0 { condition.broadcast() }
                 return slice
             }
             if exhausted, handedBack == taken { return nil }
+            callerWaits = true
             condition.wait()
+            callerWaits = false
         }
     }
 
