@@ -21,11 +21,11 @@ struct MappedLogReader: Sendable {
 
     /// A record's events, prepared on a worker: packed into `bytes` (each event's packed form,
     /// id and subject), with each event's content, whose canonical JSON the duplicate check keeps
-    /// for the rare event whose id may have been used before.
+    /// for the rare event whose id may have been used before (made only then).
     struct PreparedRecord {
         var events: [PreparedEvent] = []
         var bytes: [UInt8] = []
-        var contents: [JSONValue] = []
+        var contents: [RecordMapper.MappedEvent] = []
     }
 
     /// What one record became.
@@ -366,13 +366,14 @@ struct MappedLogReader: Sendable {
             let sequence = EventLogReader.sequence(fileIndex: fileIndex, line: span.line << MappedLogReader.eventBits | number)
             switch MappedEvents.event(from: event, appleAccounts: appleAccounts, location: location, sequence: sequence) {
             case .event(let made):
-                var content = event.members
+                var content = event
                 // A subject joined by Apple user id is added; the others are there already.
-                if event.appleID != nil { content["subject"] = .string(made.subject) }
-                let object = JSONValue.object(content)
+                if event.appleID != nil { content.subject = .string(made.subject) }
+                var digest = ContentDigest.Accumulator()
+                content.forEachMember { digest.add($0, $1) }
                 prepared.events.append(
-                    worker.preparation.prepare(made, digest: ContentDigest(object), names: &worker.names, into: &prepared.bytes))
-                prepared.contents.append(object)
+                    worker.preparation.prepare(made, digest: digest.digest, names: &worker.names, into: &prepared.bytes))
+                prepared.contents.append(content)
             case .skipped(let reason): return .skipped(reason: reason, detail: nil)
             case .invalid(let reason): return .invalid(Diagnostic(.error, "\(reason) (mapping '\(mapping.id)')", at: location))
             }

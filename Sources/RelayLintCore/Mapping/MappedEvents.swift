@@ -11,14 +11,17 @@ enum MappedEvents {
     static func event(
         from mapped: RecordMapper.MappedEvent, appleAccounts: AppleAccountIndex, location: SourceLocation, sequence: UInt64
     ) -> Result {
-        var members = mapped.members
+        var subject = mapped.subject
         if let appleID = mapped.appleID {
-            guard let subject = appleAccounts.subject(of: appleID) else {
+            guard let joined = appleAccounts.subject(of: appleID) else {
                 return .skipped(appleAccounts.ambiguous.contains(appleID) ? AppleAccountIndex.twoAccounts : AppleAccountIndex.noAccount)
             }
-            members["subject"] = .string(subject)
+            subject = .string(joined)
         }
-        switch Event.make(from: .object(members), location: location, sequence: sequence) {
+        let made = Event.make(
+            id: mapped.id, time: mapped.time, subject: subject, type: mapped.type, app: mapped.app, sortedFields: mapped.fields,
+            location: location, sequence: sequence)
+        switch made {
         case .success(let event): return .event(event)
         case .failure(let problem): return .invalid(problem.reason)
         }

@@ -154,8 +154,26 @@ extension Event {
         guard case .object(let members) = value else {
             return .failure(InputProblem("expected a JSON object, found \(value.kindName)"))
         }
-        func requiredString(_ name: String) -> Result<String, InputProblem> {
-            switch members[name] {
+        // The other members, sorted as `EventFields` keeps them; taken without copying the
+        // dictionary to remove the reserved ones (a copy per mapped event).
+        var fields: [EventFields.Element] = []
+        fields.reserveCapacity(members.count)
+        for member in members where !Event.reservedNames.contains(member.key) { fields.append(member) }
+        fields.sort { $0.key < $1.key }
+        return make(
+            id: members["id"], time: members["time"], subject: members["subject"], type: members["type"], app: members["app"],
+            sortedFields: fields, location: location, sequence: sequence)
+    }
+
+    /// An event from its reserved members as a record gives them (nil for a member it lacks)
+    /// and its other fields, sorted by name, names unique and none reserved: what a log
+    /// mapping makes without putting them in one object first.
+    static func make(
+        id: JSONValue?, time: JSONValue?, subject: JSONValue?, type: JSONValue?, app: JSONValue?,
+        sortedFields fields: [EventFields.Element], location: SourceLocation, sequence: UInt64
+    ) -> Result<Event, InputProblem> {
+        func requiredString(_ name: String, _ value: JSONValue?) -> Result<String, InputProblem> {
+            switch value {
             case .none: return .failure(InputProblem("missing required field '\(name)'"))
             case .string(let text)?:
                 return .success(text)
@@ -163,20 +181,20 @@ extension Event {
                 return .failure(InputProblem("field '\(name)' must be a string, found \(other.kindName)"))
             }
         }
-        let id: String
-        let subject: String
-        let type: String
-        switch (requiredString("id"), requiredString("subject"), requiredString("type")) {
-        case (.success(let i), .success(let s), .success(let t)): (id, subject, type) = (i, s, t)
+        let idText: String
+        let subjectText: String
+        let typeText: String
+        switch (requiredString("id", id), requiredString("subject", subject), requiredString("type", type)) {
+        case (.success(let i), .success(let s), .success(let t)): (idText, subjectText, typeText) = (i, s, t)
         case (.failure(let problem), _, _), (_, .failure(let problem), _), (_, _, .failure(let problem)):
             return .failure(problem)
         }
-        let time: Timestamp
-        switch members["time"] {
+        let instant: Timestamp
+        switch time {
         case .none: return .failure(InputProblem("missing required field 'time'"))
         case .string(let text)?:
             switch Timestamp.parse(rfc3339: text) {
-            case .valid(let parsed): time = parsed
+            case .valid(let parsed): instant = parsed
             case .outOfRange:
                 return .failure(
                     InputProblem("field 'time' is out of range: '\(text)' (relaylint reads times from year 1 to year 9999, in UTC)"))
@@ -190,25 +208,19 @@ extension Event {
             guard let parsed = Timestamp(epochMilliseconds: number) else {
                 return .failure(InputProblem("field 'time' is out of range: \(number.text) (epoch milliseconds from year 1 to year 9999)"))
             }
-            time = parsed
+            instant = parsed
         case let other?:
             return .failure(InputProblem("field 'time' must be an RFC 3339 string or epoch milliseconds, found \(other.kindName)"))
         }
-        var app: String? = nil
-        switch members["app"] {
+        var appName: String? = nil
+        switch app {
         case .none, .null?: break
-        case .string(let text)?: app = text
+        case .string(let text)?: appName = text
         case let other?: return .failure(InputProblem("field 'app' must be a string, found \(other.kindName)"))
         }
-        // The other members, sorted as `EventFields` keeps them; taken without copying the
-        // dictionary to remove the reserved ones (a copy per mapped event).
-        var fields: [EventFields.Element] = []
-        fields.reserveCapacity(members.count)
-        for member in members where !Event.reservedNames.contains(member.key) { fields.append(member) }
-        fields.sort { $0.key < $1.key }
         return .success(
             Event(
-                id: id, time: time, subject: subject, type: type, app: app, fields: EventFields(sortedUniqueMembers: fields),
+                id: idText, time: instant, subject: subjectText, type: typeText, app: appName, fields: EventFields(sortedUniqueMembers: fields),
                 location: location, sequence: sequence))
     }
 }

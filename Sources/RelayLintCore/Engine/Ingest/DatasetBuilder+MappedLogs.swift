@@ -49,7 +49,7 @@ extension DatasetBuilder {
                         made += 1
                         let time = event.time
                         let counted = ingest(event, in: buffer) { keep in
-                            var text = content.canonicalText
+                            var text = JSONValue.object(content.members).canonicalText
                             text.withUTF8 { keep($0) }
                         }
                         if counted {
