@@ -220,8 +220,8 @@ extension Event {
         }
         return .success(
             Event(
-                id: idText, time: instant, subject: subjectText, type: typeText, app: appName, fields: EventFields(sortedUniqueMembers: fields),
-                location: location, sequence: sequence))
+                id: idText, time: instant, subject: subjectText, type: typeText, app: appName,
+                fields: EventFields(sortedUniqueMembers: fields), location: location, sequence: sequence))
     }
 }
 
