@@ -10,9 +10,9 @@ import Foundation
 final class RecordPipeline: @unchecked Sendable {
     /// Records a thread takes at once: small enough to spread the work evenly, large enough
     /// that taking them is rare.
-    static let sliceSize = 64
+    static let sliceSize = 512
     /// Slices the threads may run ahead of the caller.
-    static let window = 256
+    static let window = 32
 
     struct Slice {
         var spans: [MappedLogReader.RecordSpan]
