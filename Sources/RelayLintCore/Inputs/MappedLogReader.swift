@@ -362,6 +362,9 @@ struct MappedLogReader: Sendable {
         }
         // Validated (and joined) as a whole: a record gives all its events or none.
         var prepared = PreparedRecord()
+        // Room for a packed event or two at once: grown from empty, the buffer was copied five
+        // or six times for each record.
+        prepared.bytes.reserveCapacity(512 * mapped.count)
         for (number, event) in mapped.enumerated() {
             let sequence = EventLogReader.sequence(fileIndex: fileIndex, line: span.line << MappedLogReader.eventBits | number)
             switch MappedEvents.event(from: event, appleAccounts: appleAccounts, location: location, sequence: sequence) {

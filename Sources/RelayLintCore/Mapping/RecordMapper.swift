@@ -20,6 +20,8 @@ final class RecordMapper {
     private let fieldOrder: [[Int]]
     /// By template: its field names, sorted.
     private let sortedNames: [[String]]
+    /// The fields of the event being made, by their place in name order.
+    private var fieldValues: [JSONValue?] = []
 
     /// - Parameter projecting: whether records are parsed only along the paths the mapping
     ///   reads (`RecordProjection`), or whole.
@@ -129,13 +131,16 @@ final class RecordMapper {
         var events: [MappedEvent] = []
         var namesNoSubject = false
         for (number, template) in templates.enumerated() where try template.condition?.holds(in: scope) ?? true {
-            var items: [JSONValue?] = [nil]
-            if let forEach = template.forEach {
-                switch try forEach.evaluate(in: scope) {
-                case nil, .null?: items = []
-                case .array(let elements)?: items = elements
-                case let other?: throw MappingFailure("\(forEach.shortDescription) must be a list, found \(other.kindName)")
-                }
+            guard let forEach = template.forEach else {
+                // One event, without a list of one item made for it.
+                if let event = try event(template, number: number, in: scope) { events.append(event) } else { namesNoSubject = true }
+                continue
+            }
+            let items: [JSONValue]
+            switch try forEach.evaluate(in: scope) {
+            case nil, .null?: items = []
+            case .array(let elements)?: items = elements
+            case let other?: throw MappingFailure("\(forEach.shortDescription) must be a list, found \(other.kindName)")
             }
             for item in items {
                 scope.item = item
@@ -164,15 +169,19 @@ final class RecordMapper {
         let order = fieldOrder[number]
         // Worked out in the order the mapping writes them (the first failure is the one told),
         // each put in its place by name.
-        var values = [JSONValue?](repeating: nil, count: order.count)
+        // The values by name, in a list kept from event to event (one list per event was an
+        // allocation each).
+        fieldValues.removeAll(keepingCapacity: true)
+        fieldValues.append(contentsOf: repeatElement(nil, count: order.count))
         for (position, field) in template.fields.enumerated() {
-            if let value = try field.value.evaluate(in: scope), value != .null { values[order[position]] = value }
+            if let value = try field.value.evaluate(in: scope), value != .null { fieldValues[order[position]] = value }
         }
         var event = MappedEvent(fields: [])
-        event.fields.reserveCapacity(values.count)
+        event.fields.reserveCapacity(fieldValues.count)
         for (position, name) in sortedNames[number].enumerated() {
-            if let value = values[position] { event.fields.append((name, value)) }
+            if let value = fieldValues[position] { event.fields.append((name, value)) }
         }
+        fieldValues.removeAll(keepingCapacity: true)
         event.type = try template.type.evaluate(in: scope)
         event.id = try (template.reserved.id ?? defaults.id)?.evaluate(in: scope).flatMap(Self.nonNull)
         event.time = try (template.reserved.time ?? defaults.time)?.evaluate(in: scope).flatMap(Self.nonNull)

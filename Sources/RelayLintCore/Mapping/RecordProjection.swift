@@ -83,13 +83,14 @@ final class RecordProjection: Sendable {
         parser.skipWhitespace()
         guard !whole, parser.currentByte == UInt8(ascii: "{") else { return try parser.parseValue(depth: depth) }
         var members = [String: JSONValue](minimumCapacity: projections.count)
-        try parser.parseObject(depth: depth, keys: keys) { index, parser throws(JSONParser.SyntaxError) in
-            if let index {
+        guard var object = try parser.openObject(depth: depth) else { return .object(members) }
+        repeat {
+            if let index = try parser.memberKey(in: keys, of: &object) {
                 members[keys.names[index]] = try projections[index].parse(&parser, depth: depth + 1)
             } else {
                 try parser.skipValue(depth: depth + 1)
             }
-        }
+        } while try parser.nextMember(of: &object)
         return .object(members)
     }
 
