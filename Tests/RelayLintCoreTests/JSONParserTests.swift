@@ -79,6 +79,27 @@ import Testing
         expectSkipAgreesWithParse(Array(repeated.utf8))
     }
 
+    /// Keys are first told apart by a hash of their bytes: the same key must hash alike at any
+    /// length and wherever it lies, the last key of a buffer (read without a word past its end)
+    /// included, or a repeat would pass.
+    @Test(arguments: 0...20) func aRepeatedKeyIsFoundAtAnyLengthAndPlace(length: Int) {
+        let key = String((0..<length).map { Character(UnicodeScalar(UInt8(97 + $0 % 26))) })
+        let others = (0..<20).map { #""o\#($0)":0"# }.joined(separator: ",")
+        for input in [#"{"\#(key)":1,\#(others),"\#(key)":2}"#, #"{\#(others),"\#(key)":1,"\#(key)":2}"#] {
+            #expect(throws: JSONParser.SyntaxError.self) { try JSONParser.parseDocument(input) }
+            expectSkipAgreesWithParse(Array(input.utf8))
+        }
+    }
+
+    /// Keys alike in length, start and end but not the same are all kept.
+    @Test func keysAlikeButNotTheSameAreNotRepeats() throws {
+        let letters = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcde")
+        let keys = letters.map { #""callerSupplied\#($0)UserAgent":0"# }
+        #expect(try JSONParser.parseDocument("{" + keys.joined(separator: ",") + "}").objectValue?.count == 31)
+        let short = letters.map { #""\#($0)":0"# }
+        #expect(try JSONParser.parseDocument("{" + short.joined(separator: ",") + "}").objectValue?.count == 31)
+    }
+
     /// `skipValue` accepts and rejects what `parseValue` does, with the same error, and ends
     /// where it ends: exported users' unread members go through it.
     @Test(arguments: [
