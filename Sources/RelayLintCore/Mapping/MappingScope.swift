@@ -19,10 +19,13 @@ final class MappingScope {
     private let lets: [(name: String, value: MappingExpression)]
     /// The projection a `parse_json` value is read along, by the position of its `let`.
     private let projections: [RecordProjection?]
-    private var values: [NamedValue]
+    /// What each named value is for this record, by the position of its `let`. Memory of the
+    /// scope's own rather than an array property: every read and write of a class's array is
+    /// checked for overlapping access at run time, and these are read a dozen times a record.
+    private let values: UnsafeMutableBufferPointer<NamedValue>
     /// How each alias picks its path, by the position of its `let`, and what it picked.
     private let aliases: [BoundAlias?]
-    private var picks: [Pick]
+    private let picks: UnsafeMutableBufferPointer<Pick>
 
     private enum NamedValue {
         case unread
@@ -47,8 +50,15 @@ final class MappingScope {
         self.projections = lets.indices.map { projections.indices.contains($0) ? projections[$0] : nil }
         self.tokens = tokens
         self.memo = memo
-        values = Array(repeating: .unread, count: lets.count)
-        picks = Array(repeating: .unpicked, count: lets.count)
+        values = .allocate(capacity: lets.count)
+        values.initialize(repeating: .unread)
+        picks = .allocate(capacity: lets.count)
+        picks.initialize(repeating: .unpicked)
+    }
+
+    deinit {
+        values.deinitialize().deallocate()
+        picks.deinitialize().deallocate()
     }
 
     /// A scope of no mapping, in which a record is read whole (a test of an expression).
