@@ -30,7 +30,7 @@ indirect enum BoundPath: Sendable, Equatable {
 
         static func == (lhs: RecordRead, rhs: RecordRead) -> Bool { lhs.nodes == rhs.nodes && lhs.segments == rhs.segments }
 
-        func resolve(in slots: borrowing RecordSlots) -> JSONValue? {
+        func resolve(in slots: RecordSlots) -> JSONValue? {
             let last = nodes.count - 1
             var position = 0
             // An object whose members are read: they are in the nodes below. Any other value

@@ -10,7 +10,7 @@ final class MappingScope {
     /// Binds the paths of the mapping the named values come from.
     let binder: PathBinder
     /// The record, a value for each node of `binder.layout`.
-    var slots = RecordSlots()
+    let slots: RecordSlots
     let tokens: TokenReader
     let memo: MappingMemo
     /// The element of the `for_each` list an event is being made for (`$item`).
@@ -45,6 +45,7 @@ final class MappingScope {
         projections: [RecordProjection?] = [], tokens: TokenReader, memo: MappingMemo = MappingMemo()
     ) {
         self.binder = binder
+        slots = RecordSlots(count: binder.layout.nodeCount)
         self.lets = lets
         self.aliases = lets.indices.map { aliases.indices.contains($0) ? aliases[$0] : nil }
         self.projections = lets.indices.map { projections.indices.contains($0) ? projections[$0] : nil }
@@ -65,7 +66,7 @@ final class MappingScope {
     convenience init(record: JSONValue, tokens: TokenReader) {
         let layout = RecordLayout(nil)
         self.init(binder: PathBinder(layout: layout), tokens: tokens)
-        layout.fill(record, into: &slots)
+        layout.fill(record, into: slots)
     }
 
     /// Forgets the named values of the record before.

@@ -39,6 +39,9 @@ final class RecordLayout: Sendable {
         self.nodes = nodes
     }
 
+    /// How many nodes the layout has: a slot each (`RecordSlots`).
+    var nodeCount: Int { nodes.count }
+
     /// The nodes a record path passes through, from the record, with its segments: a path
     /// leaves the layout where a node is read whole.
     func read(_ segments: [String]) -> BoundPath.RecordRead {
@@ -58,16 +61,17 @@ final class RecordLayout: Sendable {
 
     /// Parses the document at `bytes` into `slots`, keeping only the members read and checking
     /// the rest (`JSONParser.skipValue` accepts and rejects what `parseValue` does).
-    func parse(_ bytes: UnsafeBufferPointer<UInt8>, into slots: inout RecordSlots) throws(JSONParser.SyntaxError) {
-        slots.clear(count: nodes.count)
+    func parse(_ bytes: UnsafeBufferPointer<UInt8>, into slots: RecordSlots) throws(JSONParser.SyntaxError) {
+        precondition(slots.values.count == nodes.count, "slots of another layout")
+        slots.clear()
         var parser = JSONParser(bytes: bytes)
         parser.skipWhitespace()
-        try parse(node: 0, &parser, depth: 0, into: &slots)
+        try parse(node: 0, &parser, depth: 0, into: slots)
         parser.skipWhitespace()
         if !parser.isAtEnd { throw parser.error("unexpected text after the JSON value") }
     }
 
-    private func parse(node index: Int, _ parser: inout JSONParser, depth: Int, into slots: inout RecordSlots) throws(JSONParser
+    private func parse(node index: Int, _ parser: inout JSONParser, depth: Int, into slots: RecordSlots) throws(JSONParser
         .SyntaxError)
     {
         parser.skipWhitespace()
@@ -80,7 +84,7 @@ final class RecordLayout: Sendable {
         guard var object = try parser.openObject(depth: depth) else { return }
         repeat {
             if let position = try parser.memberKey(in: node.keys, of: &object) {
-                try parse(node: node.children[position], &parser, depth: depth + 1, into: &slots)
+                try parse(node: node.children[position], &parser, depth: depth + 1, into: slots)
             } else {
                 try parser.skipValue(depth: depth + 1)
             }
@@ -88,12 +92,13 @@ final class RecordLayout: Sendable {
     }
 
     /// Lays out a record already parsed (a mapping's example, the first record of a file).
-    func fill(_ record: JSONValue, into slots: inout RecordSlots) {
-        slots.clear(count: nodes.count)
-        fill(node: 0, record, into: &slots)
+    func fill(_ record: JSONValue, into slots: RecordSlots) {
+        precondition(slots.values.count == nodes.count, "slots of another layout")
+        slots.clear()
+        fill(node: 0, record, into: slots)
     }
 
-    private func fill(node index: Int, _ value: JSONValue, into slots: inout RecordSlots) {
+    private func fill(node index: Int, _ value: JSONValue, into slots: RecordSlots) {
         let node = nodes[index]
         guard !node.whole, case .object(let members) = value else {
             slots.values[index] = value
@@ -101,7 +106,7 @@ final class RecordLayout: Sendable {
         }
         slots.values[index] = RecordSlots.objectMark
         for (position, key) in node.keys.names.enumerated() {
-            if let member = members[key] { fill(node: node.children[position], member, into: &slots) }
+            if let member = members[key] { fill(node: node.children[position], member, into: slots) }
         }
     }
 }

@@ -98,19 +98,19 @@ final class RecordMapper {
 
     /// Maps a record already parsed (a mapping's example).
     func map(_ record: JSONValue) -> Outcome {
-        layout.fill(record, into: &scope.slots)
+        layout.fill(record, into: scope.slots)
         return mapLaidOut()
     }
 
     /// Parses the record at `bytes` along the layout and maps it.
     func map(parsing bytes: UnsafeBufferPointer<UInt8>) throws(JSONParser.SyntaxError) -> Outcome {
-        try layout.parse(bytes, into: &scope.slots)
+        try layout.parse(bytes, into: scope.slots)
         return mapLaidOut()
     }
 
     /// Whether a record already parsed is of the mapping's format (`recognize`).
     func recognizes(_ record: JSONValue) -> Bool {
-        layout.fill(record, into: &scope.slots)
+        layout.fill(record, into: scope.slots)
         scope.begin()
         return (try? recognize.holds(in: scope)) == true
     }

@@ -100,7 +100,7 @@ import Testing
         let binder = PathBinder(mapping, layout: layout)
         let scope = MappingScope(
             binder: binder, lets: binder.bind(mapping).lets, aliases: binder.aliasChoices(of: mapping), tokens: TokenReader(keys: nil))
-        layout.fill(try JSONParser.parseDocument(#"{"j":"{nope","x":{"id":"e1","uid":"u1"}}"#), into: &scope.slots)
+        layout.fill(try JSONParser.parseDocument(#"{"j":"{nope","x":{"id":"e1","uid":"u1"}}"#), into: scope.slots)
         scope.begin()
         let expected = MappingFailure("'j' holds invalid JSON: expected a string key")
         for _ in 0..<2 {
