@@ -91,6 +91,26 @@ import Testing
         }
     }
 
+    /// Past 32 keys, the first key whose hash bit is already set puts the keys in a set; every
+    /// key after it must go into the set too, or a key seen once there would pass as new again.
+    @Test func aRepeatAfterTheKeysWentIntoASetIsFound() {
+        let padding = (0..<32).map { #""k\#($0)":0"# }.joined(separator: ",")
+        // "c1" collides with one of the 32 keys' bits (found by trying), which builds the set.
+        let input = "{" + padding + #","c1":0,"z4":1,"z4":2}"#
+        #expect {
+            try JSONParser.parseDocument(input)
+        } throws: { error in
+            (error as? JSONParser.SyntaxError)?.reason == "duplicate key 'z4' in an object"
+        }
+        expectSkipAgreesWithParse(Array(input.utf8))
+        // Whatever key happens to build the set: a repeat of each later key is found.
+        for extra in 0..<40 {
+            let keys = (0..<extra).map { #""x\#($0)":0"# }.joined(separator: ",")
+            let repeated = "{" + padding + "," + keys + (extra > 0 ? "," : "") + #""last":1,"last":2}"#
+            #expect(throws: JSONParser.SyntaxError.self) { try JSONParser.parseDocument(repeated) }
+        }
+    }
+
     /// Keys alike in length, start and end but not the same are all kept.
     @Test func keysAlikeButNotTheSameAreNotRepeats() throws {
         let letters = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcde")

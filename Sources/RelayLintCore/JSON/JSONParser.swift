@@ -276,7 +276,9 @@ struct JSONParser: ~Copyable {
     /// object of more than 32 keys is checked through a set rather than pair by pair.
     private mutating func note(_ key: ObjectKey, openingQuote quote: Int, of object: inout ObjectReading) throws(SyntaxError) {
         switch key {
-        case .ascii(let range) where !object.hasDecodedKey:
+        // Once the keys are in a set, every key goes into it: one left out would pass as new
+        // when it came again.
+        case .ascii(let range) where !object.hasDecodedKey && object.manyKeys == nil:
             let bit = keyBit(of: range)
             let isSeen = bit < 64 ? object.seenBits.0 & (1 << bit) != 0 : object.seenBits.1 & (1 << (bit - 64)) != 0
             if bit < 64 { object.seenBits.0 |= 1 << bit } else { object.seenBits.1 |= 1 << (bit - 64) }
