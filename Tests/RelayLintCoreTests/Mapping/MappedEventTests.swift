@@ -41,8 +41,11 @@ import Testing
             return
         }
         #expect(event.fields.map(\.key) == ["alpha", "zeta"])
-        #expect(event.members == ["id": .string("e"), "time": .string("2025-01-01T00:00:00Z"), "subject": .string("u"),
-            "type": .string("signin"), "alpha": .number(JSONNumber(1000)), "zeta": .number(JSONNumber(2000))])
+        #expect(
+            event.members == [
+                "id": .string("e"), "time": .string("2025-01-01T00:00:00Z"), "subject": .string("u"),
+                "type": .string("signin"), "alpha": .number(JSONNumber(1000)), "zeta": .number(JSONNumber(2000)),
+            ])
         #expect(event.subject == .string("u") && event.type == .string("signin") && event.app == nil)
     }
 }
