@@ -232,8 +232,9 @@ struct JSONParser: ~Copyable {
     /// The first index from `start` of a quote, a backslash, a control character or, when
     /// `stopsAtNonASCII`, a byte over 0x7F (the end of the buffer when there is none). Strings
     /// are most of a log's bytes, so they are looked at eight bytes at a time: a word holds
-    /// none of those bytes exactly when none of the tests below finds one (each test is exact
-    /// for the word as a whole, though not for where in it).
+    /// none of those bytes exactly when none of the tests below finds one, and the first it
+    /// finds is the first there is (a key is mostly shorter than two words: finding the byte
+    /// one at a time was most of the scan).
     private func endOfPlainRun(from start: Int, stopsAtNonASCII: Bool) -> Int {
         var index = start
         if let base = bytes.baseAddress {
@@ -241,13 +242,17 @@ struct JSONParser: ~Copyable {
             let highs: UInt64 = 0x8080_8080_8080_8080
             let raw = UnsafeRawPointer(base)
             while index + 8 <= bytes.count {
-                let word = raw.loadUnaligned(fromByteOffset: index, as: UInt64.self)
+                // The buffer's first byte as the word's lowest, on any byte order.
+                let word = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: index, as: UInt64.self))
                 let quotes = word ^ (ones &* 0x22)
                 let backslashes = word ^ (ones &* 0x5C)
                 // A zero byte in `quotes` or `backslashes`; a byte below 0x20 in `word`.
                 var found = ((quotes &- ones) & ~quotes) | ((backslashes &- ones) & ~backslashes) | ((word &- ones &* 0x20) & ~word)
                 if stopsAtNonASCII { found |= word }
-                if found & highs != 0 { break }
+                found &= highs
+                // A test may also mark bytes after the first one it finds (a borrow runs upward),
+                // never one before: the lowest mark is the first byte that ends the run.
+                if found != 0 { return index + found.trailingZeroBitCount / 8 }
                 index += 8
             }
         }
