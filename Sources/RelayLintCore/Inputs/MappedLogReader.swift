@@ -19,10 +19,12 @@ struct MappedLogReader: Sendable {
     /// A pipe already opened (and begun) to recognise its format.
     var opened: OpenedInput?
 
-    /// A record's events, prepared on a worker: packed into `bytes` (each event's packed form,
-    /// id and subject), with each event's content, whose canonical JSON the duplicate check keeps
-    /// for the rare event whose id may have been used before (made only then).
-    struct PreparedRecord {
+    /// The events of a slice of records, prepared on a worker: packed into `bytes` (each
+    /// event's packed form, id and subject), with each event's content, whose canonical JSON the
+    /// duplicate check keeps for the rare event whose id may have been used before (made only
+    /// then). One for all the records of a slice: three lists per record were three allocations
+    /// on the worker and three frees on the reading thread, which contended for malloc's locks.
+    struct PreparedBatch {
         var events: [PreparedEvent] = []
         var bytes: [UInt8] = []
         var contents: [RecordMapper.MappedEvent] = []
@@ -30,7 +32,8 @@ struct MappedLogReader: Sendable {
 
     /// What one record became.
     enum Delivery {
-        case events(PreparedRecord)
+        /// Its events, at these positions of its slice's `PreparedBatch`.
+        case events(Range<Int>)
         case skipped(reason: String, detail: String?)
         case invalid(Diagnostic)
     }
@@ -78,7 +81,8 @@ struct MappedLogReader: Sendable {
 
     /// Hands each record's outcome to `body` in file order with the record's line.
     func read(
-        names: NameTable, preparation: PreparedEvent.Preparation, _ body: (consuming Delivery, _ line: Int) throws -> Void
+        names: NameTable, preparation: PreparedEvent.Preparation,
+        _ body: (consuming Delivery, _ line: Int, _ batch: PreparedBatch) throws -> Void
     ) throws(InputError) -> Totals {
         let workers = (0..<max(1, parallelism)).map { _ in
             Worker(mapping: mapping, keys: keys, names: names, path: path, preparation: preparation)
@@ -119,7 +123,9 @@ struct MappedLogReader: Sendable {
     }
 
     /// A regular file (mapped), a gcloud array in a gzip file or on a pipe (read into memory).
-    private func readWhole(workers: [Worker], _ body: (consuming Delivery, _ line: Int) throws -> Void) throws(InputError) -> Totals {
+    private func readWhole(
+        workers: [Worker], _ body: (consuming Delivery, _ line: Int, _ batch: PreparedBatch) throws -> Void
+    ) throws(InputError) -> Totals {
         let file = try MappedFile(path: path, opened: opened, capped: Self.caps)
         var totals = Totals()
         // Hashed on a thread of its own while the records are mapped: it was a serial tenth of
@@ -147,7 +153,8 @@ struct MappedLogReader: Sendable {
     /// is read (`FileBytes.forEachRun`: hashed on the way, a line capped at
     /// `InputLimits.lineBytes`); `prefix` is the log's first bytes.
     private func readStreaming(
-        startingWith prefix: [UInt8], workers: [Worker], _ body: (consuming Delivery, _ line: Int) throws -> Void
+        startingWith prefix: [UInt8], workers: [Worker],
+        _ body: (consuming Delivery, _ line: Int, _ batch: PreparedBatch) throws -> Void
     ) throws(InputError) -> Totals {
         if prefix.first == 0 {
             throw InputError.invalidRecords([
@@ -181,14 +188,14 @@ struct MappedLogReader: Sendable {
     /// outcome to `body` in order; returns how many records there were.
     private func deliver(
         _ cursor: RecordCursor, in bytes: UnsafeBufferPointer<UInt8>, workers: [Worker],
-        _ body: (consuming Delivery, _ line: Int) throws -> Void
+        _ body: (consuming Delivery, _ line: Int, _ batch: PreparedBatch) throws -> Void
     ) throws -> Int {
         let pipeline = RecordPipeline(cursor: cursor, bytes: bytes)
         let shared = SharedBytes(bytes: bytes)
         let threads = DispatchGroup()
         for worker in workers {
             DispatchQueue.global().async(group: threads) {
-                pipeline.work { span in map(span, bytes: shared.bytes, worker: worker) }
+                pipeline.work { span, batch in map(span, bytes: shared.bytes, worker: worker, into: &batch) }
             }
         }
         defer {
@@ -197,7 +204,7 @@ struct MappedLogReader: Sendable {
         }
         while var slice = pipeline.next() {
             for index in slice.spans.indices {
-                try body(slice.outcomes[index].take()!, slice.spans[index].line)
+                try body(slice.outcomes[index].take()!, slice.spans[index].line, slice.batch)
             }
         }
         if let line = pipeline.longLine { throw EventLogReader.lineTooLong(path: path, at: line, limit: InputLimits.lineBytes) }
@@ -334,8 +341,8 @@ struct MappedLogReader: Sendable {
         }
     }
 
-    /// Parses, maps, validates and prepares one record on a worker.
-    private func map(_ span: RecordSpan, bytes: UnsafeBufferPointer<UInt8>, worker: Worker) -> Delivery {
+    /// Parses, maps, validates and prepares one record on a worker, into its slice's batch.
+    private func map(_ span: RecordSpan, bytes: UnsafeBufferPointer<UInt8>, worker: Worker, into batch: inout PreparedBatch) -> Delivery {
         let record = UnsafeBufferPointer(rebasing: bytes[span.bytes])
         let location = SourceLocation(file: path, line: span.line)
         let tokensBefore = worker.tokens.decoded
@@ -361,10 +368,13 @@ struct MappedLogReader: Sendable {
             return .invalid(Diagnostic(.error, "a record gives \(mapped.count) events; at most 1023 are read", at: location))
         }
         // Validated (and joined) as a whole: a record gives all its events or none.
-        var prepared = PreparedRecord()
-        // Room for a packed event or two at once: grown from empty, the buffer was copied five
-        // or six times for each record.
-        prepared.bytes.reserveCapacity(512 * mapped.count)
+        let first = batch.events.count
+        let bytesBefore = batch.bytes.count
+        func discard() {
+            batch.events.removeSubrange(first...)
+            batch.contents.removeSubrange(first...)
+            batch.bytes.removeSubrange(bytesBefore...)
+        }
         for (number, event) in mapped.enumerated() {
             let sequence = EventLogReader.sequence(fileIndex: fileIndex, line: span.line << MappedLogReader.eventBits | number)
             switch MappedEvents.event(from: event, appleAccounts: appleAccounts, location: location, sequence: sequence) {
@@ -374,14 +384,17 @@ struct MappedLogReader: Sendable {
                 if event.appleID != nil { content.subject = .string(made.subject) }
                 var digest = ContentDigest.Accumulator()
                 content.forEachMember { digest.add($0, $1) }
-                prepared.events.append(
-                    worker.preparation.prepare(made, digest: digest.digest, names: &worker.names, into: &prepared.bytes))
-                prepared.contents.append(content)
-            case .skipped(let reason): return .skipped(reason: reason, detail: nil)
-            case .invalid(let reason): return .invalid(Diagnostic(.error, "\(reason) (mapping '\(mapping.id)')", at: location))
+                batch.events.append(worker.preparation.prepare(made, digest: digest.digest, names: &worker.names, into: &batch.bytes))
+                batch.contents.append(content)
+            case .skipped(let reason):
+                discard()
+                return .skipped(reason: reason, detail: nil)
+            case .invalid(let reason):
+                discard()
+                return .invalid(Diagnostic(.error, "\(reason) (mapping '\(mapping.id)')", at: location))
             }
         }
-        return .events(prepared)
+        return .events(first..<batch.events.count)
     }
 }
 

@@ -17,6 +17,8 @@ final class RecordPipeline: @unchecked Sendable {
     struct Slice {
         var spans: [MappedLogReader.RecordSpan]
         var outcomes: [MappedLogReader.Delivery?]
+        /// The events the slice's records gave.
+        var batch: MappedLogReader.PreparedBatch
     }
 
     private let condition = NSCondition()
@@ -40,9 +42,9 @@ final class RecordPipeline: @unchecked Sendable {
         exhausted = cursor.isAtEnd
     }
 
-    /// One thread's loop: takes slices and maps each record with `map` until the records end
-    /// or the caller cancels.
-    func work(_ map: (MappedLogReader.RecordSpan) -> MappedLogReader.Delivery) {
+    /// One thread's loop: takes slices and maps each record with `map`, into the slice's batch,
+    /// until the records end or the caller cancels.
+    func work(_ map: (MappedLogReader.RecordSpan, inout MappedLogReader.PreparedBatch) -> MappedLogReader.Delivery) {
         while true {
             condition.lock()
             while !cancelled, !exhausted, taken - handedBack >= RecordPipeline.window {
@@ -63,9 +65,10 @@ final class RecordPipeline: @unchecked Sendable {
                 condition.broadcast()
             }
             condition.unlock()
-            let outcomes = spans.map { Optional(map($0)) }
+            var batch = MappedLogReader.PreparedBatch()
+            let outcomes = spans.map { Optional(map($0, &batch)) }
             condition.lock()
-            done[index] = Slice(spans: spans, outcomes: outcomes)
+            done[index] = Slice(spans: spans, outcomes: outcomes, batch: batch)
             if callerWaits, index == handedBack { condition.broadcast() }
             condition.unlock()
         }

@@ -36,20 +36,21 @@ extension DatasetBuilder {
             path: path, fileIndex: fileIndex, mapping: mapping, keys: keys, appleAccounts: appleAccounts, parallelism: parallelism)
         reader.opened = opened
         let preparation = PreparedEvent.Preparation(relayDomains: relayDomains, shard: shard)
-        let totals = try reader.read(names: names, preparation: preparation) { delivery, line in
+        let totals = try reader.read(names: names, preparation: preparation) { delivery, line, batch in
             switch delivery {
             case .invalid(let diagnostic):
                 summary.invalid += 1
                 try addInvalid(diagnostic, fromPipe: opened != nil)
             case .skipped(let reason, let detail):
                 skip(reason, detail, at: SourceLocation(file: path, line: line))
-            case .events(let record):
-                record.bytes.withUnsafeBufferPointer { buffer in
-                    for (event, content) in zip(record.events, record.contents) {
+            case .events(let positions):
+                batch.bytes.withUnsafeBufferPointer { buffer in
+                    for position in positions {
+                        let event = batch.events[position]
                         made += 1
                         let time = event.time
                         let counted = ingest(event, in: buffer) { keep in
-                            var text = JSONValue.object(content.members).canonicalText
+                            var text = JSONValue.object(batch.contents[position].members).canonicalText
                             text.withUTF8 { keep($0) }
                         }
                         if counted {
