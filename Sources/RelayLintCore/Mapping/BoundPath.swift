@@ -48,6 +48,8 @@ indirect enum BoundPath: Sendable, Equatable {
         case .aliased(let alias, let values):
             return try scope.pathChosen(byAlias: alias).flatMap { values[$0].resolve(in: scope.slots) }
         case .named(let index, let segments):
+            // Most paths through a named value are the value itself (`$method`).
+            guard !segments.isEmpty else { return try scope.value(at: index) }
             return try scope.value(at: index).flatMap { MappingPath.resolve(segments[...], in: $0) }
         case .item(let segments):
             return scope.item.flatMap { MappingPath.resolve(segments[...], in: $0) }

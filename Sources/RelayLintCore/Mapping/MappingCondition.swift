@@ -44,7 +44,8 @@ indirect enum MappingCondition: Sendable, Equatable {
             return try !condition.holds(in: scope)
         case .test(let expression, let tests):
             let value = try expression.evaluate(in: scope)
-            return tests.allSatisfy { $0.holds(for: value) }
+            for test in tests where !test.holds(for: value) { return false }
+            return true
         }
     }
 }
