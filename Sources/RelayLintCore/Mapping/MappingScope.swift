@@ -22,21 +22,16 @@ final class MappingScope {
     /// What each named value is for this record, by the position of its `let`. Memory of the
     /// scope's own rather than an array property: every read and write of a class's array is
     /// checked for overlapping access at run time, and these are read a dozen times a record.
-    private let values: UnsafeMutableBufferPointer<NamedValue>
+    private let values: UnsafeMutableBufferPointer<OncePerRecord<JSONValue?>>
     /// How each alias picks its path, by the position of its `let`, and what it picked.
     private let aliases: [BoundAlias?]
-    private let picks: UnsafeMutableBufferPointer<Pick>
+    private let picks: UnsafeMutableBufferPointer<OncePerRecord<Int?>>
 
-    private enum NamedValue {
-        case unread
-        case reading
-        case read(JSONValue?)
-    }
-
-    private enum Pick {
-        case unpicked
-        case picking
-        case picked(Int?)
+    /// What is worked out once per record and kept: a named value, the path an alias picks.
+    private enum OncePerRecord<Value> {
+        case notYet
+        case underWay
+        case done(Value)
     }
 
     /// - Parameter projections: by the position of each `let` (none for a shorter list).
@@ -52,9 +47,9 @@ final class MappingScope {
         self.tokens = tokens
         self.memo = memo
         values = .allocate(capacity: lets.count)
-        values.initialize(repeating: .unread)
+        values.initialize(repeating: .notYet)
         picks = .allocate(capacity: lets.count)
-        picks.initialize(repeating: .unpicked)
+        picks.initialize(repeating: .notYet)
     }
 
     deinit {
@@ -73,32 +68,17 @@ final class MappingScope {
     func begin() {
         item = nil
         for index in values.indices {
-            values[index] = .unread
-            picks[index] = .unpicked
+            values[index] = .notYet
+            picks[index] = .notYet
         }
     }
 
     /// The position of the path the alias at `index` of the mapping's `let` picks for this
     /// record (`AliasChoice`); nil when it picks none.
     func pathChosen(byAlias index: Int) throws(MappingFailure) -> Int? {
-        switch picks[index] {
-        case .picked(let path):
-            return path
-        case .picking:
-            // The loader lets a value read only those declared before it; kept as a guard.
-            throw MappingFailure("the value '$\(lets[index].name)' is defined through itself")
-        case .unpicked:
+        try once(picks, at: index) { () throws(MappingFailure) in
             guard let alias = aliases[index] else { return nil }
-            picks[index] = .picking
-            do {
-                let path = try choose(alias.choice, of: alias)
-                picks[index] = .picked(path)
-                return path
-            } catch {
-                // Its failure, not "defined through itself", when it is read again.
-                picks[index] = .unpicked
-                throw error
-            }
+            return try choose(alias.choice, of: alias)
         }
     }
 
@@ -124,26 +104,34 @@ final class MappingScope {
 
     /// The value of the named value at `index` of the mapping's `let`; nil when it has none.
     func value(at index: Int) throws(MappingFailure) -> JSONValue? {
-        switch values[index] {
-        case .read(let value):
+        try once(values, at: index) { () throws(MappingFailure) in
+            if let projection = projections[index], case .parseJSON(let inner) = lets[index].value {
+                return try MappingExpression.parseJSON(try inner.evaluate(in: self), from: inner, projection: projection)
+            }
+            return try lets[index].value.evaluate(in: self)
+        }
+    }
+
+    /// What `work` gives for the `let` at `index`, worked out the first time this record asks and
+    /// kept. `work` may ask for others (declared before it), never for itself.
+    private func once<Value>(
+        _ kept: UnsafeMutableBufferPointer<OncePerRecord<Value>>, at index: Int, _ work: () throws(MappingFailure) -> Value
+    ) throws(MappingFailure) -> Value {
+        switch kept[index] {
+        case .done(let value):
             return value
-        case .reading:
+        case .underWay:
             // The loader lets a value read only those declared before it; kept as a guard.
             throw MappingFailure("the value '$\(lets[index].name)' is defined through itself")
-        case .unread:
-            values[index] = .reading
+        case .notYet:
+            kept[index] = .underWay
             do {
-                let value: JSONValue?
-                if let projection = projections[index], case .parseJSON(let inner) = lets[index].value {
-                    value = try MappingExpression.parseJSON(try inner.evaluate(in: self), from: inner, projection: projection)
-                } else {
-                    value = try lets[index].value.evaluate(in: self)
-                }
-                values[index] = .read(value)
+                let value = try work()
+                kept[index] = .done(value)
                 return value
             } catch {
                 // Its failure, not "defined through itself", when it is read again.
-                values[index] = .unread
+                kept[index] = .notYet
                 throw error
             }
         }
