@@ -168,9 +168,8 @@ final class RecordMapper {
     private func event(_ template: EventTemplate, number: Int, in scope: MappingScope) throws(MappingFailure) -> MappedEvent? {
         let order = fieldOrder[number]
         // Worked out in the order the mapping writes them (the first failure is the one told),
-        // each put in its place by name.
-        // The values by name, in a list kept from event to event (one list per event was an
-        // allocation each).
+        // each put in its place by name, in a list kept from event to event (one list per event
+        // was an allocation each).
         fieldValues.removeAll(keepingCapacity: true)
         fieldValues.append(contentsOf: repeatElement(nil, count: order.count))
         for (position, field) in template.fields.enumerated() {
@@ -181,7 +180,6 @@ final class RecordMapper {
         for (position, name) in sortedNames[number].enumerated() {
             if let value = fieldValues[position] { event.fields.append((name, value)) }
         }
-        fieldValues.removeAll(keepingCapacity: true)
         event.type = try template.type.evaluate(in: scope)
         event.id = try (template.reserved.id ?? defaults.id)?.evaluate(in: scope).flatMap(Self.nonNull)
         event.time = try (template.reserved.time ?? defaults.time)?.evaluate(in: scope).flatMap(Self.nonNull)
@@ -202,13 +200,4 @@ final class RecordMapper {
     }
 
     private static func nonNull(_ value: JSONValue) -> JSONValue? { value == .null ? nil : value }
-}
-
-extension RecordMapper.MappedEvent {
-    /// The event whose members, reserved fields included, are those of one JSON object.
-    init(members: [String: JSONValue], appleID: String? = nil) {
-        self.init(
-            id: members["id"], time: members["time"], type: members["type"], app: members["app"], subject: members["subject"],
-            fields: members.filter { !Event.reservedFields.contains($0.key) }.sorted { $0.key < $1.key }, appleID: appleID)
-    }
 }

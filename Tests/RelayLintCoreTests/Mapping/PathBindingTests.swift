@@ -1040,3 +1040,12 @@ extension SplitMix64 {
         return result
     }
 }
+
+extension RecordMapper.MappedEvent {
+    /// The event whose members, reserved fields included, are those of one JSON object.
+    fileprivate init(members: [String: JSONValue]) {
+        self.init(
+            id: members["id"], time: members["time"], type: members["type"], app: members["app"], subject: members["subject"],
+            fields: members.filter { !Event.reservedFields.contains($0.key) }.sorted { $0.key < $1.key }, appleID: nil)
+    }
+}
