@@ -346,9 +346,12 @@ struct MappedLogReader: Sendable {
         let record = UnsafeBufferPointer(rebasing: bytes[span.bytes])
         let location = SourceLocation(file: path, line: span.line)
         let tokensBefore = worker.tokens.decoded
-        let outcome: RecordMapper.Outcome
+        // The mapper appends the record's events to the batch's contents, where they stay; each
+        // is validated (and joined) where it lies.
+        let first = batch.contents.count
+        let verdict: RecordMapper.Verdict
         do throws(JSONParser.SyntaxError) {
-            outcome = try worker.mapper.map(parsing: record)
+            verdict = try worker.mapper.map(parsing: record, into: &batch.contents)
         } catch {
             let position = FileBytes.lineAndColumn(of: error.offset, in: record)
             return .invalid(
@@ -356,45 +359,55 @@ struct MappedLogReader: Sendable {
                     .error, "invalid JSON: \(error.reason)",
                     at: SourceLocation(file: path, line: span.line + position.line - 1, column: position.column)))
         }
-        let mapped: [RecordMapper.MappedEvent]
-        switch outcome {
-        case .events(let events):
-            mapped = events
+        switch verdict {
+        case .events:
             if worker.readsSignedTokens, worker.tokens.decoded == tokensBefore { worker.unsignedRecords += 1 }
         case .skipped(let reason, let detail): return .skipped(reason: reason, detail: detail)
         case .invalid(let reason): return .invalid(Diagnostic(.error, "\(reason) (mapping '\(mapping.id)')", at: location))
         }
-        guard mapped.count < 1 << MappedLogReader.eventBits else {
-            return .invalid(Diagnostic(.error, "a record gives \(mapped.count) events; at most 1023 are read", at: location))
+        let count = batch.contents.count - first
+        guard count < 1 << MappedLogReader.eventBits else {
+            batch.contents.removeSubrange(first...)
+            return .invalid(Diagnostic(.error, "a record gives \(count) events; at most 1023 are read", at: location))
         }
         // Validated (and joined) as a whole: a record gives all its events or none.
-        let first = batch.events.count
         let bytesBefore = batch.bytes.count
         func discard() {
             batch.events.removeSubrange(first...)
             batch.contents.removeSubrange(first...)
             batch.bytes.removeSubrange(bytesBefore...)
         }
-        for (number, event) in mapped.enumerated() {
-            let sequence = EventLogReader.sequence(fileIndex: fileIndex, line: span.line << MappedLogReader.eventBits | number)
-            switch MappedEvents.event(from: event, appleAccounts: appleAccounts, location: location, sequence: sequence) {
-            case .event(let made):
-                var content = event
-                // A subject joined by Apple user id is added; the others are there already.
-                if event.appleID != nil { content.subject = .string(made.subject) }
-                var digest = ContentDigest.Accumulator()
-                content.forEachMember { digest.add($0, $1) }
-                batch.events.append(worker.preparation.prepare(made, digest: digest.digest, names: &worker.names, into: &batch.bytes))
-                batch.contents.append(content)
-            case .skipped(let reason):
-                discard()
-                return .skipped(reason: reason, detail: nil)
-            case .invalid(let reason):
-                discard()
-                return .invalid(Diagnostic(.error, "\(reason) (mapping '\(mapping.id)')", at: location))
+        // Each event is moved out of the list while it is read, then put back: read in the
+        // list, it was copied (a retain and a release of every value it holds) for each call.
+        let failure: (reason: String, invalid: Bool)? = batch.contents.withUnsafeMutableBufferPointer { contents in
+            for position in first..<contents.count {
+                let number = position - first
+                let sequence = EventLogReader.sequence(fileIndex: fileIndex, line: span.line << MappedLogReader.eventBits | number)
+                let slot = contents.baseAddress! + position
+                var event = slot.move()
+                let result = MappedEvents.event(from: event, appleAccounts: appleAccounts, location: location, sequence: sequence)
+                if case .event(let made) = result {
+                    // A subject joined by Apple user id is added; the others are there already.
+                    if event.appleID != nil { event.subject = .string(made.subject) }
+                    var digest = ContentDigest.Accumulator()
+                    event.forEachMember { digest.add($0, $1) }
+                    batch.events.append(worker.preparation.prepare(made, digest: digest.digest, names: &worker.names, into: &batch.bytes))
+                }
+                slot.initialize(to: event)
+                switch result {
+                case .event: continue
+                case .skipped(let reason): return (reason, false)
+                case .invalid(let reason): return (reason, true)
+                }
             }
+            return nil
         }
-        return .events(first..<batch.events.count)
+        if let failure {
+            discard()
+            guard failure.invalid else { return .skipped(reason: failure.reason, detail: nil) }
+            return .invalid(Diagnostic(.error, "\(failure.reason) (mapping '\(mapping.id)')", at: location))
+        }
+        return .events(first..<batch.contents.count)
     }
 }
 

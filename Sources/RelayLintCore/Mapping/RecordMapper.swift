@@ -94,18 +94,46 @@ final class RecordMapper {
         case events([MappedEvent])
         case skipped(reason: String, detail: String?)
         case invalid(String)
+
+        init(_ verdict: Verdict, events: [MappedEvent]) {
+            switch verdict {
+            case .events: self = .events(events)
+            case .skipped(let reason, let detail): self = .skipped(reason: reason, detail: detail)
+            case .invalid(let reason): self = .invalid(reason)
+            }
+        }
+    }
+
+    /// What became of a record whose events went into a list the caller keeps
+    /// (`map(parsing:into:)`): the events are at the list's end.
+    enum Verdict: Sendable, Equatable {
+        case events
+        case skipped(reason: String, detail: String?)
+        case invalid(String)
     }
 
     /// Maps a record already parsed (a mapping's example).
     func map(_ record: JSONValue) -> Outcome {
         layout.fill(record, into: scope.slots)
-        return mapLaidOut()
+        var events: [MappedEvent] = []
+        return Outcome(mapLaidOut(into: &events), events: events)
     }
 
     /// Parses the record at `bytes` along the layout and maps it.
     func map(parsing bytes: UnsafeBufferPointer<UInt8>) throws(JSONParser.SyntaxError) -> Outcome {
+        var events: [MappedEvent] = []
+        return Outcome(try map(parsing: bytes, into: &events), events: events)
+    }
+
+    /// Parses the record at `bytes` along the layout and maps it, appending its events to
+    /// `events` (none when it is skipped or invalid). A worker keeps one list for many records:
+    /// events handed back in a list of their own were copied twice more on their way into it,
+    /// each copy a retain and a release of every value they hold.
+    func map(parsing bytes: UnsafeBufferPointer<UInt8>, into events: inout [MappedEvent]) throws(JSONParser.SyntaxError)
+        -> Verdict
+    {
         try layout.parse(bytes, into: scope.slots)
-        return mapLaidOut()
+        return mapLaidOut(into: &events)
     }
 
     /// Whether a record already parsed is of the mapping's format (`recognize`).
@@ -115,25 +143,30 @@ final class RecordMapper {
         return (try? recognize.holds(in: scope)) == true
     }
 
-    private func mapLaidOut() -> Outcome {
+    private func mapLaidOut(into events: inout [MappedEvent]) -> Verdict {
         scope.begin()
+        let first = events.count
         do throws(MappingFailure) {
-            return try mapOrThrow()
+            let verdict = try mapOrThrow(into: &events, from: first)
+            if verdict != .events { events.removeSubrange(first...) }
+            return verdict
         } catch {
+            events.removeSubrange(first...)
             return .invalid(error.reason)
         }
     }
 
-    private func mapOrThrow() throws(MappingFailure) -> Outcome {
+    /// Appends the record's events to `events` from position `first`; the caller removes them
+    /// when the record is skipped or invalid.
+    private func mapOrThrow(into events: inout [MappedEvent], from first: Int) throws(MappingFailure) -> Verdict {
         for skip in skips where try skip.condition?.holds(in: scope) ?? true {
             return .skipped(reason: skip.reason, detail: try skip.detail?.evaluate(in: scope)?.displayText)
         }
-        var events: [MappedEvent] = []
         var namesNoSubject = false
         for (number, template) in templates.enumerated() where try template.condition?.holds(in: scope) ?? true {
             guard let forEach = template.forEach else {
                 // One event, without a list of one item made for it.
-                if let event = try event(template, number: number, in: scope) { events.append(event) } else { namesNoSubject = true }
+                if try !append(template, number: number, in: scope, to: &events) { namesNoSubject = true }
                 continue
             }
             let items: [JSONValue]
@@ -145,27 +178,27 @@ final class RecordMapper {
             for item in items {
                 scope.item = item
                 defer { scope.item = nil }
-                guard let event = try event(template, number: number, in: scope) else {
-                    namesNoSubject = true
-                    continue
-                }
-                events.append(event)
+                if try !append(template, number: number, in: scope, to: &events) { namesNoSubject = true }
             }
         }
         if namesNoSubject { return .skipped(reason: RecordMapper.noSubject, detail: nil) }
-        if events.isEmpty {
+        if events.count == first {
             return .skipped(reason: unmatched.reason, detail: try unmatched.detail?.evaluate(in: scope)?.displayText)
         }
-        if events.count > 1 {
-            for index in events.indices {
-                if case .string(let id)? = events[index].id { events[index].id = .string("\(id)#\(index + 1)") }
+        if events.count - first > 1 {
+            for index in first..<events.count {
+                if case .string(let id)? = events[index].id { events[index].id = .string("\(id)#\(index - first + 1)") }
             }
         }
-        return .events(events)
+        return .events
     }
 
-    /// The event a template gives in a scope; nil when it names no subject.
-    private func event(_ template: EventTemplate, number: Int, in scope: MappingScope) throws(MappingFailure) -> MappedEvent? {
+    /// Appends the event a template gives in a scope to `events`; false, and nothing appended,
+    /// when it names no subject. Appended where it was made: an event returned was copied once
+    /// more on its way into the list.
+    private func append(
+        _ template: EventTemplate, number: Int, in scope: MappingScope, to events: inout [MappedEvent]
+    ) throws(MappingFailure) -> Bool {
         let order = fieldOrder[number]
         // Worked out in the order the mapping writes them (the first failure is the one told),
         // each put in its place by name, in a list kept from event to event (one list per event
@@ -175,28 +208,35 @@ final class RecordMapper {
         for (position, field) in template.fields.enumerated() {
             if let value = try field.value.evaluate(in: scope), value != .null { fieldValues[order[position]] = value }
         }
-        var event = MappedEvent(fields: [])
-        event.fields.reserveCapacity(fieldValues.count)
+        // Made where it lies in `events`: an event appended once made was copied on its way
+        // in. The caller removes what a failure leaves there.
+        events.append(MappedEvent(fields: []))
+        let index = events.count - 1
+        events[index].fields.reserveCapacity(fieldValues.count)
         for (position, name) in sortedNames[number].enumerated() {
-            if let value = fieldValues[position] { event.fields.append((name, value)) }
+            if let value = fieldValues[position].take() { events[index].fields.append((name, value)) }
         }
-        event.type = try template.type.evaluate(in: scope)
-        event.id = try (template.reserved.id ?? defaults.id)?.evaluate(in: scope).flatMap(Self.nonNull)
-        event.time = try (template.reserved.time ?? defaults.time)?.evaluate(in: scope).flatMap(Self.nonNull)
-        event.app = try (template.reserved.app ?? defaults.app)?.evaluate(in: scope).flatMap(Self.nonNull)
+        events[index].type = try template.type.evaluate(in: scope)
+        events[index].id = try (template.reserved.id ?? defaults.id)?.evaluate(in: scope).flatMap(Self.nonNull)
+        events[index].time = try (template.reserved.time ?? defaults.time)?.evaluate(in: scope).flatMap(Self.nonNull)
+        events[index].app = try (template.reserved.app ?? defaults.app)?.evaluate(in: scope).flatMap(Self.nonNull)
         if let appleID = template.reserved.subjectAppleID ?? (template.reserved.subject == nil ? defaults.subjectAppleID : nil) {
-            guard let value = try appleID.evaluate(in: scope), value != .null else { return nil }
+            guard let value = try appleID.evaluate(in: scope), value != .null else {
+                events.removeLast()
+                return false
+            }
             guard case .string(let text) = value else {
                 throw MappingFailure("the Apple user id \(appleID.shortDescription) must be a string, found \(value.kindName)")
             }
-            event.appleID = text
-            return event
+            events[index].appleID = text
+            return true
         }
         guard let subject = try (template.reserved.subject ?? defaults.subject)?.evaluate(in: scope), subject != .null else {
-            return nil
+            events.removeLast()
+            return false
         }
-        event.subject = subject
-        return event
+        events[index].subject = subject
+        return true
     }
 
     private static func nonNull(_ value: JSONValue) -> JSONValue? { value == .null ? nil : value }
