@@ -34,8 +34,7 @@ struct JSONParser: ~Copyable {
     }
 
     static func parseDocument(_ text: String) throws(SyntaxError) -> JSONValue {
-        var copy = text
-        let result: Result<JSONValue, SyntaxError> = copy.withUTF8 { buffer in
+        let result: Result<JSONValue, SyntaxError> = text.withUTF8Bytes { buffer in
             Result { () throws(SyntaxError) in try parseDocument(buffer) }
         }
         return try result.get()

@@ -117,11 +117,9 @@ indirect enum MappingExpression: Sendable, Equatable {
     /// What follows the last `separator` in `text` (compared by UTF-8 bytes, as `methodName`s
     /// are ASCII), or the whole text without one.
     static func lastPart(of text: String, separator: String) -> String {
-        var contiguous = text
-        var mark = separator
         // Read in place: a copy of the bytes of every record's `methodName` was an allocation.
-        return contiguous.withUTF8 { bytes in
-            mark.withUTF8 { mark in
+        text.withUTF8Bytes { bytes in
+            separator.withUTF8Bytes { mark in
                 guard !mark.isEmpty, bytes.count >= mark.count else { return text }
                 var start = bytes.count - mark.count
                 while start >= 0 {

@@ -94,8 +94,7 @@ public struct RelayDomains: Sendable, Hashable {
     /// The string's UTF-8 bytes as one buffer: these tests run on every address of a log, and
     /// walking `String.UTF8View` index by index costs several times more.
     private static func withUTF8<Result>(_ text: String, _ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result {
-        var copy = text
-        return copy.withUTF8(body)
+        text.withUTF8Bytes(body)
     }
 
     /// The relay test on bytes for the usual address: all ASCII, its domain printable without

@@ -46,8 +46,7 @@ public struct Timestamp: Sendable, Hashable, Comparable, Codable, CustomStringCo
 
     /// The same parse, saying why a text is not a time.
     public static func parse(rfc3339 text: String) -> ParseResult {
-        var text = text
-        return text.withUTF8 { Timestamp.parse(rfc3339Bytes: $0) }
+        text.withUTF8Bytes { Timestamp.parse(rfc3339Bytes: $0) }
     }
 
     /// The same parse straight from UTF-8 bytes, for the log reader's fast path.

@@ -75,8 +75,7 @@ struct ContentDigest: Hashable, Sendable {
 
     /// A string's bytes (`WyHash` mixes in their count, so adjacent strings cannot trade bytes).
     private static func combine(_ text: String, into hasher: inout WyHash) {
-        var text = text
-        text.withUTF8 { hasher.combine($0) }
+        text.withUTF8Bytes { hasher.combine($0) }
     }
 
     private static func combine(_ value: JSONValue, into hasher: inout WyHash) {

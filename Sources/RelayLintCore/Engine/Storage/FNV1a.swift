@@ -2,8 +2,7 @@
 /// on every machine and in every run (`--shard` slices by it), and cheap next to `Hasher`.
 enum FNV1a {
     static func hash(_ text: String) -> UInt64 {
-        var text = text
-        return text.withUTF8(hash(bytes:))
+        text.withUTF8Bytes(hash(bytes:))
     }
 
     static func hash(bytes: UnsafeBufferPointer<UInt8>) -> UInt64 {

@@ -5,8 +5,7 @@ struct IDKey: Hashable, Sendable {
     let low: Int
 
     init(_ id: String) {
-        var id = id
-        self = id.withUTF8(IDKey.init(bytes:))
+        self = id.withUTF8Bytes(IDKey.init(bytes:))
     }
 
     /// The standard (seeded SipHash) hash and a 64-bit FNV-1a of the bytes: two independent

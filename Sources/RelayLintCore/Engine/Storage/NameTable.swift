@@ -27,8 +27,7 @@ final class NameTable: @unchecked Sendable {
     /// Whether two names have the same UTF-8 bytes (`==` also equates canonically equivalent
     /// spellings). One `memcmp`: walking both `UTF8View`s byte by byte took 3% of a run.
     static func sameBytes(_ lhs: String, _ rhs: String) -> Bool {
-        var (lhs, rhs) = (lhs, rhs)
-        return lhs.withUTF8 { left in rhs.withUTF8 { left.hasSameBytes(as: $0) } }
+        lhs.withUTF8Bytes { left in rhs.withUTF8Bytes { left.hasSameBytes(as: $0) } }
     }
 
     /// The name at an index.
@@ -44,8 +43,7 @@ final class NameTable: @unchecked Sendable {
         init(_ text: String) { self.text = text }
         static func == (lhs: Name, rhs: Name) -> Bool { NameTable.sameBytes(lhs.text, rhs.text) }
         func hash(into hasher: inout Hasher) {
-            var text = text
-            text.withUTF8 { hasher.combine(bytes: UnsafeRawBufferPointer($0)) }
+            text.withUTF8Bytes { hasher.combine(bytes: UnsafeRawBufferPointer($0)) }
         }
     }
 
@@ -60,7 +58,10 @@ final class NameTable: @unchecked Sendable {
 
         mutating func index(of name: String) -> Int {
             let length = name.utf8.count
-            for entry in recent where entry.length == length && NameTable.sameBytes(entry.name, name) { return entry.index }
+            // By position: a loop over the entries copied each one, a retain of its name.
+            for position in recent.indices where recent[position].length == length && NameTable.sameBytes(recent[position].name, name) {
+                return recent[position].index
+            }
             let index = table.index(of: name)
             if recent.count < 32 {
                 recent.append((length, name, index))

@@ -37,8 +37,7 @@ struct PackedWriter {
     }
 
     mutating func string(_ text: String) {
-        var text = text
-        text.withUTF8 { string(bytes: $0) }
+        text.withUTF8Bytes { string(bytes: $0) }
     }
 
     /// A string given as its UTF-8 bytes: the same bytes `string(_:)` writes for it.
@@ -64,7 +63,7 @@ struct PackedWriter {
         switch value {
         case .null: bytes.append(ValueTag.null.rawValue)
         case .bool(let flag): bytes.append((flag ? ValueTag.true : ValueTag.false).rawValue)
-        case .string(var text): text.withUTF8 { stringValue(bytes: $0) }
+        case .string(let text): text.withUTF8Bytes { stringValue(bytes: $0) }
         case .number(let number):
             bytes.append(ValueTag.number.rawValue)
             string(number.text)

@@ -44,8 +44,7 @@ struct SubjectTable: Sendable {
 
     /// The index of the subject with this id, or nil; `hash` is `SubjectTable.hash(of: id)`.
     func index(of id: String, hash: UInt64) -> Int? {
-        var id = id
-        return id.withUTF8 { index(of: $0, hash: hash) }
+        id.withUTF8Bytes { index(of: $0, hash: hash) }
     }
 
     /// The same for an id given as its UTF-8 bytes.
@@ -62,8 +61,7 @@ struct SubjectTable: Sendable {
 
     /// The index of the subject with this id, added (with no events and no account) when new.
     mutating func insert(_ id: String, hash: UInt64) -> Int {
-        var id = id
-        return id.withUTF8 { insert($0, hash: hash) }
+        id.withUTF8Bytes { insert($0, hash: hash) }
     }
 
     /// The same for an id given as its UTF-8 bytes (the log reader's).
