@@ -33,18 +33,20 @@ indirect enum MappingCondition: Sendable, Equatable {
     }
 
     func holds(in scope: MappingScope) throws(MappingFailure) -> Bool {
+        // Lists are walked by position: a loop over their elements copied each one (a retain
+        // and a release) for every record.
         switch self {
         case .all(let conditions):
-            for condition in conditions where try !condition.holds(in: scope) { return false }
+            for index in conditions.indices where try !conditions[index].holds(in: scope) { return false }
             return true
         case .any(let conditions):
-            for condition in conditions where try condition.holds(in: scope) { return true }
+            for index in conditions.indices where try conditions[index].holds(in: scope) { return true }
             return false
         case .not(let condition):
             return try !condition.holds(in: scope)
         case .test(let expression, let tests):
             let value = try expression.evaluate(in: scope)
-            for test in tests where !test.holds(for: value) { return false }
+            for index in tests.indices where !tests[index].holds(for: value) { return false }
             return true
         }
     }

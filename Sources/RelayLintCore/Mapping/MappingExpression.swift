@@ -35,8 +35,8 @@ indirect enum MappingExpression: Sendable, Equatable {
             // A mapper binds its paths once (`RecordMapper`); one left unbound is bound here.
             return try scope.binder.bind(path).resolve(in: scope)
         case .first(let candidates):
-            for candidate in candidates {
-                if let value = try candidate.evaluate(in: scope), value != .null { return value }
+            for index in candidates.indices {
+                if let value = try candidates[index].evaluate(in: scope), value != .null { return value }
             }
             return nil
         case .condition(let condition, let then, let otherwise):

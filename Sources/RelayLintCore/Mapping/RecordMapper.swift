@@ -159,8 +159,10 @@ final class RecordMapper {
     /// Appends the record's events to `events` from position `first`; the caller removes them
     /// when the record is skipped or invalid.
     private func mapOrThrow(into events: inout [MappedEvent], from first: Int) throws(MappingFailure) -> Verdict {
-        for skip in skips where try skip.condition?.holds(in: scope) ?? true {
-            return .skipped(reason: skip.reason, detail: try skip.detail?.evaluate(in: scope)?.displayText)
+        // Skip rules, templates and fields are walked by position: a loop over them copied each
+        // one (a retain and a release of what it holds) for every record.
+        for index in skips.indices where try skips[index].condition?.holds(in: scope) ?? true {
+            return .skipped(reason: skips[index].reason, detail: try skips[index].detail?.evaluate(in: scope)?.displayText)
         }
         var namesNoSubject = false
         for (number, template) in templates.enumerated() where try template.condition?.holds(in: scope) ?? true {
@@ -205,16 +207,18 @@ final class RecordMapper {
         // was an allocation each).
         fieldValues.removeAll(keepingCapacity: true)
         fieldValues.append(contentsOf: repeatElement(nil, count: order.count))
-        for (position, field) in template.fields.enumerated() {
-            if let value = try field.value.evaluate(in: scope), value != .null { fieldValues[order[position]] = value }
+        let fields = template.fields
+        for position in fields.indices {
+            if let value = try fields[position].value.evaluate(in: scope), value != .null { fieldValues[order[position]] = value }
         }
         // Made where it lies in `events`: an event appended once made was copied on its way
         // in. The caller removes what a failure leaves there.
         events.append(MappedEvent(fields: []))
         let index = events.count - 1
         events[index].fields.reserveCapacity(fieldValues.count)
-        for (position, name) in sortedNames[number].enumerated() {
-            if let value = fieldValues[position].take() { events[index].fields.append((name, value)) }
+        let names = sortedNames[number]
+        for position in names.indices {
+            if let value = fieldValues[position].take() { events[index].fields.append((names[position], value)) }
         }
         events[index].type = try template.type.evaluate(in: scope)
         events[index].id = try (template.reserved.id ?? defaults.id)?.evaluate(in: scope).flatMap(Self.nonNull)
