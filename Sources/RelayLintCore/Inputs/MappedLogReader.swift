@@ -63,6 +63,8 @@ struct MappedLogReader: Sendable {
         var names: NameTable.Cache
         let file: Int
         let preparation: PreparedEvent.Preparation
+        /// The log's path, for the location of every event this worker makes.
+        let path: String
         /// Whether the format's records may carry a signed token.
         let readsSignedTokens: Bool
         /// Records this worker mapped to events without decoding a token (`Totals`).
@@ -75,7 +77,12 @@ struct MappedLogReader: Sendable {
             mapper = RecordMapper(mapping: mapping, tokens: tokens, memo: MappingMemo())
             self.names = NameTable.Cache(names)
             file = self.names.index(of: path)
-            self.preparation = preparation
+            // The path and the relay domains in storage of this worker's own: every event
+            // retains and releases them, and storage shared with the other workers made each of
+            // those an atomic operation on a line of memory the cores take from each other.
+            self.path = String(decoding: Array(path.utf8), as: UTF8.self)
+            self.preparation = PreparedEvent.Preparation(
+                relayDomains: RelayDomains(preparation.relayDomains.domains), shard: preparation.shard)
         }
     }
 
@@ -344,7 +351,7 @@ struct MappedLogReader: Sendable {
     /// Parses, maps, validates and prepares one record on a worker, into its slice's batch.
     private func map(_ span: RecordSpan, bytes: UnsafeBufferPointer<UInt8>, worker: Worker, into batch: inout PreparedBatch) -> Delivery {
         let record = UnsafeBufferPointer(rebasing: bytes[span.bytes])
-        let location = SourceLocation(file: path, line: span.line)
+        let location = SourceLocation(file: worker.path, line: span.line)
         let tokensBefore = worker.tokens.decoded
         // The mapper appends the record's events to the batch's contents, where they stay; each
         // is validated (and joined) where it lies.
