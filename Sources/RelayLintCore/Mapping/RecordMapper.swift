@@ -12,6 +12,8 @@ final class RecordMapper {
     private let recognize: MappingCondition
     private let skips: [LogMapping.SkipRule]
     private let templates: [EventTemplate]
+    /// Which templates a record may match, told from the value most of their conditions test.
+    private let dispatch: TemplateDispatch?
     private let defaults: EventTemplate.Reserved
     private let unmatched: LogMapping.SkipRule
     /// One scope, begun again for each record: a scope per record was an allocation each.
@@ -23,9 +25,15 @@ final class RecordMapper {
     /// The fields of the event being made, by their place in name order.
     private var fieldValues: [JSONValue?] = []
 
-    /// - Parameter projecting: whether records are parsed only along the paths the mapping
-    ///   reads (`RecordProjection`), or whole.
-    init(mapping: LogMapping, tokens: TokenReader, memo: MappingMemo = MappingMemo(), projecting: Bool = true) {
+    /// - Parameters:
+    ///   - projecting: whether records are parsed only along the paths the mapping reads
+    ///     (`RecordProjection`), or whole.
+    ///   - dispatching: whether templates are chosen by the value their conditions test
+    ///     (`TemplateDispatch`), or each condition is tested in turn.
+    init(
+        mapping: LogMapping, tokens: TokenReader, memo: MappingMemo = MappingMemo(), projecting: Bool = true,
+        dispatching: Bool = true
+    ) {
         self.mapping = mapping
         let layout = RecordLayout(projecting ? RecordProjection.of(mapping) : nil)
         let binder = PathBinder(mapping, layout: layout)
@@ -33,6 +41,7 @@ final class RecordMapper {
         recognize = bound.recognize
         skips = bound.skips
         templates = bound.events
+        dispatch = dispatching ? TemplateDispatch(bound.events) : nil
         defaults = bound.defaults
         unmatched = bound.unmatched
         sortedNames = bound.events.map { $0.fields.map(\.name).sorted() }
@@ -165,7 +174,16 @@ final class RecordMapper {
             return .skipped(reason: skips[index].reason, detail: try skips[index].detail?.evaluate(in: scope)?.displayText)
         }
         var namesNoSubject = false
-        for (number, template) in templates.enumerated() where try template.condition?.holds(in: scope) ?? true {
+        // The templates the dispatch leaves possible, once the first dispatched one is reached.
+        // Its parts are taken out once: read in the loop, each template copied the dispatch.
+        var possible: [Int]?
+        let dispatched = dispatch?.dispatched ?? []
+        for (number, template) in templates.enumerated() {
+            if number < dispatched.count, dispatched[number] {
+                if possible == nil { possible = try dispatch!.possible(in: scope) }
+                guard possible!.contains(number) else { continue }
+            }
+            guard try template.condition?.holds(in: scope) ?? true else { continue }
             guard let forEach = template.forEach else {
                 // One event, without a list of one item made for it.
                 if try !append(template, number: number, in: scope, to: &events) { namesNoSubject = true }
