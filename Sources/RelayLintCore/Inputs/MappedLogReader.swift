@@ -20,14 +20,24 @@ struct MappedLogReader: Sendable {
     var opened: OpenedInput?
 
     /// The events of a slice of records, prepared on a worker: packed into `bytes` (each
-    /// event's packed form, id and subject), with each event's content, whose canonical JSON the
-    /// duplicate check keeps for the rare event whose id may have been used before (made only
-    /// then). One for all the records of a slice: three lists per record were three allocations
-    /// on the worker and three frees on the reading thread, which contended for malloc's locks.
+    /// event's packed form, id and subject). One for all the records of a slice: three lists per
+    /// record were three allocations on the worker and three frees on the reading thread, which
+    /// contended for malloc's locks.
+    ///
+    /// What a mapping made of each record is not kept: the duplicate check needs it only for the
+    /// rare event whose id may have been used before, and the reading thread maps that record
+    /// again (`ContentReplay`). Kept, it was freed on the reading thread,
+    /// a tenth of that thread's work.
     struct PreparedBatch {
         var events: [PreparedEvent] = []
         var bytes: [UInt8] = []
-        var contents: [RecordMapper.MappedEvent] = []
+    }
+
+    /// A record as the reading thread gets it with its outcome: the line it starts on, and its
+    /// bytes, valid while the reading thread looks at it.
+    struct DeliveredRecord {
+        let line: Int
+        let bytes: UnsafeBufferPointer<UInt8>
     }
 
     /// What one record became.
@@ -69,6 +79,8 @@ struct MappedLogReader: Sendable {
         let readsSignedTokens: Bool
         /// Records this worker mapped to events without decoding a token (`Totals`).
         var unsignedRecords = 0
+        /// The events of the record being mapped, the list kept from record to record.
+        var events: [RecordMapper.MappedEvent] = []
 
         /// - Parameter mapping: one no other worker reads (`LogMapping.copyForThread`).
         init(mapping: LogMapping, keys: SigningKeySet?, names: NameTable, path: String, preparation: PreparedEvent.Preparation) {
@@ -89,7 +101,7 @@ struct MappedLogReader: Sendable {
     /// Hands each record's outcome to `body` in file order with the record's line.
     func read(
         names: NameTable, preparation: PreparedEvent.Preparation,
-        _ body: (consuming Delivery, _ line: Int, _ batch: PreparedBatch) throws -> Void
+        _ body: (consuming Delivery, _ record: DeliveredRecord, _ batch: PreparedBatch) throws -> Void
     ) throws(InputError) -> Totals {
         // The first worker reads the mapping the reader was given, which no other thread reads
         // while the log is read; each other one a copy of its own, made by loading the mapping's
@@ -136,7 +148,7 @@ struct MappedLogReader: Sendable {
 
     /// A regular file (mapped), a gcloud array in a gzip file or on a pipe (read into memory).
     private func readWhole(
-        workers: [Worker], _ body: (consuming Delivery, _ line: Int, _ batch: PreparedBatch) throws -> Void
+        workers: [Worker], _ body: (consuming Delivery, _ record: DeliveredRecord, _ batch: PreparedBatch) throws -> Void
     ) throws(InputError) -> Totals {
         let file = try MappedFile(path: path, opened: opened, capped: Self.caps)
         var totals = Totals()
@@ -166,7 +178,7 @@ struct MappedLogReader: Sendable {
     /// `InputLimits.lineBytes`); `prefix` is the log's first bytes.
     private func readStreaming(
         startingWith prefix: [UInt8], workers: [Worker],
-        _ body: (consuming Delivery, _ line: Int, _ batch: PreparedBatch) throws -> Void
+        _ body: (consuming Delivery, _ record: DeliveredRecord, _ batch: PreparedBatch) throws -> Void
     ) throws(InputError) -> Totals {
         if prefix.first == 0 {
             throw InputError.invalidRecords([
@@ -200,7 +212,7 @@ struct MappedLogReader: Sendable {
     /// outcome to `body` in order; returns how many records there were.
     private func deliver(
         _ cursor: RecordCursor, in bytes: UnsafeBufferPointer<UInt8>, workers: [Worker],
-        _ body: (consuming Delivery, _ line: Int, _ batch: PreparedBatch) throws -> Void
+        _ body: (consuming Delivery, _ record: DeliveredRecord, _ batch: PreparedBatch) throws -> Void
     ) throws -> Int {
         let pipeline = RecordPipeline(cursor: cursor, bytes: bytes)
         let shared = SharedBytes(bytes: bytes)
@@ -216,7 +228,9 @@ struct MappedLogReader: Sendable {
         }
         while var slice = pipeline.next() {
             for index in slice.spans.indices {
-                try body(slice.outcomes[index].take()!, slice.spans[index].line, slice.batch)
+                let span = slice.spans[index]
+                let record = DeliveredRecord(line: span.line, bytes: UnsafeBufferPointer(rebasing: bytes[span.bytes]))
+                try body(slice.outcomes[index].take()!, record, slice.batch)
             }
         }
         if let line = pipeline.longLine { throw EventLogReader.lineTooLong(path: path, at: line, limit: InputLimits.lineBytes) }
@@ -358,12 +372,10 @@ struct MappedLogReader: Sendable {
         let record = UnsafeBufferPointer(rebasing: bytes[span.bytes])
         let location = SourceLocation(file: worker.path, line: span.line)
         let tokensBefore = worker.tokens.decoded
-        // The mapper appends the record's events to the batch's contents, where they stay; each
-        // is validated (and joined) where it lies.
-        let first = batch.contents.count
+        worker.events.removeAll(keepingCapacity: true)
         let verdict: RecordMapper.Verdict
         do throws(JSONParser.SyntaxError) {
-            verdict = try worker.mapper.map(parsing: record, into: &batch.contents)
+            verdict = try worker.mapper.map(parsing: record, into: &worker.events)
         } catch {
             let position = FileBytes.lineAndColumn(of: error.offset, in: record)
             return .invalid(
@@ -377,25 +389,18 @@ struct MappedLogReader: Sendable {
         case .skipped(let reason, let detail): return .skipped(reason: reason, detail: detail)
         case .invalid(let reason): return .invalid(Diagnostic(.error, "\(reason) (mapping '\(mapping.id)')", at: location))
         }
-        let count = batch.contents.count - first
-        guard count < 1 << MappedLogReader.eventBits else {
-            batch.contents.removeSubrange(first...)
-            return .invalid(Diagnostic(.error, "a record gives \(count) events; at most 1023 are read", at: location))
+        guard worker.events.count < 1 << MappedLogReader.eventBits else {
+            return .invalid(Diagnostic(.error, "a record gives \(worker.events.count) events; at most 1023 are read", at: location))
         }
-        // Validated (and joined) as a whole: a record gives all its events or none.
+        // Validated (and joined) as a whole: a record gives all its events or none. Each event
+        // is moved out of the list while it is read, then put back: read in the list, it was
+        // copied (a retain and a release of every value it holds) for each call.
+        let first = batch.events.count
         let bytesBefore = batch.bytes.count
-        func discard() {
-            batch.events.removeSubrange(first...)
-            batch.contents.removeSubrange(first...)
-            batch.bytes.removeSubrange(bytesBefore...)
-        }
-        // Each event is moved out of the list while it is read, then put back: read in the
-        // list, it was copied (a retain and a release of every value it holds) for each call.
-        let failure: (reason: String, invalid: Bool)? = batch.contents.withUnsafeMutableBufferPointer { contents in
-            for position in first..<contents.count {
-                let number = position - first
+        let failure: (reason: String, invalid: Bool)? = worker.events.withUnsafeMutableBufferPointer { events in
+            for number in events.indices {
                 let sequence = EventLogReader.sequence(fileIndex: fileIndex, line: span.line << MappedLogReader.eventBits | number)
-                let slot = contents.baseAddress! + position
+                let slot = events.baseAddress! + number
                 var event = slot.move()
                 let result = MappedEvents.event(from: event, appleAccounts: appleAccounts, location: location, sequence: sequence)
                 if case .event(let made) = result {
@@ -415,11 +420,42 @@ struct MappedLogReader: Sendable {
             return nil
         }
         if let failure {
-            discard()
+            batch.events.removeSubrange(first...)
+            batch.bytes.removeSubrange(bytesBefore...)
             guard failure.invalid else { return .skipped(reason: failure.reason, detail: nil) }
             return .invalid(Diagnostic(.error, "\(failure.reason) (mapping '\(mapping.id)')", at: location))
         }
-        return .events(first..<batch.contents.count)
+        return .events(first..<batch.events.count)
+    }
+}
+
+extension MappedLogReader {
+    /// What the events of a record held, as the worker that mapped it made them, for the rare
+    /// event whose id may have been used before (the duplicate check compares contents): the
+    /// record is mapped again on the reading thread, by a mapper made the first time one is
+    /// needed.
+    final class ContentReplay {
+        private let mapping: LogMapping
+        private let keys: SigningKeySet?
+        private var mapper: RecordMapper?
+
+        init(mapping: LogMapping, keys: SigningKeySet?) {
+            self.mapping = mapping
+            self.keys = keys
+        }
+
+        /// Event `number` of the record at `record`, a subject joined by Apple user id set to
+        /// `subject`, the one the event was joined to; nil if the record no longer gives that
+        /// event, which a mapping's determinism rules out.
+        func content(ofEvent number: Int, in record: UnsafeBufferPointer<UInt8>, subject: String) -> RecordMapper.MappedEvent? {
+            let mapper = self.mapper ?? RecordMapper(mapping: mapping, tokens: TokenReader(keys: keys))
+            self.mapper = mapper
+            var events: [RecordMapper.MappedEvent] = []
+            guard (try? mapper.map(parsing: record, into: &events)) == .events, events.indices.contains(number) else { return nil }
+            var event = events[number]
+            if event.appleID != nil { event.subject = .string(subject) }
+            return event
+        }
     }
 }
 

@@ -36,13 +36,14 @@ extension DatasetBuilder {
             path: path, fileIndex: fileIndex, mapping: mapping, keys: keys, appleAccounts: appleAccounts, parallelism: parallelism)
         reader.opened = opened
         let preparation = PreparedEvent.Preparation(relayDomains: relayDomains, shard: shard)
-        let totals = try reader.read(names: names, preparation: preparation) { delivery, line, batch in
+        let replay = MappedLogReader.ContentReplay(mapping: mapping, keys: keys)
+        let totals = try reader.read(names: names, preparation: preparation) { delivery, record, batch in
             switch delivery {
             case .invalid(let diagnostic):
                 summary.invalid += 1
                 try addInvalid(diagnostic, fromPipe: opened != nil)
             case .skipped(let reason, let detail):
-                skip(reason, detail, at: SourceLocation(file: path, line: line))
+                skip(reason, detail, at: SourceLocation(file: path, line: record.line))
             case .events(let positions):
                 batch.bytes.withUnsafeBufferPointer { buffer in
                     for position in positions {
@@ -50,7 +51,16 @@ extension DatasetBuilder {
                         made += 1
                         let time = event.time
                         let counted = ingest(event, in: buffer) { keep in
-                            var text = JSONValue.object(batch.contents[position].members).canonicalText
+                            let subject = String(decoding: UnsafeBufferPointer(rebasing: buffer[event.subject]), as: UTF8.self)
+                            guard
+                                let content = replay.content(ofEvent: position - positions.lowerBound, in: record.bytes, subject: subject)
+                            else {
+                                // Not reached (a mapping gives a record the same events each
+                                // time); the record's own text still tells its contents apart.
+                                keep(record.bytes)
+                                return
+                            }
+                            var text = JSONValue.object(content.members).canonicalText
                             text.withUTF8 { keep($0) }
                         }
                         if counted {
