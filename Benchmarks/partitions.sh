@@ -27,14 +27,14 @@
 # Results also go to Benchmarks/data/<EVENTS>-unique-ids/partitions.tsv; parts-N/ is removed after each N
 # unless KEEP_PARTS=1.
 #
-# Environment: RELAYLINT (binary; default .build-bench/release/relaylint, built with
-# `swift build -c release --product relaylint --scratch-path .build-bench` when missing), SEED,
+# Environment: RELAYLINT (binary; default .build-static/release/relaylint, built with
+# `swift build -c release --static-swift-stdlib --product relaylint --scratch-path .build-static` when missing), SEED,
 # PARTITIONS, PARALLEL, KEEP_PARTS.
 set -euo pipefail
 
 HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 ROOT="$(cd "$HERE/.." && pwd)"
-RELAYLINT="${RELAYLINT:-$ROOT/.build-bench/release/relaylint}"
+RELAYLINT="${RELAYLINT:-$ROOT/.build-static/release/relaylint}"
 SEED="${SEED:-1}"
 PARTITIONS="${PARTITIONS:-2 4 8}"
 PARALLEL="${PARALLEL:-2}"
@@ -48,7 +48,7 @@ if [ ! -x /usr/bin/time ]; then
 fi
 if [ ! -x "$RELAYLINT" ]; then
     echo "building relaylint (release)" >&2
-    (cd "$ROOT" && swift build -c release --product relaylint --scratch-path .build-bench >&2)
+    (cd "$ROOT" && swift build -c release --static-swift-stdlib --product relaylint --scratch-path .build-static >&2)
 fi
 RELAYLINT="$(cd "$(dirname "$RELAYLINT")" && pwd)/$(basename "$RELAYLINT")"   # runs cd into the data
 

@@ -14,14 +14,15 @@
 #   duckdb           duckdb_check.py (rules.sql), findings kept
 # then compares relaylint-4's findings with DuckDB's (compare.py) and prints a Markdown table.
 #
-# Environment: RELAYLINT (binary; default .build-bench/release/relaylint, built with
-# `swift build -c release --scratch-path .build-bench` when missing), SEED, THREADS (DuckDB threads).
+# Environment: RELAYLINT (binary; default .build-static/release/relaylint, built with
+# `swift build -c release --static-swift-stdlib --product relaylint --scratch-path .build-static` when missing:
+# the shipped binary, as Scripts/release.sh builds it), SEED, THREADS (DuckDB threads).
 # Results also go to Benchmarks/data/<EVENTS>/results.tsv and compare.txt.
 set -euo pipefail
 
 HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 ROOT="$(cd "$HERE/.." && pwd)"
-RELAYLINT="${RELAYLINT:-$ROOT/.build-bench/release/relaylint}"
+RELAYLINT="${RELAYLINT:-$ROOT/.build-static/release/relaylint}"
 SEED="${SEED:-1}"
 SIZES=("$@")
 [ ${#SIZES[@]} -eq 0 ] && SIZES=(1000000)
@@ -33,7 +34,7 @@ if [ ! -x /usr/bin/time ]; then
 fi
 if [ ! -x "$RELAYLINT" ]; then
     echo "building relaylint (release)" >&2
-    (cd "$ROOT" && swift build -c release --scratch-path .build-bench >&2)
+    (cd "$ROOT" && swift build -c release --static-swift-stdlib --product relaylint --scratch-path .build-static >&2)
 fi
 python3 "$HERE/duckdb_check.py" --setup-only
 PY="$HERE/.venv/bin/python"
