@@ -22,8 +22,10 @@ final class RecordMapper {
     private let fieldOrder: [[Int]]
     /// By template: its field names, sorted.
     private let sortedNames: [[String]]
-    /// The fields of the event being made, by their place in name order.
-    private var fieldValues: [JSONValue?] = []
+    /// The fields of the event being made, by their place in name order: room for the most
+    /// fields a template has, in memory of the mapper's own (an array property was checked for
+    /// overlapping access at run time on every read and write, seven times a record).
+    private let fieldValues: UnsafeMutableBufferPointer<JSONValue?>
 
     /// - Parameters:
     ///   - projecting: whether records are parsed only along the paths the mapping reads
@@ -53,6 +55,12 @@ final class RecordMapper {
         scope = MappingScope(
             binder: binder, lets: bound.lets, aliases: binder.aliasChoices(of: mapping),
             projections: mapping.lets.map { parsed[$0.name] }, tokens: tokens, memo: memo)
+        fieldValues = .allocate(capacity: bound.events.map(\.fields.count).max() ?? 0)
+        fieldValues.initialize(repeating: nil)
+    }
+
+    deinit {
+        fieldValues.deinitialize().deallocate()
     }
 
     /// Where the parts of a record the mapping reads are held: the scope's, its paths bound to it.
@@ -221,10 +229,9 @@ final class RecordMapper {
     ) throws(MappingFailure) -> Bool {
         let order = fieldOrder[number]
         // Worked out in the order the mapping writes them (the first failure is the one told),
-        // each put in its place by name, in a list kept from event to event (one list per event
-        // was an allocation each).
-        fieldValues.removeAll(keepingCapacity: true)
-        fieldValues.append(contentsOf: repeatElement(nil, count: order.count))
+        // each put in its place by name, in room kept from event to event (one list per event
+        // was an allocation each); emptied first, as a failure leaves values there.
+        for position in order.indices { fieldValues[position] = nil }
         let fields = template.fields
         for position in fields.indices {
             if let value = try fields[position].value.evaluate(in: scope), value != .null { fieldValues[order[position]] = value }
@@ -233,7 +240,7 @@ final class RecordMapper {
         // in. The caller removes what a failure leaves there.
         events.append(MappedEvent(fields: []))
         let index = events.count - 1
-        events[index].fields.reserveCapacity(fieldValues.count)
+        events[index].fields.reserveCapacity(order.count)
         let names = sortedNames[number]
         for position in names.indices {
             if let value = fieldValues[position].take() { events[index].fields.append((names[position], value)) }
