@@ -160,7 +160,7 @@ def run_case(tmp, relaylint, config, name, events, expect, accounts, files, raw)
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split('\n\n')[0])
-    ap.add_argument('--relaylint', default=os.environ.get('RELAYLINT', os.path.join(ROOT, '.build-bench/release/relaylint')))
+    ap.add_argument('--relaylint', default=os.environ.get('RELAYLINT', os.path.join(ROOT, '.build-static/release/relaylint')))
     args = ap.parse_args()
     yaml_examples()
     tmp = tempfile.mkdtemp(prefix='relaylint-edge-')

@@ -406,9 +406,8 @@ struct MappedLogReader: Sendable {
                 if case .event(let made) = result {
                     // A subject joined by Apple user id is added; the others are there already.
                     if event.appleID != nil { event.subject = .string(made.subject) }
-                    var digest = ContentDigest.Accumulator()
-                    event.forEachMember { digest.add($0, $1) }
-                    batch.events.append(worker.preparation.prepare(made, digest: digest.digest, names: &worker.names, into: &batch.bytes))
+                    batch.events.append(
+                        worker.preparation.prepare(made, digest: event.contentDigest, names: &worker.names, into: &batch.bytes))
                 }
                 slot.initialize(to: event)
                 switch result {

@@ -95,6 +95,13 @@ final class RecordMapper {
             for field in fields { body(field.key, field.value) }
         }
 
+        /// The digest of its content, every member as `forEachMember` gives it.
+        var contentDigest: ContentDigest {
+            var digest = ContentDigest.Accumulator()
+            forEachMember { digest.add($0, $1) }
+            return digest.digest
+        }
+
         /// The event as one JSON object's members (a mapping's example, the duplicate check).
         var members: [String: JSONValue] {
             var members: [String: JSONValue] = [:]

@@ -10,6 +10,12 @@
 /// whole condition tested as before. The value is read when the first dispatched template is
 /// reached, as testing that template's condition first read it, so a value that fails to work
 /// out fails the record at the same point.
+///
+/// The value is a path (into the record, or a named value, worked out once per record): two
+/// conditions share it only when they read the same place, and reading it once instead of once
+/// per template changes nothing. Computed values are not dispatched: `==` takes `1` and `1.0`, or
+/// two spellings of `é`, for one expression though a `concat` or a `last_part` of them differ,
+/// and a value that decodes a signed token counts one decoding per template.
 struct TemplateDispatch {
     /// The value templates are chosen by.
     let value: MappingExpression
@@ -60,7 +66,7 @@ struct TemplateDispatch {
         case .all(let conditions):
             return conditions.first.flatMap(stringTest)
         case .test(let value, let tests):
-            guard tests.count == 1 else { return nil }
+            guard case .bound = value, tests.count == 1 else { return nil }
             switch tests[0] {
             case .equals(.string(let text)):
                 return (value, [text])

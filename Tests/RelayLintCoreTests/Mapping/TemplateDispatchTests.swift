@@ -75,6 +75,24 @@ import Testing
         #expect(dispatched == tested)
     }
 
+    /// One mapper maps record after record: nothing of one record's dispatch or fields is left
+    /// for the next.
+    @Test func recordsMappedInTurnMapAsEachAlone() throws {
+        let inTurn = try mappers()
+        for record in Self.records + Self.records.reversed() {
+            let alone = try mappers()
+            var text = record
+            let outcomes = try text.withUTF8 { bytes in
+                (
+                    try inTurn.dispatching.map(parsing: bytes), try inTurn.testingEach.map(parsing: bytes),
+                    try alone.dispatching.map(parsing: bytes)
+                )
+            }
+            #expect(outcomes.0 == outcomes.1, "\(record)")
+            #expect(outcomes.0 == outcomes.2, "\(record)")
+        }
+    }
+
     @Test func theEventsOfARecordComeInTheOrderOfTheTemplates() throws {
         var text = #"{"id":"a","t":"2025-01-01T00:00:00Z","uid":"u","action":"svc.created","flag":true}"#
         let outcome = try text.withUTF8 { try mappers().dispatching.map(parsing: $0) }
@@ -95,6 +113,60 @@ import Testing
             return
         }
         #expect(reason.contains("invalid JSON"))
+    }
+
+    /// A template before the dispatched ones whose condition fails first is the failure told:
+    /// the dispatch value is not worked out before the template that first reads it.
+    @Test func anEarlierTemplatesFailureIsTheOneTold() throws {
+        let mapping = try MappingLoader.load(
+            text: """
+                mapping: failures
+                recognize: {path: id, exists: true}
+                let:
+                  first: {parse_json: {path: one}}
+                  second: {parse_json: {path: two}}
+                defaults: {id: {path: id}, time: {path: t}, subject: {path: uid}}
+                events:
+                  - when: {path: $first.kind, equals: x}
+                    type: flagged
+                  - when: {path: $second.kind, equals: created}
+                    type: account.created
+                  - when: {path: $second.kind, in: [deleted]}
+                    type: account.deleted
+                """, path: "failures.yml", sha256: ""
+        ).get()
+        let mapper = RecordMapper(mapping: mapping, tokens: TokenReader(keys: nil))
+        var text = #"{"id":"f","t":"2025-01-01T00:00:00Z","uid":"u","one":"not json","two":"nor this"}"#
+        let outcome = try text.withUTF8 { try mapper.map(parsing: $0) }
+        guard case .invalid(let reason) = outcome else {
+            Issue.record("the record was not invalid: \(outcome)")
+            return
+        }
+        #expect(reason.contains("'one'"), "\(reason)")
+    }
+
+    /// Values worked out from others are tested, not dispatched: `1` and `1.0` are one
+    /// expression to `==` but two texts to `concat`.
+    @Test func computedValuesAreTestedInTurn() throws {
+        let mapping = try MappingLoader.load(
+            text: """
+                mapping: computed
+                recognize: {path: id, exists: true}
+                defaults: {id: {path: id}, time: {path: t}, subject: {path: uid}}
+                events:
+                  - when: {value: {concat: [{path: kind}, 1.0]}, equals: "a1.0"}
+                    type: account.created
+                  - when: {value: {concat: [{path: kind}, 1]}, equals: "a1"}
+                    type: signin
+                """, path: "computed.yml", sha256: ""
+        ).get()
+        var text = #"{"id":"e","t":"2025-01-01T00:00:00Z","uid":"u","kind":"a"}"#
+        let outcome = try text.withUTF8 { try RecordMapper(mapping: mapping, tokens: TokenReader(keys: nil)).map(parsing: $0) }
+        guard case .events(let events) = outcome else {
+            Issue.record("the record gave no events: \(outcome)")
+            return
+        }
+        #expect(events.map(\.type) == ["account.created", "signin"].map(JSONValue.string))
     }
 
     @Test func theValueMostTemplatesTestIsChosen() throws {

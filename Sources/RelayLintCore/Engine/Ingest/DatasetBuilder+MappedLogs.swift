@@ -57,9 +57,12 @@ extension DatasetBuilder {
                             else {
                                 // Not reached (a mapping gives a record the same events each
                                 // time); the record's own text still tells its contents apart.
+                                assertionFailure("record at line \(record.line) no longer gives event \(position - positions.lowerBound)")
                                 keep(record.bytes)
                                 return
                             }
+                            // The content is the one the worker digested (tests run with this on).
+                            assert(content.contentDigest == event.digest, "the content mapped again differs from the worker's")
                             var text = JSONValue.object(content.members).canonicalText
                             text.withUTF8 { keep($0) }
                         }
