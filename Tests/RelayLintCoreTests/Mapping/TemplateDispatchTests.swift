@@ -66,6 +66,13 @@ import Testing
         )
     }
 
+    /// What the mapping written in `yaml` makes of `record`.
+    private func outcome(of record: String, mapping yaml: String) throws -> RecordMapper.Outcome {
+        let mapping = try MappingLoader.load(text: yaml, path: "mapping.yml", sha256: "").get()
+        var text = record
+        return try text.withUTF8 { try RecordMapper(mapping: mapping, tokens: TokenReader(keys: nil)).map(parsing: $0) }
+    }
+
     @Test(arguments: records)
     func aRecordMapsAsWhenEveryConditionIsTested(record: String) throws {
         let mappers = try mappers()
@@ -118,8 +125,9 @@ import Testing
     /// A template before the dispatched ones whose condition fails first is the failure told:
     /// the dispatch value is not worked out before the template that first reads it.
     @Test func anEarlierTemplatesFailureIsTheOneTold() throws {
-        let mapping = try MappingLoader.load(
-            text: """
+        let outcome = try outcome(
+            of: #"{"id":"f","t":"2025-01-01T00:00:00Z","uid":"u","one":"not json","two":"nor this"}"#,
+            mapping: """
                 mapping: failures
                 recognize: {path: id, exists: true}
                 let:
@@ -133,11 +141,7 @@ import Testing
                     type: account.created
                   - when: {path: $second.kind, in: [deleted]}
                     type: account.deleted
-                """, path: "failures.yml", sha256: ""
-        ).get()
-        let mapper = RecordMapper(mapping: mapping, tokens: TokenReader(keys: nil))
-        var text = #"{"id":"f","t":"2025-01-01T00:00:00Z","uid":"u","one":"not json","two":"nor this"}"#
-        let outcome = try text.withUTF8 { try mapper.map(parsing: $0) }
+                """)
         guard case .invalid(let reason) = outcome else {
             Issue.record("the record was not invalid: \(outcome)")
             return
@@ -148,8 +152,9 @@ import Testing
     /// Values worked out from others are tested, not dispatched: `1` and `1.0` are one
     /// expression to `==` but two texts to `concat`.
     @Test func computedValuesAreTestedInTurn() throws {
-        let mapping = try MappingLoader.load(
-            text: """
+        let outcome = try outcome(
+            of: #"{"id":"e","t":"2025-01-01T00:00:00Z","uid":"u","kind":"a"}"#,
+            mapping: """
                 mapping: computed
                 recognize: {path: id, exists: true}
                 defaults: {id: {path: id}, time: {path: t}, subject: {path: uid}}
@@ -158,10 +163,7 @@ import Testing
                     type: account.created
                   - when: {value: {concat: [{path: kind}, 1]}, equals: "a1"}
                     type: signin
-                """, path: "computed.yml", sha256: ""
-        ).get()
-        var text = #"{"id":"e","t":"2025-01-01T00:00:00Z","uid":"u","kind":"a"}"#
-        let outcome = try text.withUTF8 { try RecordMapper(mapping: mapping, tokens: TokenReader(keys: nil)).map(parsing: $0) }
+                """)
         guard case .events(let events) = outcome else {
             Issue.record("the record gave no events: \(outcome)")
             return
