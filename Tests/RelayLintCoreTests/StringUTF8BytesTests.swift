@@ -13,7 +13,9 @@ import Testing
         #expect(text.withUTF8Bytes { Array($0) } == Array(text.utf8))
     }
 
-    /// Strings whose bytes may not lie in one piece: a slice made a string, a Foundation string.
+    /// Strings made otherwise: from a slice, by Foundation (whose strings may not lie in one
+    /// piece on every platform; here they do, and the copy `withUTF8Bytes` falls back on is not
+    /// reached).
     @Test func stringsMadeOtherwiseGiveTheirBytesToo() {
         let whole = "prefix-" + String(repeating: "ü", count: 20) + "-suffix"
         let slice = String(whole.dropFirst(7).dropLast(7))

@@ -243,8 +243,7 @@ final class RecordMapper {
         for position in fields.indices {
             if let value = try fields[position].value.evaluate(in: scope), value != .null { fieldValues[order[position]] = value }
         }
-        // Made where it lies in `events`: an event appended once made was copied on its way
-        // in. The caller removes what a failure leaves there.
+        // The caller removes what a failure leaves in `events`.
         events.append(MappedEvent(fields: []))
         let index = events.count - 1
         events[index].fields.reserveCapacity(order.count)

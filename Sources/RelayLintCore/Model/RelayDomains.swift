@@ -28,9 +28,10 @@ public struct RelayDomains: Sendable, Hashable {
 
     /// True when the address's domain is exactly one of the relay domains.
     public func isRelayAddress(_ address: String) -> Bool {
-        // A closure, not the method as a value: that captured `self` and retained its three
-        // arrays for every address (the evaluation tests several per event).
-        if let isRelay = Self.withUTF8(address, { asciiRelayTest($0) }) { return isRelay }
+        // The address's bytes as one buffer: walking `String.UTF8View` index by index costs
+        // several times more. A closure, not the method as a value: that captured `self` and
+        // retained its three arrays for every address (the evaluation tests several per event).
+        if let isRelay = address.withUTF8Bytes({ asciiRelayTest($0) }) { return isRelay }
         guard let domain = RelayDomains.domain(of: address) else { return false }
         return domains.contains(domain)
     }
@@ -39,7 +40,7 @@ public struct RelayDomains: Sendable, Hashable {
     /// (`privaterelay.apple.id.com`, `appleid.com`): worth a data-quality note.
     public func isLookAlike(_ address: String) -> Bool {
         // Most addresses are ASCII: byte tests decide them (a log has millions).
-        Self.withUTF8(address, { asciiLookAlikeTest($0) }) ?? unicodeLookAlikeTest(address)
+        address.withUTF8Bytes({ asciiLookAlikeTest($0) }) ?? unicodeLookAlikeTest(address)
     }
 
     /// The look-alike test for any address, on its `Character`s (the byte test must agree with
@@ -91,12 +92,6 @@ public struct RelayDomains: Sendable, Hashable {
         }
     }
 
-    /// The string's UTF-8 bytes as one buffer: these tests run on every address of a log, and
-    /// walking `String.UTF8View` index by index costs several times more.
-    private static func withUTF8<Result>(_ text: String, _ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result {
-        text.withUTF8Bytes(body)
-    }
-
     /// The relay test on bytes for the usual address: all ASCII, its domain printable without
     /// white space (so trimming and Unicode lowercasing change nothing but ASCII case). nil for
     /// any other address, which the Unicode-aware path decides.
@@ -121,7 +116,7 @@ public struct RelayDomains: Sendable, Hashable {
     /// A prefilter for exported accounts, which test the address's key (trimmed, lowercased):
     /// false only where the byte test rules the address out, so that only the rare address it
     /// cannot decide, or a look-alike, costs a key.
-    func mayLookAlike(_ address: String) -> Bool { Self.withUTF8(address) { asciiLookAlikeTest($0) ?? true } }
+    func mayLookAlike(_ address: String) -> Bool { address.withUTF8Bytes { asciiLookAlikeTest($0) ?? true } }
 
     static func normalize(_ domain: String) -> String { trimWhitespace(domain).lowercased() }
 
