@@ -16,7 +16,12 @@
 # Every extracted column is used (counted or measured): DuckDB's optimizer drops columns a
 # query does not use, and an earlier version of this script, which counted only rows and
 # distinct ids, had DuckDB extract insertId alone.
-# and prints entries per second. RELAYLINT (default .build-static/release/relaylint, built when
+#   *-query-alone      each DuckDB query timed inside Python (perf_counter around execute and
+#                fetchall): its process's wall time includes ~0.1 s of starting Python and
+#                importing duckdb, which the DuckDB command-line tool does not spend, so this is
+#                the time to compare relaylint's with (relaylint's own start, ~20 ms, is in its
+#                wall time).
+# It prints entries per second. RELAYLINT (default .build-static/release/relaylint, built when
 # missing as Scripts/release.sh builds the shipped binary: the Swift runtime linked in, which
 # starts 6 ms sooner and calls the runtime directly), THREADS (DuckDB threads, default 2).
 set -euo pipefail
@@ -34,15 +39,19 @@ python3 -c 'import cryptography' 2>/dev/null || python3 -m pip install --quiet c
 python3 "$HERE/duckdb_check.py" --setup-only
 PY="$HERE/.venv/bin/python"
 
-measure() { # name, command...: prints "name seconds peak-MiB"
+measure() { # name, command...: prints "name seconds peak-MiB", and a second line "name-query
+    # seconds -" when the command prints "query N" (the DuckDB rows: the query alone, timed
+    # inside Python, without the ~0.1 s of starting Python and importing duckdb)
     local name="$1"; shift
-    local log; log="$(mktemp)"
-    /usr/bin/time -v "$@" >/dev/null 2>"$log" || { echo "$name failed:" >&2; tail -5 "$log" >&2; }
-    local wall peak
+    local log out; log="$(mktemp)"; out="$(mktemp)"
+    /usr/bin/time -v "$@" >"$out" 2>"$log" || { echo "$name failed:" >&2; tail -5 "$log" >&2; }
+    local wall peak query
     wall=$(sed -n 's/.*Elapsed (wall clock) time (h:mm:ss or m:ss): //p' "$log" | awk -F: '{ if (NF==3) print $1*3600+$2*60+$3; else print $1*60+$2 }')
     peak=$(sed -n 's/.*Maximum resident set size (kbytes): //p' "$log")
-    rm -f "$log"
+    query=$(sed -n 's/^query //p' "$out")
+    rm -f "$log" "$out"
     echo "$name $wall $((peak / 1024))"
+    [ -z "$query" ] || echo "$name-query-alone $query -"
 }
 
 echo "| subjects | entries | MB | tool | wall s | entries/s | peak MiB |"
@@ -54,30 +63,34 @@ for subjects in "${SIZES[@]}"; do
     entries=$(wc -l < "$file")
     mb=$(( $(stat -c %s "$file") / 1000000 ))
     cat "$file" > /dev/null
-    for row in \
-        "$(measure wc-l wc -l "$file")" \
-        "$(measure relaylint "$RELAYLINT" check --quiet --fail-on never --events "$file" --format json --output /dev/null)" \
-        "$(measure duckdb-read_json "$PY" -c "
-import duckdb
+    {
+        measure wc-l wc -l "$file"
+        measure relaylint "$RELAYLINT" check --quiet --fail-on never --events "$file" --format json --output /dev/null
+        measure duckdb-read_json "$PY" -c "
+import duckdb, time
 con = duckdb.connect(); con.execute('SET threads TO $THREADS')
+started = time.perf_counter()
 con.execute(\"\"\"SELECT count(*), count(DISTINCT insertId), count(timestamp), count(p.\"@type\"), count(p.methodName),
   count(p.requestMetadata.callerSuppliedUserAgent), count(p.request.localId), count(p.request.idToken), count(p.request.email),
   count(p.request.deleteProvider), count(p.response.localId), count(p.response.email), count(p.response.providerId),
   count(p.response.isNewUser), count(p.response.federatedId), count(p.response.phoneNumber),
   count(json_extract(p.response.rawUserInfo, '\$.is_private_email'))
   FROM (SELECT insertId, timestamp, jsonPayload AS p FROM read_json('$file', format='newline_delimited', maximum_object_size=16777216))\"\"\").fetchall()
-")" \
-        "$(measure duckdb-objects "$PY" -c "
-import duckdb
+print('query %.2f' % (time.perf_counter() - started))
+"
+        measure duckdb-objects "$PY" -c "
+import duckdb, time
 con = duckdb.connect(); con.execute('SET threads TO $THREADS')
+started = time.perf_counter()
 con.execute(\"\"\"SELECT count(*), count(DISTINCT id), count(t), count(m1), count(m2), sum(length(rq::VARCHAR)), sum(length(rs::VARCHAR))
   FROM (SELECT json_extract_string(json, '\$.insertId') AS id, json_extract_string(json, '\$.timestamp') AS t,
   json_extract_string(json, '\$.jsonPayload.methodName') AS m1, json_extract_string(json, '\$.protoPayload.methodName') AS m2,
   json_extract(json, '\$.jsonPayload.request') AS rq, json_extract(json, '\$.jsonPayload.response') AS rs
   FROM read_json_objects('$file', format='newline_delimited', maximum_object_size=16777216))\"\"\").fetchall()
-")"; do
-        set -- $row
-        rate=$(awk -v n="$entries" -v s="$2" 'BEGIN { if (s > 0) printf "%.0f", n / s; else print "-" }')
-        echo "| $subjects | $entries | $mb | $1 | $2 | $rate | $3 |"
+print('query %.2f' % (time.perf_counter() - started))
+"
+    } | while read -r name seconds peak; do
+        rate=$(awk -v n="$entries" -v s="$seconds" 'BEGIN { if (s > 0) printf "%.0f", n / s; else print "-" }')
+        echo "| $subjects | $entries | $mb | $name | $seconds | $rate | $peak |"
     done
 done
