@@ -203,7 +203,9 @@ class Chunk:
                 fields["email"] = email
             if ipe is not MISSING:
                 fields["is_private_email"] = ipe
-            self.native(ns, jti, ns // MS, s.uid, "apple.notification", aud, fields)
+            # The built-in mapping gives a notification no app (`aud` names the Sign in with
+            # Apple client, not the app that made the account).
+            self.native(ns, jti, ns // MS, s.uid, "apple.notification", None, fields)
 
     # clock -----------------------------------------------------------------------------------
     def wait(self, s, lo_s, hi_s):

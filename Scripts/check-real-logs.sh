@@ -14,7 +14,10 @@ python3 Benchmarks/generate_real_logs.py --subjects "$subjects" --seed 7 --out "
 python3 Benchmarks/check_real_logs_generator.py --dir "$work/set"
 set +e
 "$bin" check --quiet --accounts "$work/set/accounts.json" --events "$work/set/events.jsonl" --format json --output "$work/native.json"
+# The story has several apps: Cloud Logging is read through the example's copy of the built-in
+# mapping that takes the app from the user agent (README, "Logs of several apps").
 "$bin" check --quiet --accounts "$work/set/accounts.json" --mapping Examples/real-logs/backend-mapping.yml \
+  --mapping Examples/real-logs/cloud-logging-by-app.yml \
   --apple-keys "$work/set/apple-keys.json" --events "$work/set/backend.jsonl" --events "$work/set/identity-platform.jsonl" \
   --events "$work/set/audit-logs.json" --events "$work/set/apple-notifications.jsonl" --format json --output "$work/real.json"
 set -e

@@ -177,9 +177,10 @@ def conversion_md(counts, notes, duplicates, constraints, skipped, subject_map_r
     w("Written by `python3 Scripts/make-example-real-logs.py` from `Examples/events.jsonl` and")
     w("`Examples/accounts.json`; do not edit by hand. Each of the "
       f"{n_events} distinct native events is exactly one record, with its id as `insertId`, `jti` "
-      "or `request_id`, and maps back (through the built-in mappings in `Mappings/`; see "
+      "or `request_id`, and maps back (through the built-in mappings in `Mappings/`, Cloud Logging "
+      "through their copy `cloud-logging-by-app.yml`; see "
       "[docs/inputs.md](../../docs/inputs.md#logs-as-google-cloud-and-apple-write-them)) to an event of the same instant, subject, "
-      "type and app, with the same rule-relevant fields. Check: "
+      "type and app (but for the notifications' app), with the same rule-relevant fields. Check: "
       "`python3 Benchmarks/check_real_logs_generator.py --examples`.")
     w("")
     w("| file | format | records | of which skipped by relaylint |")
@@ -188,7 +189,7 @@ def conversion_md(counts, notes, duplicates, constraints, skipped, subject_map_r
         w(f"| `{SINK_FILES[sink]}` | {DESCRIBE[sink]} | {counts[sink]} | {skipped.get(sink, 0)} |")
     w("")
     w("Run: `relaylint check --accounts Examples/accounts.json --manifest Examples/manifest.yml "
-      "--mapping Examples/real-logs/backend-mapping.yml "
+      "--mapping Examples/real-logs/backend-mapping.yml --mapping Examples/real-logs/cloud-logging-by-app.yml "
       "--apple-keys Examples/real-logs/apple-keys.json " +
       " ".join(f"--events Examples/real-logs/{SINK_FILES[s]}" for s in FILE_ORDER) +
       "`. It gives the same findings as the native log "
@@ -214,9 +215,14 @@ def conversion_md(counts, notes, duplicates, constraints, skipped, subject_map_r
     w("link/unlink in the log, else invented (`001437.<32 hex>.1204`, stable per subject); every")
     w("Apple sign-up, sign-in and link carries it as `response.federatedId`, so every notification")
     w("is joined without a subject map" + (" except those in `subject-map.csv`." if subject_map_rows else "."))
-    w("Admin SDK calls carry the app's bundle id in their user agent (`sparrow-backend")
+    w("The story has two apps. The built-in mappings give Cloud Logging entries and notifications")
+    w("no app, so Cloud Logging is read through `cloud-logging-by-app.yml`, the built-in mapping")
+    w("with an app taken from the bundle id in the caller's user agent (README, \"Logs of several")
+    w("apps\"). Admin SDK calls carry the app's bundle id in their user agent (`sparrow-backend")
     w("com.sparrownotes.app/4.2.1 Node/Admin/13.5.0`), as a backend that tags its requests would;")
-    w("with the plain `Node/Admin/13.5.0` agent those deletions would have no app.")
+    w("with the plain `Node/Admin/13.5.0` agent those deletions would have no app. A notification's")
+    w("app is written as its `aud`, which relaylint does not read: notifications belong to the")
+    w("default app, which changes no finding of the story.")
     w("")
     w("## Not exact (closest faithful expression)")
     w("")

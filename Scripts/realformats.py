@@ -924,8 +924,10 @@ def event_to_apple_claims(ev, ctx):
     extra = set(ev) - {"id", "time", "subject", "type", "app", "event", "email", "is_private_email"}
     if extra:
         raise Inexpressible(f"{eid}: fields {sorted(extra)} have no place in a notification")
-    if ev.get("app") is None:
-        raise Inexpressible(f"{eid}: a notification always names its app (aud)")
+    # `aud` names the Sign in with Apple client; relaylint's mapping gives a notification no app.
+    aud = ev.get("app") or "com.sparrownotes.app"
+    if ev.get("app") is not None:
+        ctx.note("notification: `app` written as `aud`, which relaylint does not read (no app)", eid)
     ns = _instant(ev)
     if ns % 1_000_000:
         raise Inexpressible(f"{eid}: event_time holds whole milliseconds only")
@@ -941,7 +943,7 @@ def event_to_apple_claims(ev, ctx):
                      "added, as Apple sends them", eid)
             if ipe is MISSING:
                 ipe = "true"
-    return apple_claims(eid, ev["event"], ctx.apple_sub(ev["subject"]), ns // 1_000_000, ev["app"],
+    return apple_claims(eid, ev["event"], ctx.apple_sub(ev["subject"]), ns // 1_000_000, aud,
                         email=email, is_private_email=ipe)
 
 

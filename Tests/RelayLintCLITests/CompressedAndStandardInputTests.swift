@@ -7,7 +7,7 @@ import Testing
 @Suite struct CompressedAndStandardInputTests {
     static let common = [
         "check", "--accounts", "Examples/accounts.json", "--manifest", "Examples/manifest.yml", "--format", "json",
-        "--mapping", "Examples/real-logs/backend-mapping.yml",
+        "--mapping", "Examples/real-logs/backend-mapping.yml", "--mapping", "Examples/real-logs/cloud-logging-by-app.yml",
     ]
 
     static func gzip(_ relative: String) throws -> String {
@@ -52,7 +52,7 @@ import Testing
         #expect(real.status == 1, "\(real.stderr)")
         #expect(try Self.findings(real) == Self.findings(plain))
         #expect(
-            real.stdout.contains("\"format\" : \"google-cloud-logging\"") || real.stdout.contains("\"format\": \"google-cloud-logging\""))
+            real.stdout.contains("\"format\" : \"cloud-logging-by-app\"") || real.stdout.contains("\"format\": \"cloud-logging-by-app\""))
     }
 
     /// The report lists each original file with its SHA-256: for a `.gz` that is the hash of
@@ -174,7 +174,7 @@ import Testing
         let plain = try CommandRunner.run(Self.common + ["--events", "Examples/events.jsonl"])
         let named = try CommandRunner.run(
             Self.common + Self.realLogs + [
-                "--events-format", "sparrow-backend", "--events-format", "google-cloud-logging", "--events-format", "auto",
+                "--events-format", "sparrow-backend", "--events-format", "cloud-logging-by-app", "--events-format", "auto",
                 "--events-format", "apple-notifications",
             ])
         #expect(named.status == 1, "\(named.stderr)")

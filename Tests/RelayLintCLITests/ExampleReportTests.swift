@@ -24,7 +24,8 @@ import Testing
     /// mapping or in how mapped logs are accounted for shows in review.
     static let realLogArguments = [
         "check", "--config", "Examples/.relaylint.yml", "--accounts", "Examples/accounts.json", "--manifest", "Examples/manifest.yml",
-        "--as-of", "2026-07-01", "--mapping", "Examples/real-logs/backend-mapping.yml", "--apple-keys",
+        "--as-of", "2026-07-01", "--mapping", "Examples/real-logs/backend-mapping.yml", "--mapping",
+        "Examples/real-logs/cloud-logging-by-app.yml", "--apple-keys",
         "Examples/real-logs/apple-keys.json", "--events", "Examples/real-logs/backend.jsonl", "--events",
         "Examples/real-logs/identity-platform.jsonl", "--events", "Examples/real-logs/audit-logs.json", "--events",
         "Examples/real-logs/apple-notifications.jsonl",

@@ -13,7 +13,10 @@ import Testing
         var request = LintRequest(
             eventPaths: events.map(Fixtures.path), accountPaths: [Fixtures.path("Examples/accounts.json")],
             manifestPath: Fixtures.path("Examples/manifest.yml"), rules: try RuleSet.load(paths: [Fixtures.rules]))
-        request.mappings = try MappingSet.load(userPaths: mapping ? [Fixtures.path(realLogs + "backend-mapping.yml")] : []).mappings
+        // The story has two apps: Cloud Logging is read through the example's copy of the built-in
+        // mapping that takes each entry's app from its user agent.
+        let userMappings = mapping ? ["backend-mapping.yml", "cloud-logging-by-app.yml"].map { Fixtures.path(realLogs + $0) } : []
+        request.mappings = try MappingSet.load(userPaths: userMappings).mappings
         return request
     }
 
@@ -36,6 +39,62 @@ import Testing
         let files = Set(report.findings.filter { $0.event != nil }.compactMap(\.location?.file))
         #expect(!files.isEmpty)
         #expect(files.isSubset(of: Set(Self.realFiles.map(Fixtures.path) + [Fixtures.path("Examples/accounts.json")])))
+    }
+
+    /// A team with one app whose backend log names no app: the built-in mapping gives Identity
+    /// Platform's entries no app either, though their user agent names the bundle id, so the
+    /// backend's in-app deletion request counts for the app that makes the accounts. (With the app
+    /// taken from the user agent, the sign-ups were `com.example.notes`'s and the request
+    /// `app`'s, and `in-app-deletion-offered` fired for an app that offers deletion.)
+    @Test func logsWithoutAnAppShareTheDefaultApp() throws {
+        let signUp =
+            #"{"insertId":"a1","timestamp":"2026-03-01T10:00:00Z","jsonPayload":{"methodName":"google.cloud.identitytoolkit.v1.AuthenticationService.SignUp","#
+            + #""requestMetadata":{"callerSuppliedUserAgent":"FirebaseAuth.iOS/11.6.0 com.example.notes/4.2.1 iPhone/18.4.1"},"#
+            + #""request":{"email":"ann@example.com"},"response":{"localId":"u1","email":"ann@example.com"}}}"#
+        let backend = """
+            mapping: notes-backend
+            recognize: {path: action, is: string}
+            defaults: {id: {path: rid}, time: {path: ts}, subject: {path: uid}}
+            events:
+              - when: {path: action, equals: deletion_requested}
+                type: account.deletion_requested
+                fields: {channel: in_app}
+            """
+        var request = LintRequest(
+            eventPaths: [
+                try Fixtures.temporaryFile(
+                    named: "backend.jsonl", contents: #"{"ts":"2026-03-02T10:00:00Z","rid":"r1","uid":"u1","action":"deletion_requested"}"#),
+                try Fixtures.temporaryFile(named: "cloud.jsonl", contents: signUp),
+            ],
+            accountPaths: [], manifestPath: nil, rules: try RuleSet.load(paths: [Fixtures.rules]))
+        request.mappings = try MappingSet.load(userPaths: [try Fixtures.temporaryFile(named: "backend.yml", contents: backend)]).mappings
+        let report = try Linter.run(request)
+        #expect(report.inputs.map { $0.eventsMade ?? 0 } == [1, 1])
+        #expect(report.findings.isEmpty, "\(report.findings.map { "\($0.rule) \($0.subject)" })")
+    }
+
+    /// A notification's `aud` names the Sign in with Apple client (here a web Services ID), not
+    /// the app that made the account: an account known only from the export, whose first event is
+    /// a notification, stays with the manifest's only app. (With `aud` as the app, the account
+    /// went to an app the manifest does not list, which then "offered no deletion".)
+    @Test func aNotificationBelongsToTheDefaultApp() throws {
+        let export = """
+            {"users":[{"localId":"u1","email":"u1@privaterelay.appleid.com","createdAt":"1772323200000",
+            "providerUserInfo":[{"providerId":"apple.com","rawId":"A1","email":"u1@privaterelay.appleid.com"}]}]}
+            """
+        let notification =
+            #"{"iss":"https://appleid.apple.com","aud":"com.mycompany.web","iat":1772359500,"jti":"j1","#
+            + #""events":"{\"type\":\"email-disabled\",\"sub\":\"A1\",\"event_time\":1772359500000}"}"#
+        var request = LintRequest(
+            eventPaths: [try Fixtures.temporaryFile(named: "apple.jsonl", contents: notification)],
+            accountPaths: [try Fixtures.temporaryFile(named: "export.json", contents: export)],
+            manifestPath: try Fixtures.temporaryFile(
+                named: "manifest.yml", contents: "apps: [{bundle_id: com.mycompany.ios, creates_accounts: true, in_app_deletion: true}]\n"),
+            rules: try RuleSet.load(paths: [Fixtures.rules]))
+        request.mappings = try MappingSet.load(userPaths: []).mappings
+        let report = try Linter.run(request)
+        #expect(report.inputs.first { $0.kind == .events }?.eventsMade == 1)
+        #expect(report.findings.isEmpty, "\(report.findings.map { "\($0.rule) \($0.subject)" })")
     }
 
     /// Apple user ids are indexed only when a log may be joined by them: logs that are files are
@@ -119,7 +178,7 @@ import Testing
             #expect((input.eventsMade ?? 0) + skipped >= input.records - input.invalid, "\(input.path)")
         }
         let cloud = try #require(report.inputs.first { $0.path.hasSuffix("identity-platform.jsonl") })
-        #expect(cloud.format == "google-cloud-logging")
+        #expect(cloud.format == "cloud-logging-by-app")
         #expect(cloud.skippedRecords.contains { $0.reason == "failed call" && $0.detail == "SignInWithPassword code 3" })
         let apple = try #require(report.inputs.first { $0.path.hasSuffix("apple-notifications.jsonl") })
         #expect(apple.signedTokens == 5 && apple.verifiedSignatures == 5)

@@ -28,10 +28,13 @@ import Testing
         let projection = try #require(RecordProjection.of(cloud))
         #expect(Set(projection.childKeys) == ["insertId", "timestamp", "jsonPayload", "protoPayload"])
         let payload = try #require(projection.child("jsonPayload"))
-        #expect(payload.child("requestMetadata")?.childKeys.sorted() == ["callerSuppliedUserAgent"])
+        // No app is taken from the user agent, and only an AuditLog in protoPayload marks an
+        // audit-log entry.
+        #expect(payload.child("requestMetadata") == nil)
         #expect(payload.child("request")?.whole == false)
         #expect(payload.child("response")?.child("rawUserInfo")?.whole == true)
-        #expect(payload.child("@type")?.whole == true)
+        #expect(payload.child("@type") == nil)
+        #expect(projection.child("protoPayload")?.child("@type")?.whole == true)
         // Of the provider's profile inside `rawUserInfo`, only one member is read.
         let parsed = RecordProjection.ofParsedValues(cloud)
         #expect(parsed["raw_user_info"]?.childKeys == ["is_private_email"])
