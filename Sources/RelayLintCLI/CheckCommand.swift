@@ -276,7 +276,10 @@ struct CheckCommand: ParsableCommand {
             progress?.finish()
         } catch {
             StandardError.write(error.diagnostics)
-            StandardError.write("relaylint: no report written: the inputs are invalid (use --skip-invalid to skip bad records)")
+            // With --skip-invalid given, what stopped the run is not a record it could skip.
+            StandardError.write(
+                "relaylint: no report written: the inputs are invalid"
+                    + (skipInvalid ? "" : " (use --skip-invalid to skip bad records)"))
             throw ExitCode(ExitStatus.invalidInput)
         }
         let empty = report.inputsReadNothing

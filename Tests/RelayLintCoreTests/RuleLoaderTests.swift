@@ -112,6 +112,15 @@ import Testing
         #expect(found.allSatisfy { $0.location.line >= 1 }, "\(found)")
     }
 
+    /// A repeated key is named, masked, and not followed by the document (which Yams hands over
+    /// as the error's context: a 60 MB manifest went to standard error, addresses and all).
+    @Test func aRepeatedKeyIsNamedWithoutTheDocument() {
+        let text = "id: r\nann@example.com: 1\nann@example.com: 2\n# owner secret.person@example.com +14155550123\n"
+        let found = RuleLoader.load(text: text, path: "rule.yml", sha256: "").diagnostics
+        let message = found.first { $0.message.hasPrefix("duplicate key") }?.message ?? "\(found)"
+        #expect(message == "duplicate key 'a•••@example.com' in a mapping")
+    }
+
     @Test func yamlOneOneBooleansStayStrings() throws {
         let loaded = RuleLoader.load(
             text: """

@@ -197,7 +197,15 @@ enum EventLogFormat {
             let lineEnd =
                 UnsafeBufferPointer(rebasing: bytes[parser.offset...]).firstIndex(of: 0x0A).map { $0 + parser.offset } ?? bytes.count
             first = try? JSONParser.parseDocument(UnsafeBufferPointer(rebasing: bytes[parser.offset..<lineEnd]))
-            if first == nil { return try notJSON(head, path: path) }
+            if first == nil {
+                _ = try notJSON(head, path: path)
+                // A first line that is not JSON (a write cut short, a stray line) tells nothing
+                // of the format; the first line that is JSON does. Read as relaylint events, a
+                // Cloud Logging file after one bad line gave every entry as invalid, and with
+                // --skip-invalid a clean run.
+                guard let next = firstJSONLine(in: bytes, from: lineEnd, isWhole: isWhole) else { return .native }
+                first = next
+            }
         }
         guard let first else { return .native }
         if case .object(let members) = first,
@@ -217,12 +225,27 @@ enum EventLogFormat {
             let keys = members.keys.sorted().prefix(8).map { "'\($0)'" }.joined(separator: ", ")
             throw refusal(
                 path,
-                "the first record is a JSON object with keys \(keys), which is none of the formats relaylint reads: "
+                (members.isEmpty ? "the first record is an empty JSON object" : "the first record is a JSON object with keys \(keys)")
+                    + ", which is none of the formats relaylint reads: "
                     + (["relaylint events (id, time, subject, type)"] + mappings.map(\.title)).joined(separator: ", ") + "; "
                     + "for a log of your own, write a mapping and pass it with --mapping")
         }
         // Not an object: the relaylint reader says so at its line ("expected a JSON object").
         return .native
+    }
+
+    /// The first line at or after `start` that is a JSON document, among the whole lines of the
+    /// prefix (the last one only when the prefix is the whole input).
+    private static func firstJSONLine(in bytes: UnsafeBufferPointer<UInt8>, from start: Int, isWhole: Bool) -> JSONValue? {
+        var lineStart = start
+        while lineStart < bytes.count {
+            let newline = UnsafeBufferPointer(rebasing: bytes[lineStart...]).firstIndex(of: 0x0A).map { $0 + lineStart }
+            guard let lineEnd = newline ?? (isWhole ? bytes.count : nil) else { return nil }
+            let line = UnsafeBufferPointer(rebasing: bytes[lineStart..<lineEnd])
+            if firstRecordByte(in: line) != nil, let value = try? JSONParser.parseDocument(line) { return value }
+            lineStart = lineEnd + 1
+        }
+        return nil
     }
 
     private static func notJSON(_ head: String, path: String) throws(InputError) -> EventLogFormat {

@@ -54,6 +54,8 @@ struct MappingLoader {
         let title = map["title"].flatMap { reader.nonEmptyString($0.value, what: "'title'") } ?? id
         let description = map["description"].flatMap { reader.string($0.value, what: "'description'") } ?? ""
         var lets: [(name: String, value: MappingExpression)] = []
+        // How deep each value's evaluation recurses (`EvaluationDepth`).
+        var letDepths: [String: Int] = [:]
         if let node = map["let"]?.value {
             if case .mapping(let pairs) = node.content {
                 for pair in pairs {
@@ -62,7 +64,18 @@ struct MappingLoader {
                     if pair.key == "item" {
                         reader.report("'item' is the name of a for_each list's element; give the value another name", at: pair.keyLocation)
                     }
-                    if let value = expression(pair.value, what: "'let.\(pair.key)'") { lets.append((pair.key, value)) }
+                    if let value = expression(pair.value, what: "'let.\(pair.key)'") {
+                        let depth = EvaluationDepth.of(value, lets: letDepths)
+                        if depth > EvaluationDepth.maximum {
+                            reader.report(
+                                "'let.\(pair.key)' nests \(depth) levels deep through the values it reads; at most \(EvaluationDepth.maximum)",
+                                at: pair.keyLocation)
+                        }
+                        // A value reported as too deep counts as shallow for the values that read
+                        // it, so that one mistake is one error, not one per value after it.
+                        letDepths[pair.key] = depth > EvaluationDepth.maximum ? 0 : depth
+                        lets.append((pair.key, value))
+                    }
                     known.insert(pair.key)
                 }
             } else {
@@ -189,6 +202,14 @@ struct MappingLoader {
                 guard let path = MappingPath(text) else {
                     reader.report(
                         "'\(text)' is not a path: names separated by single dots, optionally starting with $name", at: inner.location)
+                    return nil
+                }
+                // A record nests at most as deep as the parser reads (512 levels): a longer
+                // path reaches nothing, and one of 50,000 parts overflowed the stack.
+                guard path.segments.count <= MappingPath.maximumSegments else {
+                    reader.report(
+                        "a path of \(path.segments.count) parts; at most \(MappingPath.maximumSegments), as records nest no deeper",
+                        at: inner.location)
                     return nil
                 }
                 if let variable = path.variable, !known.contains(variable) {

@@ -160,8 +160,12 @@ public struct YAMLTree: Sendable, Equatable {
                 .error, "invalid YAML: \(problem)\(character)",
                 at: SourceLocation(file: path, line: at?.line ?? 0, column: at?.column))
         case .duplicatedKeysInMapping(let duplicates, let context):
+            // Not Yams's context text: for this error it is the whole document, which printed a
+            // manifest of 60 MB, addresses and all, to standard error. Keys are masked like any
+            // address or number a message quotes.
+            let keys = duplicates.map { PIIMasker().maskText($0) }.joined(separator: "', '")
             return Diagnostic(
-                .error, "duplicate key '\(duplicates.joined(separator: "', '"))' \(context.text)",
+                .error, "duplicate key '\(keys)' in a mapping",
                 at: SourceLocation(file: path, line: context.mark.line, column: context.mark.column))
         default:
             return Diagnostic(.error, "invalid YAML: \(error)", at: SourceLocation(file: path))

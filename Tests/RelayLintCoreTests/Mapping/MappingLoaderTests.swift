@@ -54,6 +54,36 @@ import Testing
                 == ["4:3 'item' is the name of a for_each list's element; give the value another name"])
     }
 
+    /// A path longer than records nest, and values each reading the one before, recursed past
+    /// the thread's stack on the first record (a crash) though `mappings validate` passed them.
+    @Test func pathsAndValuesTooDeepToEvaluateAreRefused() {
+        let longPath = Array(repeating: "a", count: 513).joined(separator: ".")
+        let chain = (1..<1100).map { "  v\($0): {concat: [{path: $v\($0 - 1)}]}" }.joined(separator: "\n")
+        let text = """
+            mapping: deep
+            recognize: {path: kind, is: string}
+            let:
+              v0: {path: \(longPath)}
+            \(chain)
+            events:
+              - type: signin
+                subject: {path: $v1099}
+            """
+        guard case .failure(let error) = MappingLoader.load(text: text, path: "deep.yml", sha256: "") else {
+            Issue.record("the mapping loaded")
+            return
+        }
+        #expect(
+            error.diagnostics.map { "\($0.location.line):\($0.location.column ?? 0) \($0.message)" }
+                == [
+                    "4:14 a path of 513 parts; at most 512, as records nest no deeper",
+                    // Two levels a value (`concat`, then `path`): v500 is 1000 deep.
+                    "505:3 'let.v501' nests 1002 levels deep through the values it reads; at most 1000",
+                    // Counted afresh after the value reported.
+                    "1006:3 'let.v1002' nests 1002 levels deep through the values it reads; at most 1000",
+                ])
+    }
+
     @Test func itemIsKnownOnlyInsideForEach() {
         let text = """
             mapping: items

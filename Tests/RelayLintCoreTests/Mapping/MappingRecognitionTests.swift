@@ -36,4 +36,30 @@ import Testing
         try #"{"Kind":"AUDIT","payload":{"uid":7}}"#.write(toFile: other, atomically: true, encoding: .utf8)
         #expect(throws: InputError.self) { try EventLogFormat.recognize(path: other, mappings: [mapping]) }
     }
+
+    /// A first line that is not JSON says nothing of the format: the first line that is JSON does.
+    /// Read as relaylint events, a Cloud Logging file after one bad line was 78 invalid records,
+    /// and with --skip-invalid a clean run that exited 0.
+    @Test func aBadFirstLineDoesNotDecideTheFormat() throws {
+        let cloud = try String(contentsOfFile: Fixtures.path("Examples/real-logs/identity-platform.jsonl"), encoding: .utf8)
+        let log = try Fixtures.temporaryFile(named: "cut.jsonl", contents: #"{"insertId":"a1","jsonPay"# + "\n\n" + cloud)
+        let mappings = try MappingSet.load(userPaths: []).mappings
+        guard case .mapped(let recognised) = try EventLogFormat.recognize(path: log, mappings: mappings).format else {
+            Issue.record("the file was not recognised as Cloud Logging entries")
+            return
+        }
+        #expect(recognised.id == "google-cloud-logging")
+        var request = LintRequest(eventPaths: [log], accountPaths: [], manifestPath: nil, rules: try RuleSet.load(paths: [Fixtures.rules]))
+        request.mappings = mappings
+        request.skipInvalid = true
+        let report = try Linter.run(request)
+        #expect(report.inputs.first?.invalid == 1)
+        #expect(report.inputs.first?.eventsMade == 74)
+        // Nothing but bad lines: read as relaylint events, whose reader reports each.
+        let garbage = try Fixtures.temporaryFile(named: "garbage.jsonl", contents: "garbage\nmore garbage\n")
+        guard case .native = try EventLogFormat.recognize(path: garbage, mappings: mappings).format else {
+            Issue.record("a file of bad lines was not left to relaylint's own reader")
+            return
+        }
+    }
 }
