@@ -162,6 +162,11 @@ struct CheckCommand: ParsableCommand {
                 "--events-format is given \(eventFormats.count) times for \(eventPaths.count) --events files: give it once for all, or once per file"
             )
         }
+        // Read once, standard input has nothing left for a second --events - (which then "held
+        // no record").
+        if eventPaths.filter({ $0 == "-" || $0 == "/dev/stdin" }).count > 1 {
+            throw ValidationError("standard input can be read once: give --events - (or /dev/stdin) at most once")
+        }
         if eventPaths.isEmpty && accountPaths.isEmpty {
             throw ValidationError("nothing to check: give --events FILE and/or --accounts FILE")
         }

@@ -165,6 +165,13 @@ import Testing
         #expect(try Self.findings(array) == Self.findings(plain))
     }
 
+    /// Standard input is read once: a second `--events -` found it empty and "held no record".
+    @Test func standardInputIsGivenOnce() throws {
+        let twice = try CommandRunner.run(Self.common + ["--events", "-", "--events", "/dev/stdin"])
+        #expect(twice.status == 2)
+        #expect(twice.stderr.contains("standard input can be read once"), "\(twice.stderr)")
+    }
+
     static let realLogs = [
         "--events", "Examples/real-logs/backend.jsonl", "--events", "Examples/real-logs/identity-platform.jsonl",
         "--events", "Examples/real-logs/audit-logs.json", "--events", "Examples/real-logs/apple-notifications.jsonl",

@@ -87,6 +87,18 @@ import Testing
             ])
     }
 
+    /// Memory for an input read whole grows by doubling but never past its cap and a block: a
+    /// 2.1 GB gzip log asked for 4.3 GB, past the 4 GiB cap, and a machine without it crashed.
+    @Test func anInputReadIntoMemoryGrowsNoFurtherThanItsCap() throws {
+        let size = 5 << 19  // 2.5 MiB: doubling would hold 4 MiB.
+        let capped = CappedRead(maxBytes: size, kind: "a log", refusesNUL: false)
+        let file = try Fixtures.temporaryFile(named: "spaces.json", contents: String(repeating: " ", count: size))
+        let bytes = try capped.read(path: file, descriptor: open(file, O_RDONLY))
+        #expect(bytes.count == size)
+        // The cap and a block, and what the allocator rounds up by.
+        #expect(bytes.capacity <= size + (1 << 20) + 4096, "capacity \(bytes.capacity)")
+    }
+
     /// Without `--skip-invalid`, a log of nothing but invalid lines stops after `invalidLimit`
     /// of them, saying why first; with it, every line is read.
     @Test func manyInvalidLinesStopTheRun() throws {

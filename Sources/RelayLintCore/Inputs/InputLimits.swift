@@ -119,6 +119,7 @@ struct CappedRead {
                 }
                 continue
             }
+            try grow(&bytes, toHold: bytes.count + got, path: path)
             bytes.append(contentsOf: UnsafeBufferPointer(start: block.assumingMemoryBound(to: UInt8.self), count: got))
             try check(from: start)
         }
@@ -126,6 +127,21 @@ struct CappedRead {
             throw refusal("stopped reading: more than \(InputLimits.describe(maxBytes)), the cap on \(kind)", at: maxBytes)
         }
         return bytes
+    }
+
+    /// Makes room in `bytes` for `count` bytes: doubling, as an append does, but never past the
+    /// cap and a block (doubling a 2.1 GB read asked for 4.3 GB, past the 4 GiB cap), and asked
+    /// of `malloc` first, so that a read the machine has no memory for is an error at its file,
+    /// not a crash (an array that cannot grow stops the process).
+    private func grow(_ bytes: inout [UInt8], toHold count: Int, path: String) throws(InputError) {
+        guard count > bytes.capacity else { return }
+        let capacity = max(count, min(bytes.capacity * 2, maxBytes + (1 << 20)))
+        guard let probe = malloc(capacity) else {
+            throw InputError.unreadable(
+                path: path, reason: "not enough memory to read \(InputLimits.describe(capacity)) of \(kind)")
+        }
+        free(probe)
+        bytes.reserveCapacity(capacity)
     }
 
     /// Reads an open descriptor with `read(2)`.

@@ -22,7 +22,8 @@ final class MappedFile: @unchecked Sendable {
     let path: String
     private enum Contents {
         case mapped(UnsafeBufferPointer<UInt8>)
-        case read(Data)
+        /// Not `Data`: wrapping the bytes read in one copied them, twice the memory at the peak.
+        case read([UInt8])
     }
     private let contents: Contents
     /// The hash of a gzip file as it lies on disk (`contents` are what it holds).
@@ -38,14 +39,13 @@ final class MappedFile: @unchecked Sendable {
     init(path: String, opened: OpenedInput? = nil, capped: CappedRead = MappedFile.defaultCaps) throws(InputError) {
         self.path = path
         if let opened {
-            contents = .read(Data(try capped.read(path: path, prefix: opened.prefix, descriptor: opened.handle.fileDescriptor)))
+            contents = .read(try capped.read(path: path, prefix: opened.prefix, descriptor: opened.handle.fileDescriptor))
             version = nil
             return
         }
         if GzipStream.isGzip(path: path) {
             let stream = try GzipStream(path: path)
-            contents = .read(
-                Data(try capped.read(path: path) { buffer, count throws(InputError) in try stream.read(into: buffer, count: count) }))
+            contents = .read(try capped.read(path: path) { buffer, count throws(InputError) in try stream.read(into: buffer, count: count) })
             version = nil
             compressedSHA256 = try GzipStream.sha256(ofCompressedFile: path)
             return
@@ -64,7 +64,7 @@ final class MappedFile: @unchecked Sendable {
         // Read to the end through the same descriptor: a pipe has no size, and opening it again
         // would lose what its writer already wrote.
         if status.st_mode & S_IFMT == S_IFDIR { throw InputError.unreadable(path: path, reason: "is a directory") }
-        contents = .read(Data(try capped.read(path: path, descriptor: descriptor)))
+        contents = .read(try capped.read(path: path, descriptor: descriptor))
         version = nil
     }
 
@@ -89,9 +89,9 @@ final class MappedFile: @unchecked Sendable {
             defer { withExtendedLifetime(self) {} }
             return try body(bytes)
         case .read(let data):
-            let outcome: Swift.Result<Result, Failure> = data.withUnsafeBytes { raw in
+            let outcome: Swift.Result<Result, Failure> = data.withUnsafeBufferPointer { bytes in
                 do throws(Failure) {
-                    return .success(try body(raw.bindMemory(to: UInt8.self)))
+                    return .success(try body(bytes))
                 } catch {
                     return .failure(error)
                 }
