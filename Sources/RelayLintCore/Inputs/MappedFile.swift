@@ -45,7 +45,8 @@ final class MappedFile: @unchecked Sendable {
         }
         if GzipStream.isGzip(path: path) {
             let stream = try GzipStream(path: path)
-            contents = .read(try capped.read(path: path) { buffer, count throws(InputError) in try stream.read(into: buffer, count: count) })
+            contents = .read(
+                try capped.read(path: path) { buffer, count throws(InputError) in try stream.read(into: buffer, count: count) })
             version = nil
             compressedSHA256 = try GzipStream.sha256(ofCompressedFile: path)
             return
