@@ -64,7 +64,8 @@ struct InitCommand: ParsableCommand {
             throw ExitCode(ExitStatus.invalidInput)
         }
         for (path, text) in [
-            (configurationPath, StarterFiles.configuration(for: survey)), (manifestOutput, StarterFiles.manifest(for: survey)),
+            (configurationPath, StarterFiles.configuration(for: survey, mappingPaths: mappingPaths)),
+            (manifestOutput, StarterFiles.manifest(for: survey)),
         ] {
             // `withoutOverwriting`: a file that appeared since the check above is not replaced either.
             do {
@@ -75,7 +76,7 @@ struct InitCommand: ParsableCommand {
             }
         }
         var lines = ["wrote \(StandardError.escaped(configurationPath)) and \(StandardError.escaped(manifestOutput))"]
-        for app in survey.apps {
+        for app in StarterFiles.manifestApps(of: survey) {
             // An app id is input data: its control characters could forge terminal or CI output.
             let name = app.isUnnamed ? "data without an app (name it in the manifest)" : StandardError.escaped(app.bundleId)
             var facts = [app.createsAccounts ? "creates accounts" : "creates no accounts"]
@@ -88,7 +89,7 @@ struct InitCommand: ParsableCommand {
             lines.append("  \(name): " + facts.joined(separator: ", "))
         }
         lines.append("review the manifest's declarations, then run:")
-        lines.append("  " + StandardError.escaped(StarterFiles.checkCommand(for: survey)))
+        lines.append("  " + StandardError.escaped(StarterFiles.checkCommand(for: survey, mappingPaths: mappingPaths)))
         try StandardOutput.write(lines.joined(separator: "\n") + "\n")
     }
 }

@@ -253,6 +253,42 @@ import Testing
                 "  # The events name no app (no 'app' field): give your app's bundle id here.\n  - bundle_id: com.example.app"))
     }
 
+    /// Cloud Logging entries name no app; a backend log names the team's one app. Listed apart,
+    /// the manifest put the sign-ups in an app of their own, which offered no deletion; one entry
+    /// holds both, and the command init prints carries the backend's mapping.
+    @Test func initListsOneAppForOneNamedAppAndDataWithoutOne() throws {
+        let folder = try Fixtures.temporaryDirectory()
+        let mapping = try Fixtures.temporaryFile(
+            named: "backend.yml",
+            contents: """
+                mapping: notes-backend
+                recognize: {path: action, is: string}
+                defaults: {id: {path: rid}, time: {path: ts}, subject: {path: uid}, app: {path: app}}
+                events:
+                  - when: {path: action, equals: deletion_requested}
+                    type: account.deletion_requested
+                    fields: {channel: in_app}
+                """)
+        let backend = try Fixtures.temporaryFile(
+            named: "backend.jsonl",
+            contents: #"{"ts":"2026-03-02T10:00:00Z","rid":"r1","uid":"u1","app":"com.example.notes","action":"deletion_requested"}"#)
+        let cloud = try Fixtures.temporaryFile(
+            named: "cloud.jsonl",
+            contents:
+                #"{"insertId":"a1","timestamp":"2026-03-01T10:00:00Z","jsonPayload":{"methodName":"SignUp","request":{},"response":{"localId":"u1"}}}"#
+        )
+        let result = try CommandRunner.run(["init", "--mapping", mapping, "--events", backend, "--events", cloud], in: folder)
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout.contains("com.example.notes: creates accounts, 1 in-app deletion request"), "\(result.stdout)")
+        #expect(!result.stdout.contains("data without an app"))
+        #expect(result.stdout.contains("relaylint check --mapping \(mapping) --events"))
+        let manifest = try Self.text(folder, "relaylint-apps.yml")
+        #expect(manifest.components(separatedBy: "- bundle_id:").count == 2, "\(manifest)")
+        let check = try CommandRunner.run(
+            ["check", "--mapping", mapping, "--events", backend, "--events", cloud, "--manifest", "relaylint-apps.yml"], in: folder)
+        #expect(check.status == 0, "\(check.stdout)\(check.stderr)")
+    }
+
     @Test func initNeverOverwritesAFile() throws {
         let folder = try Fixtures.temporaryDirectory()
         let existing = folder.appendingPathComponent(".relaylint.yml")

@@ -9,11 +9,11 @@ public enum StarterFiles {
 
     /// The starter `.relaylint.yml`: every setting a team tunes, commented out, so that the
     /// built-in pack runs as it is until someone decides otherwise.
-    public static func configuration(for survey: InputSurvey) -> String {
+    public static func configuration(for survey: InputSurvey, mappingPaths: [String] = []) -> String {
         """
         # relaylint configuration, written by `relaylint init`. relaylint reads .relaylint.yml from
         # the directory it runs in (or the file given with --config). Run it with the manifest:
-        #   \(checkCommand(for: survey))
+        #   \(checkCommand(for: survey, mappingPaths: mappingPaths))
         # Every setting below is optional; the README's "Configuration, suppressions, baselines"
         # explains them, docs/rule-language.md the rules.
 
@@ -57,11 +57,26 @@ public enum StarterFiles {
             "#   relay_senders: [...]     the senders registered with Apple's private email relay (addresses or domains)",
             "apps:",
         ]
-        let apps = survey.apps.isEmpty ? [nil] : survey.apps.map { Optional($0) }
+        let apps = survey.apps.isEmpty ? [nil] : manifestApps(of: survey).map { Optional($0) }
         for app in apps {
-            lines += entry(app, only: survey.apps.count == 1)
+            lines += entry(app, only: apps.count == 1)
         }
         return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// The apps the starter manifest lists. One named app and data without an app (Cloud
+    /// Logging entries and Apple's notifications name none, a backend log may name it) are one
+    /// entry: a manifest of one app puts all of it there. Listed apart, the data without an app
+    /// went to an app of its own, which made sign-ups without a deletion offer.
+    public static func manifestApps(of survey: InputSurvey) -> [InputSurvey.App] {
+        let apps = survey.apps
+        guard apps.count == 2, let unnamed = apps.first(where: \.isUnnamed), var named = apps.first(where: { !$0.isUnnamed })
+        else { return apps }
+        named.createsAccounts = named.createsAccounts || unnamed.createsAccounts
+        named.exportedAccounts += unnamed.exportedAccounts
+        named.inAppDeletionRequests += unnamed.inAppDeletionRequests
+        named.relaySendersSeen = Array(Set(named.relaySendersSeen + unnamed.relaySendersSeen)).sorted()
+        return [named]
     }
 
     private static func entry(_ app: InputSurvey.App?, only: Bool) -> [String] {
@@ -158,9 +173,12 @@ public enum StarterFiles {
     }
 
     /// The `relaylint check` command for the surveyed inputs and the starter manifest.
-    public static func checkCommand(for survey: InputSurvey) -> String {
+    /// - Parameter mappingPaths: the mappings of the user's own logs that `init` was given: the
+    ///   check needs them too, or those logs are "none of the formats relaylint reads".
+    public static func checkCommand(for survey: InputSurvey, mappingPaths: [String] = []) -> String {
         let accounts = survey.accountPaths.map { "--accounts \($0)" }
+        let mappings = mappingPaths.map { "--mapping \($0)" }
         let events = survey.eventPaths.isEmpty ? ["--events events.jsonl"] : survey.eventPaths.map { "--events \($0)" }
-        return (["relaylint check"] + accounts + events + ["--manifest \(manifestName)"]).joined(separator: " ")
+        return (["relaylint check"] + accounts + mappings + events + ["--manifest \(manifestName)"]).joined(separator: " ")
     }
 }
