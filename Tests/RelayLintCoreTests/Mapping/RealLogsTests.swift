@@ -41,6 +41,32 @@ import Testing
         #expect(files.isSubset(of: Set(Self.realFiles.map(Fixtures.path) + [Fixtures.path("Examples/accounts.json")])))
     }
 
+    /// The example's copy of the Cloud Logging mapping is the built-in one but for the app: every
+    /// record of the built-in mapping's examples gives the same outcome through both, once the
+    /// copy's app is set aside. (The story's checks read Cloud Logging through the copy only.)
+    @Test func theExampleCopyMapsAsTheBuiltInMappingButForTheApp() throws {
+        let builtIn = try #require(try MappingSet.load(userPaths: []).mappings.first { $0.id == "google-cloud-logging" })
+        let copy = try #require(
+            try MappingSet.load(userPaths: [Fixtures.path(Self.realLogs + "cloud-logging-by-app.yml")]).mappings.first {
+                $0.id == "cloud-logging-by-app"
+            })
+        let original = RecordMapper(mapping: builtIn, tokens: TokenReader(keys: nil))
+        let copied = RecordMapper(mapping: copy, tokens: TokenReader(keys: nil))
+        var apps = 0
+        for example in builtIn.examples {
+            var outcome = copied.map(example.record)
+            if case .events(var events) = outcome {
+                for index in events.indices where events[index].app != nil {
+                    apps += 1
+                    events[index].app = nil
+                }
+                outcome = .events(events)
+            }
+            #expect(outcome == original.map(example.record), "\(example.name)")
+        }
+        #expect(apps > 0, "no example's user agent named an app")
+    }
+
     /// A team with one app whose backend log names no app: the built-in mapping gives Identity
     /// Platform's entries no app either, though their user agent names the bundle id, so the
     /// backend's in-app deletion request counts for the app that makes the accounts. (With the app
