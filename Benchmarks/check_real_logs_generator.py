@@ -1,9 +1,9 @@
 #!/usr/bin/env python3
 """Self-check of the real-format data: map the real-format files back to relaylint events with an
-independent implementation of the mappings the real-format runs read them with (docs/mapping-language.md:
-the built-in apple-notifications, Examples/real-logs/cloud-logging-by-app.yml, the built-in Cloud
-Logging mapping with an app taken from the user agent, and the backend user mapping) and compare
-them with the native events.jsonl.
+independent implementation of the three mappings the real-format runs read them with
+(docs/mapping-language.md): the built-in apple-notifications; Examples/real-logs/cloud-logging-by-app.yml,
+the built-in Cloud Logging mapping with an app taken from the user agent; and the backend user mapping.
+It compares them with the native events.jsonl.
 
 Usage:
   python3 Benchmarks/check_real_logs_generator.py                  generate a small set (200

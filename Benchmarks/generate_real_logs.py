@@ -10,9 +10,11 @@ Writes into DIR:
   accounts.json             `firebase auth:export` JSON (docs/inputs.md) of the accounts that still
                             exist at the end (new-CLI entries with apple.com rawId for ~80% of
                             Apple users, old-CLI entries without it for the rest)
-  events.jsonl              the native events: exactly the events (and fields) relaylint's mapping
-                            gives for the real-format files below, so both inputs give identical
-                            events apart from file locations
+  events.jsonl              the native events: exactly the events (and fields) relaylint's mappings
+                            give for the real-format files below (Cloud Logging through
+                            Examples/real-logs/cloud-logging-by-app.yml, which takes the app from
+                            the user agent), so both inputs give identical events apart from file
+                            locations
   identity-platform.jsonl   Identity Platform user-activity entries, one LogEntry per line (sink)
   audit-logs.json           Cloud Audit Log entries, a 2-space indented JSON array as
                             `gcloud logging read --format=json --order=asc` prints it

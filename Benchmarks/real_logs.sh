@@ -9,8 +9,9 @@
 #   wc -l        the floor
 #   relaylint    check --events identity-platform.jsonl (every entry parsed, mapped, validated,
 #                evaluated by the built-in pack), JSON report to /dev/null
-#   duckdb-read_json   DuckDB's typed reader (read_json) on the same file: every member the mapping
-#                reads (and is_private_email inside rawUserInfo), each one used by the query
+#   duckdb-read_json   DuckDB's typed reader (read_json) on the same file: the members the mapping
+#                reads of an activity-log entry (ids, time, method, the request's and response's
+#                members, is_private_email inside rawUserInfo), each one used by the query
 #   duckdb-objects     read_json_objects + json_extract of insertId, timestamp, both payloads'
 #                methodName, request and response, each one used by the query
 # Every extracted column is used (counted or measured): DuckDB's optimizer drops columns a
@@ -39,7 +40,7 @@ python3 -c 'import cryptography' 2>/dev/null || python3 -m pip install --quiet c
 python3 "$HERE/duckdb_check.py" --setup-only
 PY="$HERE/.venv/bin/python"
 
-measure() { # name, command...: prints "name seconds peak-MiB", and a second line "name-query
+measure() { # name, command...: prints "name seconds peak-MiB", and a second line "name-query-alone
     # seconds -" when the command prints "query N" (the DuckDB rows: the query alone, timed
     # inside Python, without the ~0.1 s of starting Python and importing duckdb)
     local name="$1"; shift
@@ -63,15 +64,17 @@ for subjects in "${SIZES[@]}"; do
     entries=$(wc -l < "$file")
     mb=$(( $(stat -c %s "$file") / 1000000 ))
     cat "$file" > /dev/null
-    {
+    # Measured one after the other and printed after the last: a table row formatted while the
+    # next command runs would take CPU from it (2 cores).
+    rows=$({
         measure wc-l wc -l "$file"
         measure relaylint "$RELAYLINT" check --quiet --fail-on never --events "$file" --format json --output /dev/null
         measure duckdb-read_json "$PY" -c "
 import duckdb, time
 con = duckdb.connect(); con.execute('SET threads TO $THREADS')
 started = time.perf_counter()
-con.execute(\"\"\"SELECT count(*), count(DISTINCT insertId), count(timestamp), count(p.\"@type\"), count(p.methodName),
-  count(p.requestMetadata.callerSuppliedUserAgent), count(p.request.localId), count(p.request.idToken), count(p.request.email),
+con.execute(\"\"\"SELECT count(*), count(DISTINCT insertId), count(timestamp), count(p.methodName),
+  count(p.request.localId), count(p.request.idToken), count(p.request.email),
   count(p.request.deleteProvider), count(p.response.localId), count(p.response.email), count(p.response.providerId),
   count(p.response.isNewUser), count(p.response.federatedId), count(p.response.phoneNumber),
   count(json_extract(p.response.rawUserInfo, '\$.is_private_email'))
@@ -89,8 +92,9 @@ con.execute(\"\"\"SELECT count(*), count(DISTINCT id), count(t), count(m1), coun
   FROM read_json_objects('$file', format='newline_delimited', maximum_object_size=16777216))\"\"\").fetchall()
 print('query %.2f' % (time.perf_counter() - started))
 "
-    } | while read -r name seconds peak; do
+    })
+    while read -r name seconds peak; do
         rate=$(awk -v n="$entries" -v s="$seconds" 'BEGIN { if (s > 0) printf "%.0f", n / s; else print "-" }')
         echo "| $subjects | $entries | $mb | $name | $seconds | $rate | $peak |"
-    done
+    done <<<"$rows"
 done
