@@ -375,6 +375,21 @@ import Testing
         }
     }
 
+    /// UTF-16 text, as Windows tools save "Unicode" files, with or without a byte order mark: it
+    /// was said to look like CSV, or to be invalid JSON at its first character.
+    @Test(arguments: [String.Encoding.utf16, .utf16LittleEndian, .utf16BigEndian])
+    func utf16TextIsNamedAsSuch(encoding: String.Encoding) throws {
+        let path = try Fixtures.temporaryDirectory().appendingPathComponent("utf16.jsonl")
+        try #require(#"{"id":"e1","time":"2026-01-01T00:00:00Z","subject":"u1","type":"signin"}"#.data(using: encoding)).write(to: path)
+        var request = try Self.request(events: [])
+        request.eventPaths = [path.path]
+        #expect {
+            try Linter.run(request)
+        } throws: { error in
+            (error as? DiagnosticsError)?.diagnostics.first?.message.hasPrefix("this is UTF-16 text; relaylint reads UTF-8") ?? false
+        }
+    }
+
     @Test func arrayEntriesAreLocatedAtTheLineTheyStartOn() throws {
         let text = """
             [ {
