@@ -14,8 +14,12 @@ enum CSVText {
     /// counted (`fieldCount`) but not kept: a line of 50M commas is one row, not 50M strings.
     /// A CR alone is dropped, or ends a row with `crEndsRows` (a classic Mac spreadsheet's file);
     /// the account export keeps it dropped, as an old exporter left a CR in a name unquoted.
+    ///
+    /// With `backslashEscapesQuotes`, a `"` right after a `\` inside a quoted field is kept and
+    /// does not end it: firebase-tools doubles the quotes of custom claims only where no
+    /// backslash escapes them already.
     static func forEachRow(
-        of text: String, maxFields: Int, crEndsRows: Bool = false,
+        of text: String, maxFields: Int, crEndsRows: Bool = false, backslashEscapesQuotes: Bool = false,
         _ body: (_ fields: [String], _ fieldCount: Int, _ line: Int) throws -> Void
     ) rethrows {
         var fields: [String] = []
@@ -36,7 +40,9 @@ enum CSVText {
         }
         while let scalar = next() {
             if inQuotes {
-                if scalar == "\"" {
+                if scalar == "\"", backslashEscapesQuotes, field.unicodeScalars.last == "\\" {
+                    field.unicodeScalars.append(scalar)
+                } else if scalar == "\"" {
                     let following = next()
                     if following == "\"" {
                         field.unicodeScalars.append("\"")

@@ -29,6 +29,24 @@ struct FirebaseCSVExportReader {
         var invalid: [Diagnostic] = []
         var records = 0
         var header: Int? = nil
+        // Where each line starts, worked out the first time a row is read again as a legacy
+        // exporter wrote it (`LegacyCSVRow`).
+        var lineStarts: [String.Index]? = nil
+        func rawText(lines: ClosedRange<Int>) -> String {
+            if lineStarts == nil {
+                var starts = [text.startIndex]
+                var index = text.startIndex
+                while let newline = text[index...].firstIndex(of: "\n") {
+                    index = text.index(after: newline)
+                    starts.append(index)
+                }
+                lineStarts = starts
+            }
+            let starts = lineStarts!
+            let first = min(lines.lowerBound, starts.count) - 1
+            let end = lines.upperBound < starts.count ? text.index(before: starts[lines.upperBound]) : text.endIndex
+            return String(text[starts[first]..<end])
+        }
         var badLines = invalidUTF8.makeIterator()
         var nextBad = badLines.next()
         // A row is read once the next one starts: its invalid bytes are those up to that line.
@@ -57,7 +75,18 @@ struct FirebaseCSVExportReader {
             let location = SourceLocation(file: path, line: row.line)
             switch account(from: row.fields, fieldCount: row.fieldCount, location: location) {
             case .success(let account): accounts.append(account)
-            case .failure(let problem): invalid.append(Diagnostic(.error, problem.reason, at: location))
+            case .failure(let problem):
+                // A column count or claims a legacy exporter's quoting explains: read as it wrote them.
+                if problem.reason.hasPrefix("expected 28 or 52 columns") || problem.reason.hasPrefix("column 28 (custom claims)") {
+                    let raw = rawText(lines: row.line...max(row.line, lastLine))
+                    for reading in LegacyCSVRow.readings(of: raw) {
+                        if case .success(let account) = account(from: reading, location: location) {
+                            accounts.append(account)
+                            return
+                        }
+                    }
+                }
+                invalid.append(Diagnostic(.error, problem.reason, at: location))
             }
         }
         do {

@@ -1,0 +1,37 @@
+import Foundation
+@testable import RelayLintCore
+import Testing
+
+/// Rows firebase-tools wrote that strict CSV reading refused, though their column count is fixed:
+/// each is read as its exporter meant, and the account is the one the JSON export holds.
+@Suite struct LegacyCSVRowTests {
+    /// The 28 columns of a row up to the claims, with `name` as the display name.
+    private static func head(name: String = "") -> String {
+        "u1,zq9@privaterelay.appleid.com,false,,,\(name)" + String(repeating: ",", count: 18) + "1772323200000,,+15550001111,,"
+    }
+
+    @Test(arguments: [
+        // Current firebase-tools: quotes a backslash escapes are not doubled.
+        (head() + #""{""nick"":""say \"hi\", ok""}","# + String(repeating: ",", count: 24) + "\n", #"say "hi", ok"#),
+        // 8.13 to 11.25.1: the claims not quoted at all.
+        (head() + #"{"nick":"a, b","tier":1},"# + "\n", "a, b"),
+        // Before 15.19: a name with a comma quoted, its own quotes left bare.
+        (head(name: #""Bob "B", Jr""#) + #""{""nick"":""x""}","# + "\n", "x"),
+    ])
+    func aLegacyRowIsReadAsItsExporterWroteIt(row: String, nick: String) throws {
+        let read = FirebaseCSVExportReader(path: "accounts.csv").read(data: Data(row.utf8))
+        #expect(read.invalid.isEmpty, "\(read.invalid)")
+        let account = try #require(read.accounts.first)
+        #expect(account.localId == "u1")
+        #expect(account.phoneNumber == "+15550001111")
+        #expect(account.createdAt == Timestamp(rfc3339: "2026-03-01T00:00:00Z"))
+        #expect(account.customClaims?.objectValue?["nick"] == .string(nick))
+    }
+
+    /// A row no legacy reading makes whole stays invalid, at its line.
+    @Test func aRowNoReadingMakesWholeIsInvalid() {
+        let read = FirebaseCSVExportReader(path: "accounts.csv").read(data: Data((Self.head() + "x,y,z,\n").utf8))
+        #expect(read.accounts.isEmpty)
+        #expect(read.invalid.map(\.message) == ["expected 28 or 52 columns (Firebase CSV export, plus a trailing comma), found 31 fields"])
+    }
+}
