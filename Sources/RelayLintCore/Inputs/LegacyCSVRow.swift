@@ -1,3 +1,5 @@
+import Foundation
+
 /// The readings of an account-export row that firebase-tools wrote in a way strict CSV reading
 /// gets wrong (FORMATS of the export, "Quoting"), tried when the strict reading gives no account:
 /// the column count is fixed, so the reading that restores it, and gives a valid account, is the
@@ -20,35 +22,32 @@ enum LegacyCSVRow {
         var readings: [[String]] = []
         CSVText.forEachRow(of: raw, maxFields: 1000, backslashEscapesQuotes: true) { fields, _, _ in readings.append(fields) }
         guard readings.count == 1 else { return [] }
-        // A name split by its commas: read strictly, then joined again (its bare quotes may be
-        // lost, which no rule reads).
-        var strict: [[String]] = []
-        CSVText.forEachRow(of: raw, maxFields: 1000) { fields, _, _ in strict.append(fields) }
-        if strict.count == 1, let fields = strict.first {
-            readings += joinings(of: fields, at: nameColumns)
-        }
-        // Claims split by their commas: no field is quoted (claims were not, and a name with a
-        // comma would be), so the row is split at every comma and the claims joined again.
-        let line = raw.hasSuffix("\r\n") ? raw.dropLast(2) : raw.hasSuffix("\n") ? raw.dropLast() : raw[...]
-        if !line.contains("\n") {
-            readings += joinings(of: line.split(separator: ",", omittingEmptySubsequences: false).map(String.init), at: [claimsColumn])
+        // A name or claims split by their commas: the row split at every comma, and the one
+        // column that opens and closes as such a value (a quote, a brace) joined again. A row of
+        // stray commas has no such column and stays invalid.
+        // By scalars: "\r\n", or a comma and a combining mark, is one Character.
+        var line = raw.unicodeScalars[...]
+        while let last = line.last, last == "\n" || last == "\r" { line = line.dropLast() }
+        guard !line.contains("\n") else { return readings }
+        let fields = line.split(separator: ",", omittingEmptySubsequences: false).map { String(String.UnicodeScalarView($0)) }
+        for expected in [29, 53] where fields.count > expected {
+            let extra = fields.count - expected
+            for column in nameColumns + [claimsColumn] where column + extra < fields.count {
+                let value = fields[column...(column + extra)].joined(separator: ",")
+                let whole =
+                    column == claimsColumn
+                    ? value.hasPrefix("{") && value.hasSuffix("}") : value.count >= 2 && value.hasPrefix("\"") && value.hasSuffix("\"")
+                guard whole else { continue }
+                readings.append((fields[..<column] + [value] + fields[(column + extra + 1)...]).map(unquoted))
+            }
         }
         return readings
     }
 
-    /// `fields` with the surplus over a 28- or 52-column row (and its trailing comma) joined back
-    /// into one of `columns`, one reading per column.
-    private static func joinings(of fields: [String], at columns: [Int]) -> [[String]] {
-        var readings: [[String]] = []
-        for expected in [29, 53] where fields.count > expected {
-            let extra = fields.count - expected
-            for column in columns where column + extra < fields.count {
-                var joined = Array(fields[..<column])
-                joined.append(fields[column...(column + extra)].joined(separator: ","))
-                joined.append(contentsOf: fields[(column + extra + 1)...])
-                readings.append(joined)
-            }
-        }
-        return readings
+    /// A field as CSV reads it once split: a quoted one without its quotes, doubled ones halved
+    /// (a legacy name's bare inner quotes stay as they are).
+    private static func unquoted(_ field: String) -> String {
+        guard field.count >= 2, field.hasPrefix("\""), field.hasSuffix("\"") else { return field }
+        return String(field.dropFirst().dropLast()).replacingOccurrences(of: "\"\"", with: "\"")
     }
 }
