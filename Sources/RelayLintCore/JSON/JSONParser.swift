@@ -12,7 +12,8 @@ struct JSONParser: ~Copyable {
 
     private let bytes: UnsafeBufferPointer<UInt8>
     private(set) var offset: Int
-    private let maximumDepth = 512
+    /// How deep values may nest: deeper input is refused before it can exhaust the stack.
+    static let maximumDepth = 512
     /// The keys of the objects being read, innermost last: a repeated key is an error, not a
     /// value that silently replaces another (`"type":"account.deleted", …, "type":"signin"`).
     /// One stack for all the nesting, so an object costs no allocation of its own.
@@ -171,7 +172,7 @@ struct JSONParser: ~Copyable {
     mutating func openObject(depth: Int) throws(SyntaxError) -> ObjectReading? {
         skipWhitespace()
         guard currentByte == UInt8(ascii: "{") else { throw error("expected an object") }
-        guard depth < maximumDepth else { throw error("nesting deeper than \(maximumDepth) levels") }
+        guard depth < Self.maximumDepth else { throw error("nesting deeper than \(Self.maximumDepth) levels") }
         offset += 1
         if consume(UInt8(ascii: "}")) { return nil }
         // Room for the keys of a record at once: grown from empty, the stack was copied six
@@ -366,7 +367,7 @@ struct JSONParser: ~Copyable {
     mutating func parseArray(depth: Int, elements element: (inout JSONParser) throws(SyntaxError) -> Void) throws(SyntaxError) {
         skipWhitespace()
         guard currentByte == UInt8(ascii: "[") else { throw error("expected an array") }
-        guard depth < maximumDepth else { throw error("nesting deeper than \(maximumDepth) levels") }
+        guard depth < Self.maximumDepth else { throw error("nesting deeper than \(Self.maximumDepth) levels") }
         offset += 1
         if consume(UInt8(ascii: "]")) { return }
         repeat {

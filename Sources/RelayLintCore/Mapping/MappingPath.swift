@@ -9,8 +9,8 @@ struct MappingPath: Sendable, Equatable, CustomStringConvertible {
     let variable: String?
     let segments: [String]
 
-    /// The most parts a path may have: records nest no deeper (`JSONParser`'s limit).
-    static let maximumSegments = 512
+    /// The most parts a path may have: records nest no deeper.
+    static let maximumSegments = JSONParser.maximumDepth
 
     /// Parses `a.b.c`, `$name.a.b` or `$name`; the empty string is the record itself.
     init?(_ text: String) {
