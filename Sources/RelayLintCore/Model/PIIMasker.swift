@@ -161,13 +161,17 @@ public struct PIIMasker: Sendable {
         var index = start
         if first == "+" { index += 1 }
         var end = index
-        while index < scalars.count {
+        // Digits so far: past 15 the run is no phone number, whatever follows, and the scan
+        // stops there (a value of `1 1 1 …` scanned to its end from each of its digits).
+        var digitCount = 0
+        while index < scalars.count, digitCount <= 15 {
             if scalars[index] == "(" && !hasParentheses {
                 // `(415)` or `(0)`: digits up to a closing parenthesis.
                 var close = index + 1
                 while close < scalars.count, isDigit(scalars[close]) { close += 1 }
                 guard close > index + 1, close - index - 1 <= 5, close < scalars.count, scalars[close] == ")" else { break }
                 groups.append(close - index - 1)
+                digitCount += close - index - 1
                 hasParentheses = true
                 index = close + 1
                 end = index
@@ -181,6 +185,7 @@ public struct PIIMasker: Sendable {
             var groupEnd = index
             while groupEnd < scalars.count, isDigit(scalars[groupEnd]) { groupEnd += 1 }
             groups.append(groupEnd - index)
+            digitCount += groupEnd - index
             end = groupEnd
             index = groupEnd
             guard index + 1 < scalars.count, let separator = groupSeparator(scalars[index]),
