@@ -86,6 +86,20 @@ import Testing
         }
     }
 
+    /// An event of many fields is read as any other, and a key repeated among them is found: past
+    /// a few dozen keys they are checked through a set, not pair by pair (a line of 400,000 keys
+    /// took minutes).
+    @Test func anEventOfManyFieldsIsReadAndItsRepeatedKeyFound() throws {
+        let fields = (0..<50_000).map { #""k\#($0)":"v""# }
+        let head = #"{"id":"e1","time":"2026-01-01T00:00:00Z","subject":"u1","type":"signin","#
+        let report = try lint(events: [head + fields.joined(separator: ",") + "}\n"])
+        #expect(report.summary.events == 1)
+        let repeated = head + fields.joined(separator: ",") + #","k49999":"w"}"#
+        let found = problems(events: repeated + "\n")
+        #expect(found.count == 1)
+        #expect(found.first?.message.contains("duplicate key 'k49999'") == true, "\(found)")
+    }
+
     @Test func syntaxErrorsCarryAColumn() {
         let found = problems(events: "\n  \n" + #"{"id": "a", "time": tru}"# + "\n")
         #expect(found.first?.location.line == 3)

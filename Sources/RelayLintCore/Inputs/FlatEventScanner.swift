@@ -16,6 +16,8 @@ struct FlatEventScanner {
     /// the name table: most lines then cost no lookup in the shared table and no `String`.
     private var known: [(bytes: [UInt8], name: Int)] = []
     private static let knownLimit = 128
+    /// The most fields a line may have for this path (`scan`).
+    static let pairwiseKeyLimit = 32
     /// The current line's non-reserved fields; kept from line to line for its capacity.
     private var fields: [Field] = []
 
@@ -68,6 +70,10 @@ struct FlatEventScanner {
             case .time?: guard time == nil else { return nil }
             case .app?: guard !sawApp else { return nil }
             case nil:
+                // Compared pair by pair, as an event has a handful of fields; a line of more is
+                // left to the strict parser, which checks many keys through a set (400,000 keys
+                // on one line took minutes here).
+                guard fields.count < Self.pairwiseKeyLimit else { return nil }
                 for field in fields where field.key.count == key.count && text(field.key).hasSameBytes(as: text(key)) { return nil }
             }
             if byte == UInt8(ascii: "\"") {
