@@ -84,6 +84,19 @@ import Testing
         #expect(note.location == SourceLocation(file: logs[1].path, line: 2))
     }
 
+    /// One id given to many contents: each content again is a duplicate, each new one a reuse,
+    /// however many came before (they are kept in a set: 800,000 lines of one id took minutes).
+    @Test(arguments: [false, true])
+    func anIdGivenToManyContentsCountsEachContentOnce(spill: Bool) throws {
+        let contents = 20_000
+        var lines = (0..<contents).map { Self.line("e", day: 1, extra: #","n":\#($0)"#) }
+        lines += [0, 7, contents - 1].map { Self.line("e", day: 1, extra: #","n":\#($0)"#) }
+        let report = try lint([lines], spill: spill)
+        #expect(report.summary.events == contents)
+        #expect(report.summary.duplicates == 3)
+        #expect(report.inputs.first { $0.kind == .events }?.records == contents + 3)
+    }
+
     @Test(arguments: [false, true])
     func lookAlikesOfDuplicatesNeitherTakeANotesPlaceNorCount(spill: Bool) throws {
         // 205 look-alikes, each of the first ten repeated at once: 200 notes, and 5 more counted.

@@ -151,7 +151,9 @@ struct DuplicateCheck {
         try arena.load()
         var seen = EventIDTable()
         seen.reserveCapacity(arena.byteCount / MemoryLayout<Record>.size)
-        var otherContents: [IDKey: [ContentDigest]] = [:]
+        // A set per id: one id given to 800,000 different contents was checked against every
+        // content before, quadratic in the lines.
+        var otherContents: [IDKey: Set<ContentDigest>] = [:]
         var duplicates: [UInt64] = []
         var reuses: [(UInt64, UInt64)] = []
         arena.forEachChunk { chunk in
@@ -165,7 +167,7 @@ struct DuplicateCheck {
                     duplicates.append(record.sequence)
                 } else {
                     reuses.append((record.sequence, first.sequence))
-                    otherContents[key, default: []].append(digest)
+                    otherContents[key, default: []].insert(digest)
                 }
             }
         }
