@@ -73,6 +73,15 @@ import Testing
         #expect(diagnostics { _ = try YAMLTree.load(path: "/dev/zero") }.map(\.location.line) == [1])
     }
 
+    /// A YAML document takes about a hundred times its size once composed, so a manifest of a
+    /// few MiB of `[a,a,…]` is refused before it is parsed (64 MiB of it took 6.5 GB).
+    @Test func aYAMLDocumentOverFourMiBIsRefusedBeforeItIsParsed() throws {
+        let senders = Array(repeating: "a", count: (4 << 20) / 2).joined(separator: ",")
+        let path = try Fixtures.temporaryFile(named: "manifest.yml", contents: "apps: [{bundle_id: com.x, relay_senders: [\(senders)]}]\n")
+        let found = diagnostics { _ = try YAMLTree.load(path: path) }
+        #expect(found.map(\.message) == ["stopped reading: more than 4 MiB, the cap on a YAML or JSON document"])
+    }
+
     /// An account export or mapped log read into memory (a pipe, a device) stops at its cap.
     @Test(.timeLimit(.minutes(1))) func aStreamedInputStopsAtItsCap() throws {
         let capped = CappedRead(maxBytes: 1 << 20, kind: "an account export", refusesNUL: false)
