@@ -281,10 +281,16 @@ struct CheckCommand: ParsableCommand {
             progress?.finish()
         } catch {
             StandardError.write(error.diagnostics)
-            // With --skip-invalid given, what stopped the run is not a record it could skip.
+            // The hint only where --skip-invalid would have read on: a bad record of a log or an
+            // account export. A manifest, rule or cap problem stops the run with it too.
+            let records = Set(request.eventPaths + request.accountPaths)
+            let skippable =
+                !skipInvalid
+                && error.diagnostics.contains {
+                    $0.severity == .error && records.contains($0.location.file) && !$0.message.hasPrefix("stopped reading")
+                }
             StandardError.write(
-                "relaylint: no report written: the inputs are invalid"
-                    + (skipInvalid ? "" : " (use --skip-invalid to skip bad records)"))
+                "relaylint: no report written: the inputs are invalid" + (skippable ? " (use --skip-invalid to skip bad records)" : ""))
             throw ExitCode(ExitStatus.invalidInput)
         }
         let empty = report.inputsReadNothing

@@ -70,6 +70,23 @@ import Testing
         #expect(result.stdout.isEmpty, "no report may claim a clean result")
     }
 
+    /// The `--skip-invalid` hint is given where it would help: for a bad record of a log, not
+    /// for a bad manifest.
+    @Test func theSkipInvalidHintIsGivenOnlyForBadRecords() throws {
+        let bad = try Fixtures.temporaryFile(named: "bad.jsonl", contents: "oops\n")
+        let badRecord = try CommandRunner.run(["check", "--events", bad])
+        #expect(badRecord.status == 2)
+        #expect(badRecord.stderr.contains("(use --skip-invalid to skip bad records)"), "\(badRecord.stderr)")
+
+        let good = try Fixtures.temporaryFile(
+            named: "good.jsonl", contents: #"{"id":"a","time":"2026-01-01T00:00:00Z","subject":"u","type":"signin"}"# + "\n")
+        let manifest = try Fixtures.temporaryFile(named: "manifest.yml", contents: "apps: [{bundle_id: [1]}]\n")
+        let badManifest = try CommandRunner.run(["check", "--events", good, "--manifest", manifest])
+        #expect(badManifest.status == 2)
+        #expect(badManifest.stderr.contains(manifest + ":1"), "\(badManifest.stderr)")
+        #expect(!badManifest.stderr.contains("--skip-invalid"), "\(badManifest.stderr)")
+    }
+
     @Test func diagnosticsOnStandardErrorCannotForgeLines() throws {
         let path = try Fixtures.temporaryFile(named: "bad\n::error file=forged.yml,line=1::FORGED\u{1B}[2J.jsonl", contents: "oops\n")
         let result = try CommandRunner.run(["check", "--events", path])
