@@ -1,6 +1,11 @@
+import Foundation
 @testable import RelayLintCore
 import RelayLintTestSupport
 import Testing
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// Rule files are validated on load: each problem points at its line and column.
 @Suite struct RuleLoaderTests {
@@ -138,6 +143,41 @@ import Testing
         let first = try Fixtures.temporaryFile(named: "a.yml", contents: Self.valid)
         let second = try Fixtures.temporaryFile(named: "b.yml", contents: Self.valid)
         #expect(throws: DiagnosticsError.self) { try RuleSet.load(paths: [first, second]) }
+    }
+
+    /// A folder given twice (in the configuration's `rule_paths` and on the command line, or
+    /// through a link) is read once: its rules are not each other's duplicates.
+    @Test func aRuleFileReachedTwiceIsReadOnce() throws {
+        let folder = try Fixtures.temporaryDirectory()
+        try Self.valid.write(to: folder.appendingPathComponent("rule.yml"), atomically: true, encoding: .utf8)
+        let link = folder.deletingLastPathComponent().appendingPathComponent(folder.lastPathComponent + "-link")
+        try? FileManager.default.removeItem(at: link)
+        try FileManager.default.createSymbolicLink(at: link, withDestinationURL: folder)
+        let rules = try RuleSet.load(paths: [folder.path, folder.path + "/", link.path])
+        #expect(rules.rules.count == 1)
+        #expect(rules.files.count == 1)
+    }
+
+    /// A file of a rule or mapping folder that is not a regular file (a link to `/dev/stdout`,
+    /// a FIFO) is an error at its path: reading it waited for its writer, forever when standard
+    /// output is a pipe.
+    @Test func aFolderEntryThatIsNotAFileIsAnError() throws {
+        let folder = try Fixtures.temporaryDirectory()
+        try Self.valid.write(to: folder.appendingPathComponent("rule.yml"), atomically: true, encoding: .utf8)
+        let fifo = folder.appendingPathComponent("zz.yml").path
+        #expect(mkfifo(fifo, 0o600) == 0)
+        let expected =
+            "\(fifo): error: cannot read file: not a regular file (a device, a pipe or a link to one); a folder's rule and mapping files must be files"
+        #expect {
+            try RuleSet.load(paths: [folder.path])
+        } throws: { error in
+            (error as? DiagnosticsError)?.diagnostics.map(\.description) == [expected]
+        }
+        #expect {
+            try MappingSet.load(userPaths: [folder.path], includeBuiltIn: false)
+        } throws: { error in
+            (error as? DiagnosticsError)?.diagnostics.map(\.description).contains(expected) == true
+        }
     }
 }
 

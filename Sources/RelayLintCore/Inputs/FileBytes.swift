@@ -156,6 +156,16 @@ struct FileBytes {
         return stat(path, &status) == 0 && (status.st_mode & S_IFMT) == S_IFREG
     }
 
+    /// The problem with a file found by listing a folder (of rules or mappings), when it is not
+    /// a regular file: a link to `/dev/stdout` or a FIFO, which a pull request can add, would be
+    /// read until its writer stops (with output on a pipe, never). A file named on the command
+    /// line may be a pipe (`--rules <(…)`); one found in a folder has no reason to be.
+    static func listedFileProblem(_ path: String) -> InputError? {
+        guard !isRegularFile(path) else { return nil }
+        return .unreadable(
+            path: path, reason: "not a regular file (a device, a pipe or a link to one); a folder's rule and mapping files must be files")
+    }
+
     /// About how many non-empty lines a file holds: its size over the mean length (per non-empty
     /// line) of its first mebibyte; 0 when it cannot be read. Lets a caller size a table once
     /// instead of growing it. Empty lines do not count: a partition written by `split` is mostly

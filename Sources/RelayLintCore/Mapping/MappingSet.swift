@@ -14,12 +14,12 @@ public struct MappingSet: Sendable {
     public static func load(userPaths: [String], includeBuiltIn: Bool = true) throws(DiagnosticsError) -> MappingSet {
         var files: [(path: String, isBuiltIn: Bool, read: Result<(text: String, sha256: String), InputError>)] = []
         var problems: [Diagnostic] = []
-        for path in userPaths { files += yamlFiles(at: path).map { ($0, false, read(path: $0)) } }
+        for path in userPaths { files += yamlFiles(at: path).map { ($0.path, false, read(path: $0.path, listed: $0.listed)) } }
         if includeBuiltIn {
             let pack = BuiltInPack.mappings
             if let directory = pack.overrideDirectory {
                 files += yamlFiles(at: directory).map {
-                    (pack.folder + "/" + ($0 as NSString).lastPathComponent, true, read(path: $0))
+                    (pack.folder + "/" + ($0.path as NSString).lastPathComponent, true, read(path: $0.path, listed: $0.listed))
                 }
             } else {
                 files += pack.embeddedFiles.map { file in
@@ -56,7 +56,8 @@ public struct MappingSet: Sendable {
         return MappingSet(mappings: mappings)
     }
 
-    private static func read(path: String) -> Result<(text: String, sha256: String), InputError> {
+    private static func read(path: String, listed: Bool) -> Result<(text: String, sha256: String), InputError> {
+        if listed, let problem = FileBytes.listedFileProblem(path) { return .failure(problem) }
         do {
             let read = try FileBytes.read(path: path)
             return .success((String(decoding: read.data, as: UTF8.self), read.sha256))
@@ -65,11 +66,14 @@ public struct MappingSet: Sendable {
         }
     }
 
-    private static func yamlFiles(at path: String) -> [String] {
+    /// The mapping files at `path`, each with whether it was found by listing a folder.
+    private static func yamlFiles(at path: String) -> [(path: String, listed: Bool)] {
         var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue else { return [path] }
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue else { return [(path, false)] }
         let names = (try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []
-        return names.filter { $0.hasSuffix(".yml") || $0.hasSuffix(".yaml") }.sorted().map { (path as NSString).appendingPathComponent($0) }
+        return names.filter { $0.hasSuffix(".yml") || $0.hasSuffix(".yaml") }.sorted().map {
+            ((path as NSString).appendingPathComponent($0), true)
+        }
     }
 
     /// Runs every mapping's examples.

@@ -39,8 +39,9 @@ public struct RuleSet: Sendable, Equatable {
         var files: [File] = []
         var diagnostics: [Diagnostic] = []
         var seen: [String: SourceLocation] = [:]
+        var read: Set<String> = []
         for source in sources {
-            let (texts, problems) = ruleTexts(of: source)
+            let (texts, problems) = ruleTexts(of: source, skipping: &read)
             diagnostics.append(contentsOf: problems)
             for (filePath, data, sha256) in texts {
                 guard let text = String(data: data, encoding: .utf8) else {
@@ -72,7 +73,11 @@ public struct RuleSet: Sendable, Equatable {
 
     /// The rule files of one source with their bytes, each named as reports name it, and the
     /// problems met reading them.
-    private static func ruleTexts(of source: RuleSource) -> (texts: [(path: String, data: Data, sha256: String)], problems: [Diagnostic]) {
+    /// A file already read through another source (its real path in `read`: a folder given
+    /// both in the configuration and on the command line) is read once.
+    private static func ruleTexts(
+        of source: RuleSource, skipping read: inout Set<String>
+    ) -> (texts: [(path: String, data: Data, sha256: String)], problems: [Diagnostic]) {
         let pack = BuiltInPack.rules
         let path: String
         switch source {
@@ -88,8 +93,9 @@ public struct RuleSet: Sendable, Equatable {
         case .path(let given): path = given
         }
         let filePaths: [String]
+        let listed: Bool
         do {
-            filePaths = try ruleFiles(at: path)
+            (filePaths, listed) = try ruleFiles(at: path)
         } catch {
             return ([], error.diagnostics)
         }
@@ -105,6 +111,11 @@ public struct RuleSet: Sendable, Equatable {
                 let relative = diskPath.dropFirst(path.count).drop { $0 == "/" }
                 filePath = pack.folder + "/" + relative
             }
+            guard read.insert(URL(fileURLWithPath: diskPath).resolvingSymlinksInPath().path).inserted else { continue }
+            if listed, let problem = FileBytes.listedFileProblem(diskPath) {
+                problems.append(contentsOf: problem.diagnostics)
+                continue
+            }
             do {
                 let (data, sha256) = try FileBytes.read(path: diskPath)
                 texts.append((filePath, data, sha256))
@@ -115,13 +126,15 @@ public struct RuleSet: Sendable, Equatable {
         return (texts, problems)
     }
 
-    private static func ruleFiles(at path: String) throws(InputError) -> [String] {
+    /// The rule files at `path`, and whether they were found by listing a folder.
+    private static func ruleFiles(at path: String) throws(InputError) -> (paths: [String], listed: Bool) {
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
             throw InputError.unreadable(path: path, reason: "no such file or folder")
         }
-        guard isDirectory.boolValue else { return [path] }
-        guard let enumerator = FileManager.default.enumerator(atPath: path) else {
+        guard isDirectory.boolValue else { return ([path], false) }
+        // Listed through its real path: the enumerator lists nothing of a link to a folder.
+        guard let enumerator = FileManager.default.enumerator(atPath: URL(fileURLWithPath: path).resolvingSymlinksInPath().path) else {
             throw InputError.unreadable(path: path, reason: "cannot list folder")
         }
         var found: [String] = []
@@ -130,6 +143,6 @@ public struct RuleSet: Sendable, Equatable {
             guard !name.hasPrefix("."), relative.hasSuffix(".yml") || relative.hasSuffix(".yaml") else { continue }
             found.append((path as NSString).appendingPathComponent(relative))
         }
-        return found.sorted()
+        return (found.sorted(), true)
     }
 }
