@@ -77,8 +77,10 @@ struct InitCommand: ParsableCommand {
         }
         var lines = ["wrote \(StandardError.escaped(configurationPath)) and \(StandardError.escaped(manifestOutput))"]
         for app in StarterFiles.manifestApps(of: survey) {
-            // An app id is input data: its control characters could forge terminal or CI output.
-            let name = app.isUnnamed ? "data without an app (name it in the manifest)" : StandardError.escaped(app.bundleId)
+            // An app id is input data: its control characters could forge terminal or CI output,
+            // and one that is an address is masked as reports mask it (the manifest keeps it).
+            let name =
+                app.isUnnamed ? "data without an app (name it in the manifest)" : StandardError.escaped(PIIMasker().mask(app.bundleId))
             var facts = [app.createsAccounts ? "creates accounts" : "creates no accounts"]
             facts.append(Plural.counted(app.inAppDeletionRequests, "in-app deletion request"))
             if app.declarations["relay_senders"] != nil {

@@ -253,6 +253,29 @@ import Testing
                 "  # The events name no app (no 'app' field): give your app's bundle id here.\n  - bundle_id: com.example.app"))
     }
 
+    /// What init prints is masked as `check`'s output is: a bad record's value and an app id
+    /// that is an address; the manifest it writes keeps the app id whole.
+    @Test func initMasksAddressesAndNumbersItPrints() throws {
+        let folder = try Fixtures.temporaryDirectory()
+        let named = try Fixtures.temporaryFile(
+            named: "named.jsonl",
+            contents: #"{"id":"e1","time":"2026-01-01T00:00:00Z","subject":"u1","type":"signin","app":"jane.doe@example.com"}"# + "\n")
+        let written = try CommandRunner.run(["init", "--events", named], in: folder)
+        #expect(written.status == 0, "\(written.stderr)")
+        #expect(written.stdout.contains("j•••@example.com: creates no accounts"), "\(written.stdout)")
+        #expect(!written.stdout.contains("jane.doe"), "\(written.stdout)")
+        #expect(try Self.text(folder, "relaylint-apps.yml").contains("jane.doe@example.com"))
+
+        let bad = try Fixtures.temporaryFile(
+            named: "bad.jsonl",
+            contents: #"{"id":"e2","time":"bob.smith@example.com","subject":"u1","type":"signin"}"# + "\n"
+                + #"{"id":"e3","time":"+1 415 555 0166","subject":"u1","type":"signin"}"# + "\n")
+        let refused = try CommandRunner.run(["init", "--events", bad], in: try Fixtures.temporaryDirectory())
+        #expect(refused.status == 2)
+        #expect(refused.stderr.contains("'b•••@example.com'") && refused.stderr.contains("'+1••••••••66'"), "\(refused.stderr)")
+        #expect(!refused.stderr.contains("bob.smith") && !refused.stderr.contains("555 0166"), "\(refused.stderr)")
+    }
+
     /// Cloud Logging entries name no app; a backend log names the team's one app. Listed apart,
     /// the manifest put the sign-ups in an app of their own, which offered no deletion; one entry
     /// holds both, and the command init prints carries the backend's mapping.

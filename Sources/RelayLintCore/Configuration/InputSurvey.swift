@@ -48,7 +48,14 @@ public struct InputSurvey: Sendable, Equatable {
             eventPaths: eventPaths, accountPaths: accountPaths, manifestPath: manifestPath,
             rules: RuleSet(rules: rules.rules + loaded.rules, files: rules.files), relayDomains: relayDomains, showPII: true)
         request.mappings = mappings
-        let report = try Linter.run(request)
+        // Read unmasked, for the manifest it writes; its messages are masked as `check`'s are,
+        // since they go to a terminal or a CI log (a record's bad time may be an address).
+        let report: LintReport
+        do {
+            report = try Linter.run(request)
+        } catch {
+            throw DiagnosticsError(Linter.masked(error.diagnostics, by: PIIMasker()))
+        }
         var manifest: AppManifest?
         if let manifestPath {
             manifest = try AppManifestLoader.load(path: manifestPath, ruleKeys: Set(rules.rules.flatMap(Linter.manifestKeys(of:)))).manifest
