@@ -28,6 +28,22 @@ import Testing
         #expect(account.customClaims?.objectValue?["nick"] == .string(nick))
     }
 
+    /// A legacy name that starts with a bare quote and holds no comma opened a quoted field that
+    /// ran on over the next rows, up to another name's bare quote: three accounts read as one.
+    /// The text after that closing quote shows it; each line is then a row of its own.
+    @Test func aBareQuoteThatOpensANameDoesNotSwallowTheRowsAfterIt() throws {
+        let rows = [
+            Self.head(name: #""Bob the builder"#) + ",",
+            Self.head(name: "Alice").replacingOccurrences(of: "u1,", with: "u2,") + ",",
+            Self.head(name: #"Carol "CJ" Jones"#).replacingOccurrences(of: "u1,", with: "u3,") + ",",
+        ]
+        let read = FirebaseCSVExportReader(path: "accounts.csv").read(data: Data((rows.joined(separator: "\n") + "\n").utf8))
+        #expect(read.invalid.isEmpty, "\(read.invalid)")
+        #expect(read.records == 3)
+        #expect(read.accounts.map(\.localId) == ["u1", "u2", "u3"])
+        #expect(read.accounts.map(\.phoneNumber) == ["+15550001111", "+15550001111", "+15550001111"])
+    }
+
     /// A row no legacy reading makes whole stays invalid, at its line.
     @Test func aRowNoReadingMakesWholeIsInvalid() {
         let read = FirebaseCSVExportReader(path: "accounts.csv").read(data: Data((Self.head() + "x,y,z,\n").utf8))

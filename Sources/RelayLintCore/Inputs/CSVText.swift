@@ -18,8 +18,13 @@ enum CSVText {
     /// With `backslashEscapesQuotes`, a `"` right after a `\` inside a quoted field is kept and
     /// does not end it: firebase-tools doubles the quotes of custom claims only where no
     /// backslash escapes them already.
+    ///
+    /// `strayText` is told the line of each row where text follows a quoted field's closing
+    /// quote (`"Bob "B" Jr`): not CSV, and the sign of a quote that was bare text, whose quoted
+    /// field may have run on over the rows after it.
     static func forEachRow(
         of text: String, maxFields: Int, crEndsRows: Bool = false, backslashEscapesQuotes: Bool = false,
+        strayText: ((_ line: Int) -> Void)? = nil,
         _ body: (_ fields: [String], _ fieldCount: Int, _ line: Int) throws -> Void
     ) rethrows {
         var fields: [String] = []
@@ -49,6 +54,9 @@ enum CSVText {
                     } else {
                         inQuotes = false
                         pending = following
+                        if let following, following != ",", following != "\n", following != "\r", let strayText {
+                            strayText(rowStart)
+                        }
                     }
                 } else {
                     if scalar == "\n" { line += 1 }

@@ -51,6 +51,7 @@ struct FirebaseCSVExportReader {
         var nextBad = badLines.next()
         // A row is read once the next one starts: its invalid bytes are those up to that line.
         var waiting: (fields: [String], fieldCount: Int, line: Int)? = nil
+        var strayTextRows: Set<Int> = []
         struct EnoughInvalidRows: Error {}
         func take(_ row: (fields: [String], fieldCount: Int, line: Int), lastLine: Int) throws(EnoughInvalidRows) {
             guard invalid.count < invalidLimit else { throw EnoughInvalidRows() }
@@ -72,13 +73,39 @@ struct FirebaseCSVExportReader {
                         at: SourceLocation(file: path, line: badByte.line, column: badByte.column)))
                 return
             }
-            let location = SourceLocation(file: path, line: row.line)
-            switch account(from: row.fields, fieldCount: row.fieldCount, location: location) {
+            // A quoted field that ran on over several lines and then had text after its closing
+            // quote was a legacy name's bare quote, not a field: each line is its own row.
+            if strayTextRows.contains(row.line), lastLine > row.line {
+                records -= 1
+                let raw = rawText(lines: row.line...lastLine)
+                var number = row.line
+                for line in raw.split(separator: "\n", omittingEmptySubsequences: false) {
+                    defer { number += 1 }
+                    guard !line.allSatisfy(\.isWhitespace) else { continue }
+                    records += 1
+                    var fields: [String] = []
+                    var fieldCount = 0
+                    CSVText.forEachRow(of: String(line), maxFields: 54) { rowFields, count, _ in
+                        if fieldCount == 0 { (fields, fieldCount) = (rowFields, count) }
+                    }
+                    takeAccount(
+                        fields: fields, fieldCount: fieldCount, raw: String(line), location: SourceLocation(file: path, line: number))
+                }
+                return
+            }
+            takeAccount(
+                fields: row.fields, fieldCount: row.fieldCount, raw: nil, location: SourceLocation(file: path, line: row.line),
+                lines: row.line...max(row.line, lastLine))
+        }
+        /// The account of a row's fields, or of a legacy exporter's reading of its text, or its
+        /// problem.
+        func takeAccount(fields: [String], fieldCount: Int, raw: String?, location: SourceLocation, lines: ClosedRange<Int>? = nil) {
+            switch account(from: fields, fieldCount: fieldCount, location: location) {
             case .success(let account): accounts.append(account)
             case .failure(let problem):
                 // A column count or claims a legacy exporter's quoting explains: read as it wrote them.
                 if problem.reason.hasPrefix("expected 28 or 52 columns") || problem.reason.hasPrefix("column 28 (custom claims)") {
-                    let raw = rawText(lines: row.line...max(row.line, lastLine))
+                    let raw = raw ?? lines.map(rawText) ?? ""
                     for reading in LegacyCSVRow.readings(of: raw) {
                         if case .success(let account) = account(from: reading, location: location) {
                             accounts.append(account)
@@ -90,7 +117,7 @@ struct FirebaseCSVExportReader {
             }
         }
         do {
-            try CSVText.forEachRow(of: text, maxFields: 54) { fields, fieldCount, line in
+            try CSVText.forEachRow(of: text, maxFields: 54, strayText: { strayTextRows.insert($0) }) { fields, fieldCount, line in
                 if let row = waiting { try take(row, lastLine: line - 1) }
                 waiting = (fields, fieldCount, line)
             }

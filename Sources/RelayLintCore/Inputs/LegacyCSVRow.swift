@@ -30,6 +30,9 @@ enum LegacyCSVRow {
         while let last = line.last, last == "\n" || last == "\r" { line = line.dropLast() }
         guard !line.contains("\n") else { return readings }
         let fields = line.split(separator: ",", omittingEmptySubsequences: false).map { String(String.UnicodeScalarView($0)) }
+        // A name that starts with a bare quote and holds no comma (`"Bob the builder`): no quote
+        // closes it, and the commas split the row into its columns as they stand.
+        if fields.count == 29 || fields.count == 53 { readings.append(fields.map(unquoted)) }
         for expected in [29, 53] where fields.count > expected {
             let extra = fields.count - expected
             for column in nameColumns + [claimsColumn] where column + extra < fields.count {
