@@ -34,3 +34,22 @@ import Testing
         #expect(ledger.snapshot == SubjectSnapshot(facets: [], isDeleted: true))
     }
 }
+
+/// An exported account's identities, however many providers it lists.
+@Suite struct ExportedIdentityTests {
+    /// Each password address is one identity, a repeated one too, and an `apple.com` entry
+    /// with a relay address after many others still makes the Apple identity anonymized: past a
+    /// few dozen identities they are found through an index (an entry of 80,000 providers was
+    /// searched in full for each one).
+    @Test func anAccountOfManyProvidersHoldsEachIdentityOnce() {
+        let count = 40_000
+        var providers = (0..<count).map { AccountRecord.ProviderEntry(providerId: "password", email: "u\($0)@example.com") }
+        providers.append(AccountRecord.ProviderEntry(providerId: "password", email: "U7@Example.com "))
+        providers.append(AccountRecord.ProviderEntry(providerId: "apple.com", rawId: "001.a", email: "x@example.com"))
+        providers.append(AccountRecord.ProviderEntry(providerId: "apple.com", rawId: "001.a", email: "x@privaterelay.appleid.com"))
+        let account = AccountRecord(localId: "u1", providers: providers, location: SourceLocation(file: "accounts.json"))
+        let identities = account.identities(relayDomains: RelayDomains())
+        #expect(identities.count == count + 1)
+        #expect(identities.filter { $0.category == .apple }.map(\.isAnonymized) == [true])
+    }
+}

@@ -59,13 +59,21 @@ public struct AccountRecord: Sendable, Equatable {
     /// The identities the export shows, as contract §2.4 "Identities from the export" derives them.
     func identities(relayDomains: RelayDomains) -> [Identity] {
         // A list, not a dictionary by slot: an account has a handful of identities, and this
-        // runs for every account with events (hashing each key string was ~1% of a run).
+        // runs for every account with events (hashing each key string was ~1% of a run). Past a
+        // few dozen it gets an index by slot, as the ledger does: an export entry of 80,000
+        // providers searched the list for each one (minutes).
         var result: [Identity] = []
+        var positions: [IdentitySlot: Int]? = nil
         func add(_ identity: Identity) {
-            if let index = result.firstIndex(where: { $0.hasSameSlot(as: identity) }) {
+            let found = positions.map { $0[identity.slot] } ?? result.firstIndex(where: { $0.hasSameSlot(as: identity) })
+            if let index = found {
                 result[index].isAnonymized = result[index].isAnonymized || identity.isAnonymized
             } else {
                 result.append(identity)
+                positions?[identity.slot] = result.count - 1
+                if positions == nil, result.count >= IdentityLedger.indexedFrom {
+                    positions = Dictionary(result.indices.map { (result[$0].slot, $0) }, uniquingKeysWith: { first, _ in first })
+                }
             }
         }
         for entry in providers {
