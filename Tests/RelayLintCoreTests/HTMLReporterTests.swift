@@ -105,7 +105,7 @@ import Testing
         let html = reporter.render(report, options: AuditReportFixtures.reviewed)
         for heading in [
             "Scope", "Rule pack", "Apps", "Executive summary", "Findings by rule and severity", "Coverage",
-            "Data-quality notes (2)", "Skipped records", "Personal data",
+            "Data-quality notes (2)", "Invalid records skipped", "Personal data",
         ] {
             #expect(html.contains(">\(heading)</"), "\(heading)")
         }

@@ -90,7 +90,7 @@ import Testing
         let markdown = reporter.render(report, options: AuditReportFixtures.reviewed)
         for heading in [
             "## Scope", "### Rule pack", "### Apps", "## Executive summary", "### Findings by rule and severity",
-            "### Coverage", "## Rules", "## Data-quality notes (2)", "## Skipped records",
+            "### Coverage", "## Rules", "## Data-quality notes (2)", "## Invalid records skipped",
         ] {
             #expect(markdown.contains("\n\(heading)\n"), "\(heading)")
         }

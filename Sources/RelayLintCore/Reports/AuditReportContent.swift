@@ -18,6 +18,14 @@ struct AuditReportContent {
 
     /// Printed for a reviewer or date that was not given: reports never read the clock.
     static let notGiven = "not given"
+    /// The appendix of records `--skip-invalid` skipped. Named for invalid records only: the
+    /// records a log mapping skips on purpose (not an account change, a failed call) are counted
+    /// by reason in the scope, and "no records were skipped" above them read as a false claim.
+    static let invalidRecordsTitle = "Invalid records skipped"
+    static let noInvalidRecords =
+        "No invalid records: every record of every input was valid. Records a log mapping skips on purpose are counted by reason in the scope."
+    static let invalidRecordsIntro = "These records were invalid and skipped (--skip-invalid); the rules did not see them."
+
     /// Notes and skipped records listed one by one up to this many; the JSON report has all.
     static let listLimit = 200
     /// Most serious first, as every table and count lists them.
@@ -82,7 +90,7 @@ struct AuditReportContent {
             ? "shown unmasked (--show-pii): email addresses and phone numbers appear as they are in the inputs; "
                 + "share this report only with people allowed to see them"
             : "masked: email addresses and phone numbers are shortened (j•••@example.com, +1•••••••67); "
-                + "subject ids are shown as they are"
+                + "subject ids are shown as they are, unless one is itself an address or a number"
     }
 
     /// The span of all events read, or a sentence saying there were none.

@@ -12,9 +12,9 @@ extension HTMLReport {
 
     func skippedSection() -> Node<HTML.BodyContext> {
         diagnosticsSection(
-            id: "skipped", title: "Skipped records", diagnostics: report.skipped,
-            none: "No records were skipped: every record of every input was valid.",
-            intro: "These records were invalid and skipped (--skip-invalid); the rules did not see them.")
+            id: "skipped", title: AuditReportContent.invalidRecordsTitle, diagnostics: report.skipped,
+            none: AuditReportContent.noInvalidRecords,
+            intro: AuditReportContent.invalidRecordsIntro)
     }
 
     private func diagnosticsSection(

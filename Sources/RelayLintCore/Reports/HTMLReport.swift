@@ -87,7 +87,7 @@ struct HTMLReport {
                 .if(!content.otherFindings.isEmpty, entry("other-findings", "Findings of other rules")),
                 entry("suppressions", "Suppressions"),
                 entry("notes", "Data-quality notes"),
-                entry("skipped", "Skipped records"),
+                entry("skipped", AuditReportContent.invalidRecordsTitle),
                 entry("sign-off", "Personal data and sign-off")
             )
         )

@@ -26,9 +26,9 @@ public struct MarkdownReporter: Reporter {
         lines += suppressions(content)
         lines += diagnostics(title: "Data-quality notes", report.notes, none: "No data-quality notes.")
         lines += diagnostics(
-            title: "Skipped records", report.skipped,
-            none: "No records were skipped: every record of every input was valid.",
-            intro: "These records were invalid and skipped (--skip-invalid); the rules did not see them.")
+            title: AuditReportContent.invalidRecordsTitle, report.skipped,
+            none: AuditReportContent.noInvalidRecords,
+            intro: AuditReportContent.invalidRecordsIntro)
         lines += footer(content)
         return lines.joined(separator: "\n") + "\n"
     }
