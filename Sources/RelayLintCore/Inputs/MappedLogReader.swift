@@ -410,6 +410,13 @@ struct MappedLogReader: Sendable {
                         worker.preparation.prepare(made, digest: event.contentDigest, names: &worker.names, into: &batch.bytes))
                 }
                 slot.initialize(to: event)
+                let limit = InputLimits.eventBytes(ofRecord: record.count)
+                if batch.bytes.count - bytesBefore > limit {
+                    return (
+                        "the record's events would take more than \(InputLimits.describe(limit)) (eight times the record, at least 1 MiB)",
+                        true
+                    )
+                }
                 switch result {
                 case .event: continue
                 case .skipped(let reason): return (reason, false)

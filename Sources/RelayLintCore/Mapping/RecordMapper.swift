@@ -157,8 +157,13 @@ final class RecordMapper {
         -> Verdict
     {
         try layout.parse(bytes, into: scope.slots)
-        return mapLaidOut(into: &events)
+        return mapLaidOut(into: &events, idBytesLimit: InputLimits.eventBytes(ofRecord: bytes.count))
     }
+
+    /// The most events one record gives (`MappedLogReader.eventBits`: a batch deletion names up
+    /// to 1,000 accounts). A record that would give more stops when it reaches them, before a
+    /// list of millions is made of a line of ids.
+    static let maximumEvents = 1023
 
     /// Whether a record already parsed is of the mapping's format (`recognize`).
     func recognizes(_ record: JSONValue) -> Bool {
@@ -167,11 +172,13 @@ final class RecordMapper {
         return (try? recognize.holds(in: scope)) == true
     }
 
-    private func mapLaidOut(into events: inout [MappedEvent]) -> Verdict {
+    /// - Parameter idBytesLimit: the most bytes the `#N` ids of the record's events may take
+    ///   together (`InputLimits.eventBytes(ofRecord:)`).
+    private func mapLaidOut(into events: inout [MappedEvent], idBytesLimit: Int = InputLimits.eventBytes(ofRecord: 0)) -> Verdict {
         scope.begin()
         let first = events.count
         do throws(MappingFailure) {
-            let verdict = try mapOrThrow(into: &events, from: first)
+            let verdict = try mapOrThrow(into: &events, from: first, idBytesLimit: idBytesLimit)
             if verdict != .events { events.removeSubrange(first...) }
             return verdict
         } catch {
@@ -182,7 +189,7 @@ final class RecordMapper {
 
     /// Appends the record's events to `events` from position `first`; the caller removes them
     /// when the record is skipped or invalid.
-    private func mapOrThrow(into events: inout [MappedEvent], from first: Int) throws(MappingFailure) -> Verdict {
+    private func mapOrThrow(into events: inout [MappedEvent], from first: Int, idBytesLimit: Int) throws(MappingFailure) -> Verdict {
         // Skip rules, templates and fields are walked by position: a loop over them copied each
         // one (a retain and a release of what it holds) for every record.
         for index in skips.indices where try skips[index].condition?.holds(in: scope) ?? true {
@@ -214,6 +221,9 @@ final class RecordMapper {
                 scope.item = item
                 defer { scope.item = nil }
                 if try !append(template, number: number, in: scope, to: &events) { namesNoSubject = true }
+                if events.count - first > Self.maximumEvents {
+                    throw MappingFailure("a record gives more than \(Self.maximumEvents) events; at most \(Self.maximumEvents) are read")
+                }
             }
         }
         if namesNoSubject { return .skipped(reason: RecordMapper.noSubject, detail: nil) }
@@ -221,6 +231,15 @@ final class RecordMapper {
             return .skipped(reason: unmatched.reason, detail: try unmatched.detail?.evaluate(in: scope)?.displayText)
         }
         if events.count - first > 1 {
+            var idBytes = 0
+            for index in first..<events.count {
+                if case .string(let id)? = events[index].id { idBytes += id.utf8.count + 5 }
+            }
+            guard idBytes <= idBytesLimit else {
+                throw MappingFailure(
+                    "the ids of the record's \(events.count - first) events would take \(idBytes) bytes, more than "
+                        + "\(InputLimits.describe(idBytesLimit)) (eight times the record, at least 1 MiB): shorten the id")
+            }
             for index in first..<events.count {
                 if case .string(let id)? = events[index].id { events[index].id = .string("\(id)#\(index - first + 1)") }
             }
