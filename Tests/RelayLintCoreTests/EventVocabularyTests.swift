@@ -1,3 +1,4 @@
+import Foundation
 @testable import RelayLintCore
 import RelayLintTestSupport
 import Testing
@@ -44,6 +45,18 @@ import Testing
         #expect(
             try EventVocabulary.builtIn().warnings(for: mail).map(\.message).first?.contains(
                 "{event.recipient}: no event type of email.sent declares a field 'recipient'") == true)
+    }
+
+    /// The README's custom rule, written as it is there, validates without a warning: a new user
+    /// following it met "no event type of email.sent declares a field 'category'".
+    @Test func theReadmesCustomRuleReadsOnlyDeclaredFields() throws {
+        let readme = try String(contentsOfFile: Fixtures.path("README.md"), encoding: .utf8)
+        let start = try #require(readme.range(of: "   ```yaml\n   id: marketing-mail-needs-consent"))
+        let end = try #require(readme.range(of: "   ```\n", range: start.upperBound..<readme.endIndex))
+        let text = readme[start.upperBound..<end.lowerBound].split(separator: "\n", omittingEmptySubsequences: false)
+            .map { $0.dropFirst(3) }.joined(separator: "\n")
+        let rule = try Self.rule("id: marketing-mail-needs-consent" + text)
+        #expect(try EventVocabulary.builtIn().warnings(for: rule).map(\.message) == [])
     }
 
     @Test func aMappingsFieldsJoinTheVocabulary() throws {
