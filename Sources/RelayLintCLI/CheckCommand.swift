@@ -48,20 +48,23 @@ struct CheckCommand: ParsableCommand {
         name: .customLong("subject-map"),
         help: ArgumentHelp(
             "A CSV of apple_sub,subject rows joining Apple notifications to accounts the export and logs do not.", valueName: "file"))
-    var subjectMap: String?
+    var subjectMaps: [String] = []
+    var subjectMap: String? { subjectMaps.last }
 
     @Option(
         name: .customLong("apple-keys"),
         help: ArgumentHelp(
             "Apple's public keys (the JSON Web Key Set of https://appleid.apple.com/auth/keys): every notification's signature is checked.",
             valueName: "file"))
-    var appleKeys: String?
+    var appleKeysPaths: [String] = []
+    var appleKeys: String? { appleKeysPaths.last }
 
     @Option(
         name: .customLong("manifest"),
         help: ArgumentHelp(
             "The app manifest (YAML or JSON): apps: [{bundle_id, creates_accounts, in_app_deletion}].", valueName: "file"))
-    var manifestPath: String?
+    var manifestPaths: [String] = []
+    var manifestPath: String? { manifestPaths.last }
 
     @Option(help: ArgumentHelp("Output format: \(ReporterRegistry.identifiers.joined(separator: ", ")).", valueName: "format"))
     var format: String = "text"
@@ -91,8 +94,11 @@ struct CheckCommand: ParsableCommand {
     @Flag(name: .customLong("no-suppressions"), help: "Ignore suppressions and report every finding (for auditors).")
     var noSuppressions = false
 
-    @Option(help: ArgumentHelp("An earlier JSON report: report only findings it does not have.", valueName: "report.json"))
-    var baseline: String?
+    @Option(
+        name: .customLong("baseline"),
+        help: ArgumentHelp("An earlier JSON report: report only findings it does not have.", valueName: "report.json"))
+    var baselines: [String] = []
+    var baseline: String? { baselines.last }
 
     @Option(
         name: .customLong("as-of"),
@@ -135,6 +141,13 @@ struct CheckCommand: ParsableCommand {
     var quiet = false
 
     func validate() throws {
+        // Each names one file: a second one given would silently replace the first, whose
+        // notifications, apps or keys the run would then never see.
+        for (option, values) in [
+            ("--subject-map", subjectMaps), ("--apple-keys", appleKeysPaths), ("--manifest", manifestPaths), ("--baseline", baselines),
+        ] where values.count > 1 {
+            throw ValidationError("\(option) is given \(values.count) times: it takes one file (\(values.joined(separator: ", ")))")
+        }
         if let partition {
             guard Shard(parsing: partition) != nil else {
                 throw ValidationError("--partition takes K/N with 1 ≤ K ≤ N ≤ \(Shard.maximumCount), e.g. 2/4; found '\(partition)'")

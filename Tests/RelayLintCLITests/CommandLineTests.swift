@@ -70,6 +70,17 @@ import Testing
         #expect(result.stdout.isEmpty, "no report may claim a clean result")
     }
 
+    /// An option that names one file, given twice, is bad usage: the second silently replaced
+    /// the first, whose notifications, apps or keys the run then never saw.
+    @Test(arguments: ["--subject-map", "--manifest", "--apple-keys", "--baseline"])
+    func aOneFileOptionGivenTwiceIsBadUsage(option: String) throws {
+        let log = try Fixtures.temporaryFile(
+            named: "one.jsonl", contents: #"{"id":"a","time":"2026-01-01T00:00:00Z","subject":"u","type":"signin"}"# + "\n")
+        let result = try CommandRunner.run(["check", "--events", log, option, "first", option, "second"])
+        #expect(result.status == 2)
+        #expect(result.stderr.contains("\(option) is given 2 times: it takes one file (first, second)"), "\(result.stderr)")
+    }
+
     /// The `--skip-invalid` hint is given where it would help: for a bad record of a log, not
     /// for a bad manifest.
     @Test func theSkipInvalidHintIsGivenOnlyForBadRecords() throws {
