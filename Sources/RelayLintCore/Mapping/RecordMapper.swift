@@ -176,6 +176,12 @@ final class RecordMapper {
     ///   together (`InputLimits.eventBytes(ofRecord:)`).
     private func mapLaidOut(into events: inout [MappedEvent], idBytesLimit: Int = InputLimits.eventBytes(ofRecord: 0)) -> Verdict {
         scope.begin()
+        // A record that is not an object, nor of the mapping's format (`1`, `null`, `[]` in a
+        // Cloud Logging file), is not a record of this log at all: invalid, not "not an account
+        // change". Objects are not tested: a sink holds other services' entries, skipped as such.
+        if let root = scope.slots.values[0], root.objectValue == nil, (try? recognize.holds(in: scope)) != true {
+            return .invalid("expected a JSON object, a record of this log, found \(root.kindName)")
+        }
         let first = events.count
         do throws(MappingFailure) {
             let verdict = try mapOrThrow(into: &events, from: first, idBytesLimit: idBytesLimit)

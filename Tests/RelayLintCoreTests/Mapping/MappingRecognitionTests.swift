@@ -37,6 +37,26 @@ import Testing
         #expect(throws: InputError.self) { try EventLogFormat.recognize(path: other, mappings: [mapping]) }
     }
 
+    /// A record that is not an object (`1`, `null`, `"text"`, `[]`) in a Cloud Logging file is no
+    /// log entry: invalid at its line, where it was counted as "not an account change". An object
+    /// without a method stays skipped as such: a sink holds other services' entries.
+    @Test func aRecordThatIsNotAnObjectIsInvalid() throws {
+        let first = try String(contentsOfFile: Fixtures.path("Examples/real-logs/identity-platform.jsonl"), encoding: .utf8)
+            .split(separator: "\n")[0]
+        let log = try Fixtures.temporaryFile(
+            named: "entries.jsonl",
+            contents: ([String(first), "1", "null", #""text""#, "[]", #"{"insertId":"x"}"#]).joined(separator: "\n") + "\n")
+        var request = LintRequest(eventPaths: [log], rules: try RuleSet.load(paths: [Fixtures.rules]), skipInvalid: true)
+        request.mappings = try MappingSet.load(userPaths: []).mappings
+        let report = try Linter.run(request)
+        #expect(report.skipped.map(\.location.line) == [2, 3, 4, 5])
+        #expect(
+            report.skipped.first?.message == "expected a JSON object, a record of this log, found a number (mapping 'google-cloud-logging')"
+        )
+        let input = try #require(report.inputs.first { $0.path == log })
+        #expect(input.records == 6 && input.invalid == 4)
+    }
+
     /// A first line that is not JSON says nothing of the format: the first line that is JSON does.
     /// Read as relaylint events, a Cloud Logging file after one bad line was 78 invalid records,
     /// and with --skip-invalid a clean run that exited 0.

@@ -361,7 +361,9 @@ import Testing
         }
         #expect(tally.disagreements == 0)
         #expect(aliases >= 300, "aliases: \(aliases)")
-        #expect(tally.events >= 3000 && tally.fields.count >= 8, "\(tally.events) events, fields \(tally.fields.sorted())")
+        // A floor on how much the generated cases exercise (2,993 events once records that are
+        // neither objects nor recognised became invalid, rather than mapped).
+        #expect(tally.events >= 2900 && tally.fields.count >= 8, "\(tally.events) events, fields \(tally.fields.sorted())")
     }
 
     // MARK: Disagreements found (and fixed)
