@@ -53,4 +53,29 @@ import Testing
         #expect(table.index(of: "caf\u{e9}", hash: SubjectTable.hash(of: "caf\u{e9}")) == 0)
         #expect(table.index(of: "cafe\u{301}", hash: SubjectTable.hash(of: "cafe\u{301}")) == 1)
     }
+
+    /// Ids crafted against the public hash (FNV-1a, mixed as the table used to mix it, without a
+    /// seed) to share the first 1/16 of the slots are spread like any others: a lookup probes a
+    /// few slots, not thousands (such ids made every insert walk all the ones before).
+    @Test func idsCraftedToCollideAreSpreadByTheSeed() {
+        func unseededStart(_ hash: UInt64, _ slotCount: Int) -> Int {
+            var mixed = hash
+            mixed ^= mixed >> 33
+            mixed &*= 0xff51_afd7_ed55_8ccd
+            mixed ^= mixed >> 33
+            return Int(truncatingIfNeeded: mixed) & (slotCount - 1)
+        }
+        // 4,000 subjects: the table ends with 8,192 slots, of which the ids hit the first 512.
+        var crafted: [String] = []
+        var candidate = 0
+        while crafted.count < 4_000 {
+            let id = "s\(candidate)"
+            if unseededStart(SubjectTable.hash(of: id), 8_192) < 512 { crafted.append(id) }
+            candidate += 1
+        }
+        let table = table(crafted)
+        let probes = (0..<table.count).map(table.probes(at:))
+        #expect(probes.reduce(0, +) < 4 * table.count, "mean probes \(Double(probes.reduce(0, +)) / Double(table.count))")
+        #expect(crafted.allSatisfy { table.index(of: $0, hash: SubjectTable.hash(of: $0)) != nil })
+    }
 }
