@@ -122,6 +122,16 @@ import Testing
         ("2050 1999", "••••••99"),
         // RFC 5322's quoted local parts and address literals.
         (#"write "john q"@example.com today"#, #"write "•••@example.com today"#),
+        // Spellings an independent tester found shown whole or in part: RFC 5322's `/`, `{`,
+        // `|` and `}` in a local part, `_` in a domain, an at sign percent-encoded, a doubled
+        // space between groups, and an extension after the number.
+        ("john/doe@example.com", "j•••@example.com"),
+        ("mary{x}@example.com", "m•••@example.com"),
+        ("jane@my_host.example.com", "j•••@my_host.example.com"),
+        ("see jane%40example.com&x=1", "see j•••%40example.com&x=1"),
+        ("+1  415  555  0188", "+1••••••••88"),
+        ("+14155550188x12", "+1••••••••••12"),
+        ("call +1 415 555 0188 ext. 12 now", "call +1••••••••••12 now"),
         ("jane@[10.0.0.1], or jane@[IPv6:2001:db8::1]", "j•••@[10.0.0.1], or j•••@[IPv6:2001:db8::1]"),
     ])
     func masksAddressesAndNumbersWhereverTheyStand(value: String, masked: String) {
@@ -136,6 +146,7 @@ import Testing
         "Yz4uJoHgkb7jjRw8CmnqbGSkbZ0z", "ticket SUP-1432", "1,234,567 events", "@octocat", "user@localhost",
         "j•••@example.com", "+1••••••••67", "4 of 9 checked, 44.4 %", "30d", "1234567", "order 98765432",
         "evt-0109 at 2026-06-02T07:58:42.118Z", "#12345678", "id=0612345678", "12345 678901", "2026-2027", "1990–2025",
+        "100% done", "50%40 ratio", "+1 42 exam", "0x1234567",
     ])
     func leavesIdsDatesTimesVersionsAndHashes(value: String) {
         #expect(PIIMasker().mask(value) == value)

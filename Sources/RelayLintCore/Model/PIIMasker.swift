@@ -36,11 +36,15 @@ public struct PIIMasker: Sendable {
             if copied < end { output.append(contentsOf: scalars[copied..<end]) }
         }
         while index < scalars.count {
-            if scalars[index] == "@", let email = Self.email(in: scalars, at: index), email.start >= copied {
+            // An at sign, or one percent-encoded as URLs and logs of them write it (`jane%40example.com`).
+            let atWidth =
+                scalars[index] == "@"
+                ? 1 : scalars[index] == "%" && index + 2 < scalars.count && scalars[index + 1] == "4" && scalars[index + 2] == "0" ? 3 : 0
+            if atWidth > 0, let email = Self.email(in: scalars, at: index, atWidth: atWidth), email.start >= copied {
                 copy(upTo: email.start)
                 output.append(scalars[email.start])
-                output.append(contentsOf: "•••@".unicodeScalars)
-                output.append(contentsOf: scalars[(index + 1)..<email.end])
+                output.append(contentsOf: "•••".unicodeScalars)
+                output.append(contentsOf: scalars[index..<email.end])
                 copied = email.end
                 index = email.end
                 continue
@@ -58,12 +62,13 @@ public struct PIIMasker: Sendable {
         return String(output)
     }
 
-    /// A quick look at the bytes, for the ids most values are: an address needs an `@`, a phone
-    /// number at least 7 digits.
+    /// A quick look at the bytes, for the ids most values are: an address needs an `@` (or
+    /// `%40`), a phone number at least 7 digits.
     static func mayHoldPII(_ text: String) -> Bool {
         var digits = 0
         for byte in text.utf8 {
-            if byte == UInt8(ascii: "@") { return true }
+            // `%` for an at sign percent-encoded (`%40`).
+            if byte == UInt8(ascii: "@") || byte == UInt8(ascii: "%") { return true }
             if (0x30...0x39).contains(byte) {
                 digits += 1
                 if digits >= 7 { return true }
@@ -78,7 +83,8 @@ public struct PIIMasker: Sendable {
     /// The local part is what RFC 5322 allows unquoted, less the characters that usually quote
     /// or delimit it in text (`'`, `/`, `{`, `|`, `}`…); the domain is labels of letters, digits
     /// and hyphens with at least one dot, ending in a label of letters (`pkg@1.2.3` is a version).
-    static func email(in scalars: [Unicode.Scalar], at: Int) -> (start: Int, end: Int)? {
+    static func email(in scalars: [Unicode.Scalar], at: Int, atWidth: Int = 1) -> (start: Int, end: Int)? {
+        let domainStart = at + atWidth
         var start = at
         // A quoted local part (`"john q"@example.com`), which RFC 5322 allows: from its quote.
         if at >= 3, scalars[at - 1] == "\"",
@@ -98,17 +104,17 @@ public struct PIIMasker: Sendable {
         while start < at, scalars[start] == "." { start += 1 }
         guard start < at else { return nil }
         // An address literal (`jane@[10.0.0.1]`, `jane@[IPv6:2001:db8::1]`) ends at its bracket.
-        if at + 1 < scalars.count, scalars[at + 1] == "[",
-            let close = scalars[(at + 2)...].firstIndex(where: { !(isASCIIAlphanumeric($0) || ".:".unicodeScalars.contains($0)) }),
-            scalars[close] == "]", close > at + 2
+        if domainStart < scalars.count, scalars[domainStart] == "[",
+            let close = scalars[(domainStart + 1)...].firstIndex(where: { !(isASCIIAlphanumeric($0) || ".:".unicodeScalars.contains($0)) }),
+            scalars[close] == "]", close > domainStart + 1
         {
             return (start, close + 1)
         }
-        var end = at + 1
+        var end = domainStart
         while end < scalars.count, isDomain(scalars[end]) { end += 1 }
         // A sentence's full stop or a dash after the address is not part of it.
-        while end > at + 1, scalars[end - 1] == "." || scalars[end - 1] == "-" { end -= 1 }
-        let domain = scalars[(at + 1)..<end]
+        while end > domainStart, scalars[end - 1] == "." || scalars[end - 1] == "-" { end -= 1 }
+        let domain = scalars[domainStart..<end]
         guard let dot = domain.lastIndex(of: "."), domain.first != "." else { return nil }
         let topLevel = domain[(dot + 1)...]
         // A top-level domain is letters, or punycode for one (`xn--p1ai` is `.рф`).
@@ -119,7 +125,9 @@ public struct PIIMasker: Sendable {
 
     private static func isLocalPart(_ scalar: Unicode.Scalar) -> Bool {
         if scalar.isASCII {
-            return isASCIIAlphanumeric(scalar) || "._%+-!#$&*=?^`~".unicodeScalars.contains(scalar)
+            // `/`, `{`, `|` and `}` are RFC 5322's too: left out, `john/doe@` showed `john/d`.
+            // Where one only delimits (`path/jane@…`), a little more is masked, never less.
+            return isASCIIAlphanumeric(scalar) || "._%+-!#$&*=?^`~/{|}".unicodeScalars.contains(scalar)
         }
         // Invisible format characters (a zero-width space) are read through: `ja\u{200B}ne@`
         // showed `ja` and masked only `ne`.
@@ -127,7 +135,8 @@ public struct PIIMasker: Sendable {
     }
 
     private static func isDomain(_ scalar: Unicode.Scalar) -> Bool {
-        if scalar.isASCII { return isASCIIAlphanumeric(scalar) || scalar == "." || scalar == "-" }
+        // `_` is no hostname's, but DNS names and typed addresses hold it (`jane@my_host.example.com`).
+        if scalar.isASCII { return isASCIIAlphanumeric(scalar) || scalar == "." || scalar == "-" || scalar == "_" }
         return scalar.properties.isAlphabetic || scalar.properties.numericType != nil
     }
 
@@ -188,13 +197,36 @@ public struct PIIMasker: Sendable {
             digitCount += groupEnd - index
             end = groupEnd
             index = groupEnd
-            guard index + 1 < scalars.count, let separator = groupSeparator(scalars[index]),
-                isDigit(scalars[index + 1]) || scalars[index + 1] == "("
-            else { break }
+            guard index + 1 < scalars.count, let separator = groupSeparator(scalars[index]) else { break }
+            var next = index + 1
+            // A doubled space, as text aligned by hand has (`+1  415  555  0188`).
+            if separator == " ", next < scalars.count, groupSeparator(scalars[next]) == " " { next += 1 }
+            guard next < scalars.count, isDigit(scalars[next]) || scalars[next] == "(" else { break }
             separators.insert(separator)
-            index += 1
+            index = next
         }
-        if end < scalars.count {
+        // An extension after an international number (`+14155550188x12`, `ext. 12`) is part of
+        // it: masked with it, where the letter after the digits made it no number at all.
+        var extensionEnd: Int? = nil
+        if first == "+", end < scalars.count {
+            var marker = end
+            if scalars[marker] == " " { marker += 1 }
+            let wordStart = marker
+            for letter in ["e", "x", "t"] where marker < scalars.count && scalars[marker].properties.lowercaseMapping == letter {
+                marker += 1
+            }
+            let word = String(String.UnicodeScalarView(scalars[wordStart..<marker])).lowercased()
+            if word == "x" || word == "ext" {
+                if marker < scalars.count, scalars[marker] == "." { marker += 1 }
+                if marker < scalars.count, scalars[marker] == " " { marker += 1 }
+                var digitsEnd = marker
+                while digitsEnd < scalars.count, isDigit(scalars[digitsEnd]), digitsEnd - marker < 6 { digitsEnd += 1 }
+                let stands =
+                    digitsEnd == scalars.count || !(isASCIIAlphanumeric(scalars[digitsEnd]) || scalars[digitsEnd].properties.isAlphabetic)
+                if digitsEnd > marker, stands { extensionEnd = digitsEnd }
+            }
+        }
+        if end < scalars.count, extensionEnd == nil {
             let after = scalars[end]
             if isASCIIAlphanumeric(after) || after.properties.isAlphabetic || after == "_" || after == "/" || after == ":" || after == "@" {
                 return nil
@@ -202,6 +234,7 @@ public struct PIIMasker: Sendable {
         }
         let digits = groups.reduce(0, +)
         guard (7...15).contains(digits), !groups.isEmpty else { return nil }
+        if let extensionEnd { return extensionEnd }
         if first == "+" || hasParentheses { return end }
         if groups.count == 1 {
             let leadingZero = scalars[start] == "0"
