@@ -80,9 +80,10 @@ public struct PIIMasker: Sendable {
     // MARK: Email addresses
 
     /// The address around the `@` at `at`: its first scalar and the end of its domain, or nil.
-    /// The local part is what RFC 5322 allows unquoted, less the characters that usually quote
-    /// or delimit it in text (`'`, `/`, `{`, `|`, `}`…); the domain is labels of letters, digits
-    /// and hyphens with at least one dot, ending in a label of letters (`pkg@1.2.3` is a version).
+    /// The local part is what RFC 5322 allows unquoted, less an apostrophe that opens a quote
+    /// (`'jane@…'`); the domain is labels of letters, digits, hyphens and underscores with at
+    /// least one dot, ending in a label of letters (`pkg@1.2.3` is a version). The at sign is
+    /// `atWidth` scalars wide: 3 for `%40`.
     static func email(in scalars: [Unicode.Scalar], at: Int, atWidth: Int = 1) -> (start: Int, end: Int)? {
         let domainStart = at + atWidth
         var start = at
