@@ -502,6 +502,17 @@ import Testing
         #expect(result.stderr.contains("rule 'deletion-request-completed' has no parameter 'windw'"), "\(result.stderr)")
     }
 
+    /// A parameter value the configuration sets wrong is told at its line and column in the
+    /// configuration, not at the built-in rule's file, which is not on the user's machine.
+    @Test func aBadParameterValueIsToldWhereTheConfigurationSetsIt() throws {
+        let config = try Fixtures.temporaryFile(
+            named: "params.yml", contents: "rules:\n  deletion-request-completed: {params: {window: 3000000d}}\n")
+        let result = try CommandRunner.run(["check", "--config", config] + Self.examples)
+        #expect(result.status == 2)
+        #expect(result.stderr.contains("\(config):2:49: error: 'within' must be a duration"), "\(result.stderr)")
+        #expect(!result.stderr.contains("Rules/deletion-request-completed.yml"), "\(result.stderr)")
+    }
+
     @Test func aBaselineHidesKnownFindingsSoOnlyRegressionsFail() throws {
         let directory = try Fixtures.temporaryDirectory()
         let previous = directory.appendingPathComponent("previous.json").path

@@ -453,7 +453,11 @@ struct RuleLoader {
         switch tree.content {
         case .scalar(.string(let text)) where text.hasPrefix(prefix):
             let name = String(text.dropFirst(prefix.count))
-            if let value = values[name] { return YAMLTree(content: value.content, location: tree.location) }
+            if let value = values[name] {
+                // A value the configuration sets is told at its own line there: the rule's file may
+                // be the built-in pack's, which is not on the user's machine.
+                return YAMLTree(content: value.content, location: value.location.file == path ? tree.location : value.location)
+            }
             if prefix == "$params." { reader.report("unknown parameter '\(name)' (declare it under 'params')", at: tree.location) }
         case .scalar:
             break
