@@ -55,6 +55,16 @@ import Testing
             real.stdout.contains("\"format\" : \"cloud-logging-by-app\"") || real.stdout.contains("\"format\": \"cloud-logging-by-app\""))
     }
 
+    /// A compressed CSV export (`accounts.csv.gz`) is read as CSV, as the plain one is; it was
+    /// parsed as JSON ("expected '{'").
+    @Test func aGzipCSVExportIsReadAsCSV() throws {
+        let arguments = ["check", "--events", "Examples/events.jsonl", "--manifest", "Examples/manifest.yml", "--format", "json"]
+        let plain = try CommandRunner.run(arguments + ["--accounts", "Examples/accounts.csv"])
+        let compressed = try CommandRunner.run(arguments + ["--accounts", try Self.gzip("Examples/accounts.csv")])
+        #expect(compressed.status == 1, "\(compressed.stderr)")
+        #expect(try Self.findings(compressed) == Self.findings(plain))
+    }
+
     /// The report lists each original file with its SHA-256: for a `.gz` that is the hash of
     /// the compressed file, the one `sha256sum` gives a reviewer who checks it.
     @Test func aGzipInputIsListedWithTheHashOfTheCompressedFile() throws {

@@ -242,14 +242,14 @@ struct DatasetBuilder {
         subject.events.append(packed: packed, in: &storage)
     }
 
-    /// Reads one account export, JSON or CSV by extension.
+    /// Reads one account export, JSON or CSV by extension (`.csv`, or `.csv.gz` compressed).
     ///
     /// Accounts are read before the logs: their notes come at once, the logs' once `finish`
     /// knows the duplicates, and notes are listed (and capped) in that order.
     mutating func readAccounts(path: String) throws(InputError) {
         precondition(eventsRead == 0, "accounts are read before the logs")
         // Mapped, not read: the JSON reader lets each batch's pages go once it is packed.
-        let isCSV = path.lowercased().hasSuffix(".csv")
+        let isCSV = path.lowercased().hasSuffix(".csv") || path.lowercased().hasSuffix(".csv.gz")
         let file = try MappedFile(
             path: path,
             capped: CappedRead(
