@@ -33,6 +33,21 @@ import Testing
         #expect(histogram.buckets.last == EventHistogram.Bucket(label: "2026-01", count: 2))
     }
 
+    /// A log of more than ten years is per year: times of year 1 and 9999 (a time typed wrong)
+    /// drew 120,000 monthly bars, a 17 MB report from two events.
+    @Test func logsOverTenYearsArePerYear() {
+        let decade = EventHistogram(eventsPerDay: [(day: "2016-01-01", count: 1), (day: "2025-12-31", count: 2)])
+        #expect(decade.period == .month && decade.buckets.count == 120)
+        let histogram = EventHistogram(eventsPerDay: [
+            (day: "0001-01-01", count: 1), (day: "2026-03-01", count: 2), (day: "9999-12-31", count: 3),
+        ])
+        #expect(histogram.period == .year)
+        #expect(histogram.buckets.count == 9999)
+        #expect(histogram.buckets.first == EventHistogram.Bucket(label: "0001", count: 1))
+        #expect(histogram.buckets[2025] == EventHistogram.Bucket(label: "2026", count: 2))
+        #expect(histogram.buckets.last == EventHistogram.Bucket(label: "9999", count: 3))
+    }
+
     @Test func noEventsNoBuckets() {
         #expect(EventHistogram(eventsPerDay: []).buckets.isEmpty)
     }

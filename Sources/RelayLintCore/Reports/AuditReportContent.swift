@@ -280,6 +280,7 @@ struct AuditReportContent {
         case .day: "Events per day (UTC)"
         case .week: "Events per week (weeks start on Monday, UTC)"
         case .month: "Events per month (UTC)"
+        case .year: "Events per year (UTC)"
         }
     }
 

@@ -160,7 +160,8 @@ public struct MarkdownReporter: Reporter {
             lines += ["No events were read.", ""]
         } else {
             let period = content.histogram.period
-            var histogram = MarkdownTable([period == .week ? "Week starting" : period == .day ? "Day" : "Month", "Events"], numeric: [1])
+            var histogram = MarkdownTable(
+                [period == .week ? "Week starting" : period == .day ? "Day" : period == .month ? "Month" : "Year", "Events"], numeric: [1])
             for bucket in content.histogram.buckets { histogram.add([escaped(bucket.label), "\(bucket.count)"]) }
             lines +=
                 histogram.lines + [
