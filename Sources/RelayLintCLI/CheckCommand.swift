@@ -295,12 +295,14 @@ struct CheckCommand: ParsableCommand {
         } catch {
             StandardError.write(error.diagnostics)
             // The hint only where --skip-invalid would have read on: a bad record of a log or an
-            // account export. A manifest, rule or cap problem stops the run with it too.
+            // account export. A manifest, rule or cap problem stops the run with it too, and so
+            // does a file that is no log at all ("this looks like CSV").
+            let wholeFile = ["stopped reading", "this looks like", "this is ", "the first record is"]
             let records = Set(request.eventPaths + request.accountPaths)
             let skippable =
                 !skipInvalid
                 && error.diagnostics.contains {
-                    $0.severity == .error && records.contains($0.location.file) && !$0.message.hasPrefix("stopped reading")
+                    $0.severity == .error && records.contains($0.location.file) && !wholeFile.contains(where: $0.message.hasPrefix)
                 }
             StandardError.write(
                 "relaylint: no report written: the inputs are invalid" + (skippable ? " (use --skip-invalid to skip bad records)" : ""))

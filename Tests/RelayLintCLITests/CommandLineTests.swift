@@ -98,6 +98,20 @@ import Testing
         #expect(!badManifest.stderr.contains("--skip-invalid"), "\(badManifest.stderr)")
     }
 
+    /// A log of one JSON value over several lines (`jq .`) is refused as such, once, with the
+    /// command that writes it as a log; each of its lines was an invalid record of its own.
+    @Test func aPrettyPrintedLogIsNamedAsSuch() throws {
+        let log = try Fixtures.temporaryFile(
+            named: "pretty.json", contents: "{\n  \"insertId\": \"a\",\n  \"timestamp\": \"2026-01-01T00:00:00Z\"\n}\n")
+        let result = try CommandRunner.run(["check", "--events", log])
+        #expect(result.status == 2)
+        #expect(
+            result.stderr.contains(
+                "\(log):1: error: this looks like JSON written over several lines (pretty-printed, as `jq .` writes it)"),
+            "\(result.stderr)")
+        #expect(!result.stderr.contains(":2:") && !result.stderr.contains("--skip-invalid"), "\(result.stderr)")
+    }
+
     @Test func diagnosticsOnStandardErrorCannotForgeLines() throws {
         let path = try Fixtures.temporaryFile(named: "bad\n::error file=forged.yml,line=1::FORGED\u{1B}[2J.jsonl", contents: "oops\n")
         let result = try CommandRunner.run(["check", "--events", path])

@@ -263,6 +263,14 @@ enum EventLogFormat {
         {
             throw refusal(path, "this looks like YAML (a manifest, rule, mapping or configuration file), not a log")
         }
+        // A lone '{' on the first line: one JSON value over several lines, as `jq .` and most
+        // editors write it. Each of its lines was an invalid record of its own.
+        if firstLine.trimmingCharacters(in: .whitespaces) == "{" {
+            throw refusal(
+                path,
+                "this looks like JSON written over several lines (pretty-printed, as `jq .` writes it); a log holds one record "
+                    + "per line (`jq -c .` writes them so) or one JSON array")
+        }
         // A JSON record starts with '{' (or '[', or a token's '"'); a Firebase CSV row starts with
         // its uid, and may hold '{' further on (custom claims in the 28th column).
         let start = firstLine.drop { $0.isWhitespace || $0 == "\u{FEFF}" }.first
