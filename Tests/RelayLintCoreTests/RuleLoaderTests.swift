@@ -145,6 +145,18 @@ import Testing
         #expect(throws: DiagnosticsError.self) { try RuleSet.load(paths: [first, second]) }
     }
 
+    /// A rule file that is not UTF-8 is told at its first bad byte's line and column.
+    @Test func aRuleFileThatIsNotUTF8IsToldAtItsFirstBadByte() throws {
+        let folder = try Fixtures.temporaryDirectory()
+        let path = folder.appendingPathComponent("latin1.yml").path
+        #expect(FileManager.default.createFile(atPath: path, contents: Data("id: x\nmessage: \"caf".utf8) + [0xE9] + Data("\"\n".utf8)))
+        #expect {
+            try RuleSet.load(paths: [path])
+        } throws: { error in
+            (error as? DiagnosticsError)?.diagnostics.map(\.description) == ["\(path):2:14: error: rule file is not UTF-8 text"]
+        }
+    }
+
     /// A folder given twice (in the configuration's `rule_paths` and on the command line, or
     /// through a link) is read once: its rules are not each other's duplicates.
     @Test func aRuleFileReachedTwiceIsReadOnce() throws {

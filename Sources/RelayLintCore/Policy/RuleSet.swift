@@ -45,7 +45,12 @@ public struct RuleSet: Sendable, Equatable {
             diagnostics.append(contentsOf: problems)
             for (filePath, data, sha256) in texts {
                 guard let text = String(data: data, encoding: .utf8) else {
-                    diagnostics.append(Diagnostic(.error, "rule file is not UTF-8 text", at: SourceLocation(file: filePath)))
+                    var bad = InvalidUTF8Lines(data)
+                    let at = bad.next()
+                    diagnostics.append(
+                        Diagnostic(
+                            .error, "rule file is not UTF-8 text",
+                            at: SourceLocation(file: filePath, line: at?.line ?? 0, column: at?.column)))
                     continue
                 }
                 let loaded = RuleLoader.load(text: text, path: filePath, sha256: sha256, parameterOverrides: parameterOverrides)
