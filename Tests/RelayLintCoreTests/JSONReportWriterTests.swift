@@ -99,3 +99,34 @@ import Testing
         try expectAgreement(report)
     }
 }
+
+/// A JSON report read back (`--baseline`, `explain --report`) that is not relaylint's is told in
+/// a line: what is missing or wrong, and where; Foundation's decoding error printed its debug
+/// description.
+@Suite struct JSONReportReadingTests {
+    @Test(arguments: [
+        (#"{"version":1,"findings":[]}"#, "'tool' is missing"),
+        ("x", "it is not JSON"),
+    ])
+    func aFileThatIsNoReportSaysWhy(text: String, reason: String) throws {
+        let path = try Fixtures.temporaryFile(named: "report.json", contents: text)
+        #expect {
+            try Baseline.fingerprints(ofReport: path)
+        } throws: { error in
+            (error as? DiagnosticsError)?.diagnostics.map(\.description)
+                == ["\(path): error: not a relaylint JSON report (version 1): \(reason); produce one with --format json"]
+        }
+    }
+
+    @Test func aFindingOfTheWrongKindIsNamedByItsPlace() throws {
+        let report = try String(contentsOfFile: Fixtures.path("Examples/reports/report.json"), encoding: .utf8)
+        let broken = report.replacingOccurrences(of: #""rule" : "consent-before-email-link""#, with: #""rule" : 7"#)
+        #expect(broken != report)
+        let path = try Fixtures.temporaryFile(named: "broken.json", contents: broken)
+        #expect {
+            try FindingExplanation.text(fingerprint: "x", reportPath: path)
+        } throws: { error in
+            (error as? DiagnosticsError)?.diagnostics.first?.message.hasSuffix("'findings[1].rule' is not of the report's kind") == true
+        }
+    }
+}

@@ -12,13 +12,6 @@ public enum Baseline {
         } catch {
             throw DiagnosticsError(error.diagnostics)
         }
-        do {
-            return Set(try JSONDecoder().decode(JSONReportDocument.self, from: data).findings.map(\.fingerprint))
-        } catch {
-            throw DiagnosticsError([
-                Diagnostic(
-                    .error, "not a relaylint JSON report (version 1); produce one with --format json", at: SourceLocation(file: path))
-            ])
-        }
+        return Set(try JSONReportDocument.read(data, path: path, hint: "; produce one with --format json").findings.map(\.fingerprint))
     }
 }

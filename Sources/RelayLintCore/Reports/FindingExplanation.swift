@@ -10,14 +10,7 @@ public enum FindingExplanation {
         } catch {
             throw DiagnosticsError(error.diagnostics)
         }
-        let document: JSONReportDocument
-        do {
-            document = try JSONDecoder().decode(JSONReportDocument.self, from: data)
-        } catch {
-            throw DiagnosticsError([
-                Diagnostic(.error, "not a relaylint JSON report (version 1): \(error)", at: SourceLocation(file: reportPath))
-            ])
-        }
+        let document = try JSONReportDocument.read(data, path: reportPath)
         let matches = document.findings.filter { $0.fingerprint.hasPrefix(fingerprint) }
         guard let finding = matches.first else { return nil }
         var lines: [String] = []
