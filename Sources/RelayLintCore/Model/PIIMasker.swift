@@ -40,7 +40,10 @@ public struct PIIMasker: Sendable {
             let atWidth =
                 scalars[index] == "@"
                 ? 1 : scalars[index] == "%" && index + 2 < scalars.count && scalars[index + 1] == "4" && scalars[index + 2] == "0" ? 3 : 0
-            if atWidth > 0, let email = Self.email(in: scalars, at: index, atWidth: atWidth), email.start >= copied {
+            // An address right after another (`a@x.com|jane@example.com`) may reach back into
+            // it: it starts where the one before ended, rather than not being masked at all.
+            if atWidth > 0, let found = Self.email(in: scalars, at: index, atWidth: atWidth), max(found.start, copied) < index {
+                let email = (start: max(found.start, copied), end: found.end)
                 copy(upTo: email.start)
                 output.append(scalars[email.start])
                 output.append(contentsOf: "•••".unicodeScalars)
@@ -80,10 +83,10 @@ public struct PIIMasker: Sendable {
     // MARK: Email addresses
 
     /// The address around the `@` at `at`: its first scalar and the end of its domain, or nil.
-    /// The local part is what RFC 5322 allows unquoted, less an apostrophe that opens a quote
-    /// (`'jane@…'`); the domain is labels of letters, digits, hyphens and underscores with at
-    /// least one dot, ending in a label of letters (`pkg@1.2.3` is a version). The at sign is
-    /// `atWidth` scalars wide: 3 for `%40`.
+    /// The local part is what RFC 5322 allows unquoted, less `/` (a URL's) and an apostrophe
+    /// that opens a quote (`'jane@…'`); the domain is labels of letters, digits, hyphens and
+    /// underscores with at least one dot, ending in a label of letters (`pkg@1.2.3` is a
+    /// version). The at sign is `atWidth` scalars wide: 3 for `%40`.
     static func email(in scalars: [Unicode.Scalar], at: Int, atWidth: Int = 1) -> (start: Int, end: Int)? {
         let domainStart = at + atWidth
         var start = at
@@ -126,9 +129,9 @@ public struct PIIMasker: Sendable {
 
     private static func isLocalPart(_ scalar: Unicode.Scalar) -> Bool {
         if scalar.isASCII {
-            // `/`, `{`, `|` and `}` are RFC 5322's too: left out, `john/doe@` showed `john/d`.
-            // Where one only delimits (`path/jane@…`), a little more is masked, never less.
-            return isASCIIAlphanumeric(scalar) || "._%+-!#$&*=?^`~/{|}".unicodeScalars.contains(scalar)
+            // `{`, `|` and `}` are RFC 5322's too: left out, `mary{x}@` showed `mary{x}`. A `/`
+            // is too, but it is a URL's far more often (`medium.com/@jane`), and stops the scan.
+            return isASCIIAlphanumeric(scalar) || "._%+-!#$&*=?^`~{|}".unicodeScalars.contains(scalar)
         }
         // Invisible format characters (a zero-width space) are read through: `ja\u{200B}ne@`
         // showed `ja` and masked only `ne`.
