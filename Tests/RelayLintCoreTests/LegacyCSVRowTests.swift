@@ -41,7 +41,44 @@ import Testing
         #expect(read.invalid.isEmpty, "\(read.invalid)")
         #expect(read.records == 3)
         #expect(read.accounts.map(\.localId) == ["u1", "u2", "u3"])
+        #expect(read.accounts.map(\.location.line) == [1, 2, 3])
         #expect(read.accounts.map(\.phoneNumber) == ["+15550001111", "+15550001111", "+15550001111"])
+    }
+
+    /// The same bare quote with no quote after it in the file: the field ran on to the end, a
+    /// row of no account; each line is then read as a row of its own.
+    @Test func aBareQuoteNeverClosedDoesNotSwallowTheRowsAfterIt() {
+        let rows = [
+            Self.head(name: #""Bob the builder"#) + ",", Self.head(name: "Alice").replacingOccurrences(of: "u1,", with: "u2,") + ",",
+            Self.head(name: "Carol").replacingOccurrences(of: "u1,", with: "u3,") + ",",
+        ]
+        let read = FirebaseCSVExportReader(path: "accounts.csv").read(data: Data((rows.joined(separator: "\n") + "\n").utf8))
+        #expect(read.invalid.isEmpty, "\(read.invalid)")
+        #expect(read.records == 3)
+        #expect(read.accounts.map(\.location.line) == [1, 2, 3])
+    }
+
+    /// A name quoted over two lines, in a row whose claims escape quotes with a backslash, is one
+    /// account: the claims' text after a quote is no bare quote of a name, and the row is whole.
+    @Test func aQuotedNameOverTwoLinesStaysOneRow() throws {
+        let claims = ##""{""nick"":""say \"hi\"""}""##
+        let row =
+            "u1,zq9@privaterelay.appleid.com,false,,,\"Line1\nLine2\"" + String(repeating: ",", count: 18)
+            + "1772323200000,,+15550001111,," + claims + String(repeating: ",", count: 25) + "\n"
+        let read = FirebaseCSVExportReader(path: "accounts.csv").read(data: Data(row.utf8))
+        #expect(read.invalid.isEmpty, "\(read.invalid)")
+        #expect(read.records == 1)
+        #expect(try #require(read.accounts.first).customClaims?.objectValue?["nick"] == .string(#"say "hi""#))
+    }
+
+    /// A quoted name holding commas, in a row short of columns, stays invalid: split at every
+    /// comma it has the count, but a field closes a quote it did not open (`"A`, ` B`, ` C"`).
+    @Test func aShortRowWithAQuotedNameOfCommasStaysInvalid() {
+        let row =
+            "u1,zq9@privaterelay.appleid.com,false,,,\"A, B, C\"" + String(repeating: ",", count: 16) + "1772323200000,,+15550001111,,,\n"
+        let read = FirebaseCSVExportReader(path: "accounts.csv").read(data: Data(row.utf8))
+        #expect(read.accounts.isEmpty)
+        #expect(read.invalid.map(\.location.line) == [1])
     }
 
     /// A row no legacy reading makes whole stays invalid, at its line.

@@ -20,11 +20,11 @@ enum CSVText {
     /// backslash escapes them already.
     ///
     /// `strayText` is told the line of each row where text follows a quoted field's closing
-    /// quote (`"Bob "B" Jr`): not CSV, and the sign of a quote that was bare text, whose quoted
-    /// field may have run on over the rows after it.
+    /// quote (`"Bob "B" Jr`), and the field's position: not CSV, and the sign of a quote that was
+    /// bare text, whose quoted field may have run on over the rows after it.
     static func forEachRow(
         of text: String, maxFields: Int, crEndsRows: Bool = false, backslashEscapesQuotes: Bool = false,
-        strayText: ((_ line: Int) -> Void)? = nil,
+        strayText: ((_ line: Int, _ field: Int) -> Void)? = nil,
         _ body: (_ fields: [String], _ fieldCount: Int, _ line: Int) throws -> Void
     ) rethrows {
         var fields: [String] = []
@@ -55,7 +55,7 @@ enum CSVText {
                         inQuotes = false
                         pending = following
                         if let following, following != ",", following != "\n", following != "\r", let strayText {
-                            strayText(rowStart)
+                            strayText(rowStart, fieldCount)
                         }
                     }
                 } else {

@@ -51,6 +51,7 @@ struct FirebaseCSVExportReader {
         var nextBad = badLines.next()
         // A row is read once the next one starts: its invalid bytes are those up to that line.
         var waiting: (fields: [String], fieldCount: Int, line: Int)? = nil
+        // Rows where text followed the closing quote of a name's quoted field.
         var strayTextRows: Set<Int> = []
         struct EnoughInvalidRows: Error {}
         func take(_ row: (fields: [String], fieldCount: Int, line: Int), lastLine: Int) throws(EnoughInvalidRows) {
@@ -73,51 +74,60 @@ struct FirebaseCSVExportReader {
                         at: SourceLocation(file: path, line: badByte.line, column: badByte.column)))
                 return
             }
-            // A quoted field that ran on over several lines and then had text after its closing
-            // quote was a legacy name's bare quote, not a field: each line is its own row.
-            if strayTextRows.contains(row.line), lastLine > row.line {
-                records -= 1
-                let raw = rawText(lines: row.line...lastLine)
-                var number = row.line
-                for line in raw.split(separator: "\n", omittingEmptySubsequences: false) {
-                    defer { number += 1 }
-                    guard !line.allSatisfy(\.isWhitespace) else { continue }
-                    records += 1
-                    var fields: [String] = []
-                    var fieldCount = 0
-                    CSVText.forEachRow(of: String(line), maxFields: 54) { rowFields, count, _ in
-                        if fieldCount == 0 { (fields, fieldCount) = (rowFields, count) }
-                    }
-                    takeAccount(
-                        fields: fields, fieldCount: fieldCount, raw: String(line), location: SourceLocation(file: path, line: number))
-                }
+            let location = SourceLocation(file: path, line: row.line)
+            let raw = rawText(lines: row.line...max(row.line, lastLine))
+            // A row over several lines is a quoted field with line breaks, or a legacy name's
+            // bare quote that opened a field running on over the rows after it: when the row
+            // gives no account, or text followed that field's closing quote in a name's column,
+            // each line is read as a row of its own.
+            let lines = raw.split(separator: "\n", omittingEmptySubsequences: false)
+            let spansLines = (lines.lastIndex { !$0.allSatisfy(\.isWhitespace) } ?? 0) > 0
+            if spansLines, strayTextRows.contains(row.line) {
+                try takeEachLine(of: lines, from: row.line)
                 return
             }
-            takeAccount(
-                fields: row.fields, fieldCount: row.fieldCount, raw: nil, location: SourceLocation(file: path, line: row.line),
-                lines: row.line...max(row.line, lastLine))
-        }
-        /// The account of a row's fields, or of a legacy exporter's reading of its text, or its
-        /// problem.
-        func takeAccount(fields: [String], fieldCount: Int, raw: String?, location: SourceLocation, lines: ClosedRange<Int>? = nil) {
-            switch account(from: fields, fieldCount: fieldCount, location: location) {
+            switch reading(fields: row.fields, fieldCount: row.fieldCount, raw: raw, location: location) {
             case .success(let account): accounts.append(account)
-            case .failure(let problem):
-                // A column count or claims a legacy exporter's quoting explains: read as it wrote them.
-                if problem.reason.hasPrefix("expected 28 or 52 columns") || problem.reason.hasPrefix("column 28 (custom claims)") {
-                    let raw = raw ?? lines.map(rawText) ?? ""
-                    for reading in LegacyCSVRow.readings(of: raw) {
-                        if case .success(let account) = account(from: reading, location: location) {
-                            accounts.append(account)
-                            return
-                        }
-                    }
-                }
-                invalid.append(Diagnostic(.error, problem.reason, at: location))
+            case .failure where spansLines: try takeEachLine(of: lines, from: row.line)
+            case .failure(let problem): invalid.append(Diagnostic(.error, problem.reason, at: location))
             }
         }
+        /// Each line of a row that ran on, read as a row of its own.
+        func takeEachLine(of lines: [Substring], from first: Int) throws(EnoughInvalidRows) {
+            records -= 1
+            for (offset, line) in lines.enumerated() where !line.allSatisfy(\.isWhitespace) {
+                guard invalid.count < invalidLimit else { throw EnoughInvalidRows() }
+                records += 1
+                let location = SourceLocation(file: path, line: first + offset)
+                var fields: [String] = []
+                var fieldCount = 0
+                CSVText.forEachRow(of: String(line), maxFields: 54) { rowFields, count, _ in
+                    if fieldCount == 0 { (fields, fieldCount) = (rowFields, count) }
+                }
+                switch reading(fields: fields, fieldCount: fieldCount, raw: String(line), location: location) {
+                case .success(let account): accounts.append(account)
+                case .failure(let problem): invalid.append(Diagnostic(.error, problem.reason, at: location))
+                }
+            }
+        }
+        /// The account of a row's fields, or of a legacy exporter's reading of its text (`raw`),
+        /// or the fields' problem.
+        func reading(fields: [String], fieldCount: Int, raw: String, location: SourceLocation) -> Result<AccountRecord, InputProblem> {
+            let strict = account(from: fields, fieldCount: fieldCount, location: location)
+            // A column count or claims a legacy exporter's quoting explains: read as it wrote them.
+            guard case .failure(let problem) = strict,
+                problem.reason.hasPrefix("expected 28 or 52 columns") || problem.reason.hasPrefix("column 28 (custom claims)")
+            else { return strict }
+            for reading in LegacyCSVRow.readings(of: raw) {
+                if case .success(let account) = account(from: reading, location: location) { return .success(account) }
+            }
+            return strict
+        }
         do {
-            try CSVText.forEachRow(of: text, maxFields: 54, strayText: { strayTextRows.insert($0) }) { fields, fieldCount, line in
+            let strayText: (Int, Int) -> Void = { line, field in
+                if LegacyCSVRow.nameColumns.contains(field) { strayTextRows.insert(line) }
+            }
+            try CSVText.forEachRow(of: text, maxFields: 54, strayText: strayText) { fields, fieldCount, line in
                 if let row = waiting { try take(row, lastLine: line - 1) }
                 waiting = (fields, fieldCount, line)
             }

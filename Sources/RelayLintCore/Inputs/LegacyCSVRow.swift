@@ -31,8 +31,14 @@ enum LegacyCSVRow {
         guard !line.contains("\n") else { return readings }
         let fields = line.split(separator: ",", omittingEmptySubsequences: false).map { String(String.UnicodeScalarView($0)) }
         // A name that starts with a bare quote and holds no comma (`"Bob the builder`): no quote
-        // closes it, and the commas split the row into its columns as they stand.
-        if fields.count == 29 || fields.count == 53 { readings.append(fields.map(unquoted)) }
+        // closes it, and the commas split the row into its columns as they stand. Only then: one
+        // field opens a quote it does not close, in a name's column, and none closes one it did
+        // not open (`"A, B, C"` split is a quoted name with commas, in a row short of columns).
+        if fields.count == 29 || fields.count == 53 {
+            let opening = fields.indices.filter { fields[$0].hasPrefix("\"") && !(fields[$0].count >= 2 && fields[$0].hasSuffix("\"")) }
+            let closing = fields.indices.filter { fields[$0].hasSuffix("\"") && !fields[$0].hasPrefix("\"") }
+            if opening.count == 1, nameColumns.contains(opening[0]), closing.isEmpty { readings.append(fields.map(unquoted)) }
+        }
         for expected in [29, 53] where fields.count > expected {
             let extra = fields.count - expected
             for column in nameColumns + [claimsColumn] where column + extra < fields.count {
