@@ -86,7 +86,7 @@ import Testing
 
     /// One id given to many contents: each content again is a duplicate, each new one a reuse,
     /// however many came before (they are kept in a set: 800,000 lines of one id took minutes).
-    @Test(arguments: [false, true])
+    @Test(.timeLimit(.minutes(1)), arguments: [false, true])
     func anIdGivenToManyContentsCountsEachContentOnce(spill: Bool) throws {
         let contents = 20_000
         var lines = (0..<contents).map { Self.line("e", day: 1, extra: #","n":\#($0)"#) }

@@ -265,7 +265,7 @@ enum EventLogFormat {
         }
         // A lone '{' on the first line: one JSON value over several lines, as `jq .` and most
         // editors write it. Each of its lines was an invalid record of its own.
-        if firstLine.trimmingCharacters(in: .whitespaces) == "{" {
+        if firstLine.trimmingCharacters(in: .whitespacesAndNewlines) == "{" {
             throw refusal(
                 path,
                 "this looks like JSON written over several lines (pretty-printed, as `jq .` writes it); a log holds one record "

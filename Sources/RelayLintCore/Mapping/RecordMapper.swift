@@ -163,7 +163,7 @@ final class RecordMapper {
     /// The most events one record gives (`MappedLogReader.eventBits`: a batch deletion names up
     /// to 1,000 accounts). A record that would give more stops when it reaches them, before a
     /// list of millions is made of a line of ids.
-    static let maximumEvents = 1023
+    static let maximumEvents = (1 << MappedLogReader.eventBits) - 1
 
     /// Whether a record already parsed is of the mapping's format (`recognize`).
     func recognizes(_ record: JSONValue) -> Bool {

@@ -77,6 +77,17 @@ import Testing
         #expect(events.last?.id == .string("b1#1000"))
     }
 
+    @Test func aRecordOf1023EventsIsReadAndOf1024IsInvalid() throws {
+        guard case .events(let events) = try outcome(Self.batchDeletion(id: "b1", accounts: 1023)) else {
+            Issue.record("1,023 events were refused")
+            return
+        }
+        #expect(events.count == 1023)
+        #expect(
+            try outcome(Self.batchDeletion(id: "b1", accounts: 1024))
+                == .invalid("a record gives more than 1023 events; at most 1023 are read"))
+    }
+
     @Test func aRecordOfMoreThan1023EventsIsInvalid() throws {
         #expect(
             try outcome(Self.batchDeletion(id: "b1", accounts: 5000))
