@@ -75,21 +75,29 @@ struct FirebaseCSVExportReader {
                 return
             }
             let location = SourceLocation(file: path, line: row.line)
-            let raw = rawText(lines: row.line...max(row.line, lastLine))
             // A row over several lines is a quoted field with line breaks, or a legacy name's
             // bare quote that opened a field running on over the rows after it: when the row
             // gives no account, or text followed that field's closing quote in a name's column,
-            // each line is read as a row of its own.
-            let lines = raw.split(separator: "\n", omittingEmptySubsequences: false)
-            let spansLines = (lines.lastIndex { !$0.allSatisfy(\.isWhitespace) } ?? 0) > 0
-            if spansLines, strayTextRows.contains(row.line) {
+            // each line is read as a row of its own. The row's text is taken only then, or for a
+            // legacy reading: most rows are read from their fields alone.
+            let raw = { rawText(lines: row.line...max(row.line, lastLine)) }
+            /// The row's lines, when it has more than one that is not blank.
+            func linesRunOn() -> [Substring]? {
+                let lines = raw().split(separator: "\n", omittingEmptySubsequences: false)
+                return (lines.lastIndex { !$0.allSatisfy(\.isWhitespace) } ?? 0) > 0 ? lines : nil
+            }
+            if strayTextRows.contains(row.line), let lines = linesRunOn() {
                 try takeEachLine(of: lines, from: row.line)
                 return
             }
             switch reading(fields: row.fields, fieldCount: row.fieldCount, raw: raw, location: location) {
             case .success(let account): accounts.append(account)
-            case .failure where spansLines: try takeEachLine(of: lines, from: row.line)
-            case .failure(let problem): invalid.append(Diagnostic(.error, problem.reason, at: location))
+            case .failure(let problem):
+                if let lines = linesRunOn() {
+                    try takeEachLine(of: lines, from: row.line)
+                } else {
+                    invalid.append(Diagnostic(.error, problem.reason, at: location))
+                }
             }
         }
         /// Each line of a row that ran on, read as a row of its own.
@@ -104,7 +112,7 @@ struct FirebaseCSVExportReader {
                 CSVText.forEachRow(of: String(line), maxFields: 54) { rowFields, count, _ in
                     if fieldCount == 0 { (fields, fieldCount) = (rowFields, count) }
                 }
-                switch reading(fields: fields, fieldCount: fieldCount, raw: String(line), location: location) {
+                switch reading(fields: fields, fieldCount: fieldCount, raw: { String(line) }, location: location) {
                 case .success(let account): accounts.append(account)
                 case .failure(let problem): invalid.append(Diagnostic(.error, problem.reason, at: location))
                 }
@@ -112,13 +120,15 @@ struct FirebaseCSVExportReader {
         }
         /// The account of a row's fields, or of a legacy exporter's reading of its text (`raw`),
         /// or the fields' problem.
-        func reading(fields: [String], fieldCount: Int, raw: String, location: SourceLocation) -> Result<AccountRecord, InputProblem> {
+        func reading(
+            fields: [String], fieldCount: Int, raw: () -> String, location: SourceLocation
+        ) -> Result<AccountRecord, InputProblem> {
             let strict = account(from: fields, fieldCount: fieldCount, location: location)
             // A column count or claims a legacy exporter's quoting explains: read as it wrote them.
             guard case .failure(let problem) = strict,
                 problem.reason.hasPrefix("expected 28 or 52 columns") || problem.reason.hasPrefix("column 28 (custom claims)")
             else { return strict }
-            for reading in LegacyCSVRow.readings(of: raw) {
+            for reading in LegacyCSVRow.readings(of: raw()) {
                 if case .success(let account) = account(from: reading, location: location) { return .success(account) }
             }
             return strict
