@@ -397,6 +397,7 @@ struct MappedLogReader: Sendable {
         // copied (a retain and a release of every value it holds) for each call.
         let first = batch.events.count
         let bytesBefore = batch.bytes.count
+        let limit = InputLimits.eventBytes(ofRecord: record.count)
         let failure: (reason: String, invalid: Bool)? = worker.events.withUnsafeMutableBufferPointer { events in
             for number in events.indices {
                 let sequence = EventLogReader.sequence(fileIndex: fileIndex, line: span.line << MappedLogReader.eventBits | number)
@@ -410,7 +411,6 @@ struct MappedLogReader: Sendable {
                         worker.preparation.prepare(made, digest: event.contentDigest, names: &worker.names, into: &batch.bytes))
                 }
                 slot.initialize(to: event)
-                let limit = InputLimits.eventBytes(ofRecord: record.count)
                 if batch.bytes.count - bytesBefore > limit {
                     return (
                         "the record's events would take more than \(InputLimits.describe(limit)) (eight times the record, at least 1 MiB)",

@@ -215,12 +215,10 @@ public struct PIIMasker: Sendable {
         if first == "+", end < scalars.count {
             var marker = end
             if scalars[marker] == " " { marker += 1 }
-            let wordStart = marker
-            for letter in ["e", "x", "t"] where marker < scalars.count && scalars[marker].properties.lowercaseMapping == letter {
-                marker += 1
-            }
-            let word = String(String.UnicodeScalarView(scalars[wordStart..<marker])).lowercased()
-            if word == "x" || word == "ext" {
+            let word = String(String.UnicodeScalarView(scalars[marker..<min(marker + 3, scalars.count)])).lowercased()
+            let markerLength = word.hasPrefix("ext") ? 3 : word.hasPrefix("x") ? 1 : 0
+            marker += markerLength
+            if markerLength > 0 {
                 if marker < scalars.count, scalars[marker] == "." { marker += 1 }
                 if marker < scalars.count, scalars[marker] == " " { marker += 1 }
                 var digitsEnd = marker

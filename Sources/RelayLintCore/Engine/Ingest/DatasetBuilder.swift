@@ -249,7 +249,7 @@ struct DatasetBuilder {
     mutating func readAccounts(path: String) throws(InputError) {
         precondition(eventsRead == 0, "accounts are read before the logs")
         // Mapped, not read: the JSON reader lets each batch's pages go once it is packed.
-        let isCSV = path.lowercased().hasSuffix(".csv") || path.lowercased().hasSuffix(".csv.gz")
+        let isCSV = [".csv", ".csv.gz"].contains(where: path.lowercased().hasSuffix)
         let file = try MappedFile(
             path: path,
             capped: CappedRead(
