@@ -249,6 +249,18 @@ import Testing
         #expect(merged.stderr.contains("holds 9223372036854775807 at evaluation.notes[0]"), "\(merged.stderr)")
     }
 
+    /// So is the count of invalid records a partition skipped and did not list.
+    @Test func anUnlistedInvalidCountPastTheLargestIsRefusedNotATrap() throws {
+        let note: [String: Any] = [
+            "location": ["file": "Examples/events.jsonl", "line": 0], "severity": "note",
+            "message": "9223372036854775807 more invalid records were skipped and are not listed",
+        ]
+        let forged = try Self.forged(try Self.partial(), as: "forged.json", setting: ["evaluation", "skipped"], to: [note])
+        let merged = try CommandRunner.run(["merge"] + Self.options + [forged])
+        #expect(merged.status == 2, "\(merged.stderr)")
+        #expect(merged.stderr.contains("holds 9223372036854775807 at evaluation.skipped[0]"), "\(merged.stderr)")
+    }
+
     /// A key of the partial named in a message is masked alone: the whole place went into the
     /// mask as an address (`e•••@example.com` for `evaluation.accountsPerApp.joe@example.com`).
     @Test func aPlaceNamingAKeyKeepsItsPathWhenTheKeyIsMasked() throws {

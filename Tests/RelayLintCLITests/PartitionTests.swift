@@ -125,6 +125,36 @@ import Testing
         #expect(merged.stdout == single.stdout)
     }
 
+    /// More invalid records than one run lists (`--skip-invalid`): each partition lists its own
+    /// first ones and counts the rest, and the merge lists the first of all and counts the rest
+    /// as one run does.
+    @Test(arguments: [2, 3])
+    func invalidRecordsPastTheListsCapAreListedAndCountedAsOneRunDoes(count: Int) throws {
+        let folder = try Fixtures.temporaryDirectory()
+        // One run lists 1,000; every partition (of 2 or 3) has more bad lines than that.
+        let listed = 1_000
+        let lines = (0..<(listed * 4)).map { number in
+            number % 2 == 0
+                ? #"{"id":"s\#(number)","time":\#(1_767_225_600_000 + Int64(number) * 60_000),"subject":"u-\#(number % 97)","type":"signin","provider":"apple.com"}"#
+                : #"{"id":"b\#(number)","time":"yesterday","subject":"u-\#(number % 89)","type":"signin"}"#
+        }
+        let events = folder.appendingPathComponent("events.jsonl")
+        try Data((lines.joined(separator: "\n") + "\n").utf8).write(to: events)
+        let accounts = folder.appendingPathComponent("accounts.json")
+        try Data(#"{"users": [{"localId": "u-1", "email": "y@example.com"}]}"#.utf8).write(to: accounts)
+        let single = try CommandRunner.run(
+            ["check"] + Self.options
+                + ["--skip-invalid", "--as-of", "2026-07-01", "--accounts", accounts.path, "--events", events.path, "--format", "json"])
+        let report = try #require(try JSONSerialization.jsonObject(with: Data(single.stdout.utf8)) as? [String: Any])
+        let skipped = try #require(report["skipped"] as? [[String: Any]])
+        #expect((report["summary"] as? [String: Any])?["skipped"] as? Int == listed * 2)
+        #expect(skipped.count == listed + 1)
+        #expect(skipped.last?["message"] as? String == "\(listed) more invalid records were skipped and are not listed")
+        let (paths, split) = try Self.partials(count: count, accounts: accounts.path, events: events.path, extra: ["--skip-invalid"])
+        let merged = try Self.merge(paths, folder: split)
+        #expect(merged.stdout == single.stdout)
+    }
+
     @Test func aPartitionThatDecidedItsWindowsAtItsOwnEndIsRefused() throws {
         let (accounts, events) = try Self.generatedData(in: try Fixtures.temporaryDirectory())
         let (paths, folder) = try Self.partials(count: 3, accounts: accounts, events: events, dataEnd: false)

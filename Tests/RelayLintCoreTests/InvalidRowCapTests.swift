@@ -39,7 +39,8 @@ import Testing
     }
 
     /// An account export in CSV of nothing but bad rows stops at the cap, and the run reads no
-    /// more; with `--skip-invalid` every row is read and listed.
+    /// more; with `--skip-invalid` every row is read and counted, the first
+    /// `listedInvalidRecords` listed.
     @Test func aCSVExportOfBadRowsStopsAtTheCap() throws {
         let path = try Fixtures.temporaryFile(named: "accounts.csv", contents: Self.badRows)
         var builder = DatasetBuilder(relayDomains: RelayDomains(), skipInvalid: false, retainedTypes: nil)
@@ -55,6 +56,46 @@ import Testing
         var skipping = DatasetBuilder(relayDomains: RelayDomains(), skipInvalid: true, retainedTypes: nil)
         try skipping.readAccounts(path: path)
         #expect(skipping.invalid.count == InputLimits.invalidRecords + 500 && !skipping.stoppedEarly)
+        #expect(skipping.invalid.listed.count == InputLimits.listedInvalidRecords)
+        #expect(skipping.invalid.listed.last?.location.line == InputLimits.listedInvalidRecords)
+    }
+
+    /// A JSON account export of many bad users, skipped: all counted, the first ones listed.
+    @Test func aJSONExportOfBadUsersSkippedIsCountedAndListedUpToTheCap() throws {
+        let users = Array(repeating: "1", count: InputLimits.listedInvalidRecords + 500)
+        let path = try Fixtures.temporaryFile(
+            named: "accounts.json", contents: "{\"users\": [\n" + users.joined(separator: ",\n") + "\n]}\n")
+        var skipping = DatasetBuilder(relayDomains: RelayDomains(), skipInvalid: true, retainedTypes: nil)
+        try skipping.readAccounts(path: path)
+        #expect(skipping.invalid.count == InputLimits.listedInvalidRecords + 500)
+        #expect(skipping.invalid.listed.count == InputLimits.listedInvalidRecords)
+        #expect(skipping.invalid.listed.last?.location.line == InputLimits.listedInvalidRecords + 1)
+        let dataset = try skipping.finish()
+        #expect(dataset.inputs.first?.invalid == InputLimits.listedInvalidRecords + 500)
+        #expect(
+            dataset.skipped.last?.description
+                == "\(path): note: 500 more invalid records were skipped and are not listed")
+    }
+
+    /// A log of more bad lines than a report lists, skipped: the summary counts all of them, the
+    /// report lists the first ones in line order and then says how many more there were, and the
+    /// text and audit reports say how many they show and where the rest are listed.
+    @Test func aLogOfManyBadLinesSkippedListsTheFirstAndCountsAll() throws {
+        let bad = InputLimits.listedInvalidRecords + 1_234
+        let lines = [#"{"id":"e1","time":"2026-01-01T00:00:00Z","subject":"u1","type":"signin"}"#] + Array(repeating: "x", count: bad)
+        let path = try Fixtures.temporaryFile(named: "bad.jsonl", contents: lines.joined(separator: "\n") + "\n")
+        let rules = try RuleSet.load(paths: [Fixtures.path("Rules")])
+        let report = try Linter.run(LintRequest(eventPaths: [path], rules: rules, skipInvalid: true, parallelism: 2))
+        #expect(report.summary.skippedRecords == bad)
+        #expect(report.skipped.count == InputLimits.listedInvalidRecords + 1)
+        #expect(report.skipped.dropLast().map(\.location.line) == Array(2...(InputLimits.listedInvalidRecords + 1)))
+        #expect(report.skipped.last?.message == "1234 more invalid records were skipped and are not listed")
+        let text = TextReporter().render(report, options: ReportOptions(color: false))
+        #expect(text.contains("skipped records (\(bad), --skip-invalid)"))
+        #expect(text.contains("… \(bad - 20) more; the JSON report lists \(InputLimits.listedInvalidRecords - 20) of them"))
+        let markdown = MarkdownReporter().render(report, options: ReportOptions(color: false))
+        #expect(markdown.contains("## Invalid records skipped (\(bad))"))
+        #expect(markdown.contains("… and \(bad - 200) more; the JSON report (--format json) lists 800 of them."))
     }
 
     /// Bad bytes are found a line at a time as the rows are read: a row of many bad lines does

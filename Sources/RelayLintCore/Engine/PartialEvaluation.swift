@@ -51,6 +51,8 @@ public struct PartialEvaluation: Sendable, Codable, Equatable {
     public var appsCreatingAccounts: [String]
     /// Every input read, then the configuration.
     public var inputs: [InputFileSummary]
+    /// The invalid records skipped (`--skip-invalid`): the first ones, then a note on how many
+    /// more there were (`DatasetBuilder.unlistedInvalidNote`).
     public var skipped: [Diagnostic]
     /// Data-quality notes, in the order a single run lists them.
     public var notes: [Diagnostic]
@@ -65,6 +67,11 @@ public struct PartialEvaluation: Sendable, Codable, Equatable {
     /// tell an export of an old firebase-tools, which a note names once for the whole data.
     public var relayAccountsExported: Int
     public var appleEntriesExported: Int
+
+    /// How many invalid records were skipped, those counted and not listed included.
+    var skippedRecords: Int {
+        skipped.reduce(0) { $0 + (DatasetBuilder.unlistedInvalid(in: $1) ?? 1) }
+    }
 }
 
 extension PartialEvaluation.RuleTally {

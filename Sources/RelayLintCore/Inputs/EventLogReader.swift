@@ -6,6 +6,8 @@ import Dispatch
 /// fast scanner first, the strict parser where it declines) and then handed over in line order,
 /// so what the caller sees does not depend on the number of threads.
 struct EventLogReader {
+    /// Lines parsed at a time: a block of short lines is split into runs of at most this many.
+    static let linesPerRun = 1 << 15
     let path: String
     /// The file's position among the `--events` files; it orders equal timestamps across files.
     let fileIndex: Int
@@ -74,7 +76,7 @@ struct EventLogReader {
                     }
                 }
             }
-            bytesDelivered += run.bytes.count
+            bytesDelivered += run.byteCount
             progress(bytesDelivered)
         }
         // The run the workers are parsing: while they do, this thread files the run before it,
@@ -82,36 +84,49 @@ struct EventLogReader {
         // for a sixth of the reading); `forEachRun` hashes on a queue of its own.
         var parsing: (run: ParsedRun, group: DispatchGroup)?
         defer { parsing?.group.wait() }
+        /// Parses a run of lines on the workers, and delivers the run parsed before it.
+        func parse(_ bytes: ArraySlice<UInt8>, lines: [(bytes: Range<Int>, number: Int)], byteCount: Int) throws {
+            let parts = workers.count > 1 && lines.count >= 256 ? workers.count : 1
+            let run = ParsedRun(bytes: bytes, lines: lines, byteCount: byteCount, parts: parts)
+            let parsed = parsing.map { pending in
+                pending.group.wait()
+                return pending.run
+            }
+            let group = DispatchGroup()
+            if parts > 1 {
+                for part in 0..<parts {
+                    DispatchQueue.global().async(group: group) {
+                        run.parse(part: part, reader: self, worker: &workers.workers[part])
+                    }
+                }
+            } else {
+                run.parse(part: 0, reader: self, worker: &workers.workers[0])
+            }
+            if let parsed { try deliver(parsed) }
+            if opened != nil {
+                // A pipe or device: its lines are reported now, not once its writer writes
+                // more (a bad first line must not wait for a writer that never ends).
+                group.wait()
+                try deliver(run)
+            } else {
+                parsing = (run, group)
+            }
+        }
         let sha256: String
         do {
             sha256 = try FileBytes.forEachRun(path: path, opened: opened, lineLimit: lineLimit) { bytes in
                 let (lines, lineCount) = bytes.withUnsafeBufferPointer { FileBytes.lineRanges(in: $0, firstLine: nextLine) }
                 if let long = lines.first(where: { $0.bytes.count > lineLimit }) { throw FileBytes.LineTooLong(line: long.number) }
                 nextLine += lineCount
-                let parts = workers.count > 1 && lines.count >= 256 ? workers.count : 1
-                let run = ParsedRun(bytes: bytes, lines: lines, parts: parts)
-                let parsed = parsing.map { pending in
-                    pending.group.wait()
-                    return pending.run
-                }
-                let group = DispatchGroup()
-                if parts > 1 {
-                    for part in 0..<parts {
-                        DispatchQueue.global().async(group: group) {
-                            run.parse(part: part, reader: self, worker: &workers.workers[part])
-                        }
-                    }
-                } else {
-                    run.parse(part: 0, reader: self, worker: &workers.workers[0])
-                }
-                if let parsed { try deliver(parsed) }
-                if opened != nil {
-                    // A pipe or device: its lines are reported now, not once its writer writes
-                    // more (a bad first line must not wait for a writer that never ends).
-                    group.wait()
-                    try deliver(run)
-                } else {
-                    parsing = (run, group)
+                // A block of short lines is parsed a slice of lines at a time: a slot per line
+                // held a 4 MiB block of `x` lines (2M invalid records) in 690 MB.
+                var counted = 0
+                for start in stride(from: 0, to: max(lines.count, 1), by: EventLogReader.linesPerRun) {
+                    let end = min(start + EventLogReader.linesPerRun, lines.count)
+                    let boundary = end < lines.count ? lines[end].bytes.lowerBound : bytes.count
+                    let slice = start == 0 && end == lines.count ? lines : Array(lines[start..<end])
+                    try parse(bytes, lines: slice, byteCount: boundary - counted)
+                    counted = boundary
                 }
             }
         } catch let error as FileBytes.LineTooLong {
@@ -211,6 +226,8 @@ struct EventLogReader {
 private final class ParsedRun: @unchecked Sendable {
     let bytes: ArraySlice<UInt8>
     let lines: [(bytes: Range<Int>, number: Int)]
+    /// The bytes of the block this run accounts for, for the progress display.
+    let byteCount: Int
     let parts: Int
     /// One slot per non-empty line; nil for blank ones. Workers write disjoint ranges, and the reader
     /// reads only after all of them finished.
@@ -218,9 +235,10 @@ private final class ParsedRun: @unchecked Sendable {
     /// The bytes each part's preparation appended.
     let prepared: UnsafeMutableBufferPointer<[UInt8]>
 
-    init(bytes: ArraySlice<UInt8>, lines: [(bytes: Range<Int>, number: Int)], parts: Int) {
+    init(bytes: ArraySlice<UInt8>, lines: [(bytes: Range<Int>, number: Int)], byteCount: Int, parts: Int) {
         self.bytes = bytes
         self.lines = lines
+        self.byteCount = byteCount
         self.parts = parts
         records = .allocate(capacity: lines.count)
         records.initialize(repeating: nil)

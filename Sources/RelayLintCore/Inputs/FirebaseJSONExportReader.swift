@@ -6,6 +6,8 @@ struct FirebaseJSONExportReader {
     let path: String
     /// Threads that parse users; the result does not depend on it.
     var parallelism = 1
+    /// How many invalid users are listed; the others are only counted (`InvalidRecordList`).
+    var listLimit = Int.max
 
     func read(data: Data) throws(InputError) -> (accounts: [AccountRecord], invalid: [Diagnostic]) {
         var accounts: [AccountRecord] = []
@@ -19,7 +21,7 @@ struct FirebaseJSONExportReader {
     func read(data: Data, _ body: (AccountRecord) -> Void) throws(InputError) -> [Diagnostic] {
         let result: Result<[Diagnostic], InputError> = data.withUnsafeBytes { raw in
             do throws(InputError) {
-                return .success(try read(bytes: raw.bindMemory(to: UInt8.self), body))
+                return .success(try read(bytes: raw.bindMemory(to: UInt8.self), body).listed)
             } catch {
                 return .failure(error)
             }
@@ -28,8 +30,8 @@ struct FirebaseJSONExportReader {
     }
 
     /// `read(data:_:)` over bytes the caller holds (a `MappedFile`).
-    func read(bytes: UnsafeBufferPointer<UInt8>, _ body: (AccountRecord) -> Void) throws(InputError) -> [Diagnostic] {
-        var invalid: [Diagnostic] = []
+    func read(bytes: UnsafeBufferPointer<UInt8>, _ body: (AccountRecord) -> Void) throws(InputError) -> InvalidRecordList {
+        var invalid = InvalidRecordList(limit: listLimit)
         let result: Result<Void, InputError> = withoutActuallyEscaping(body) { body in
             var deliver = UserDelivery(body: body)
             return read(bytes, into: &deliver, &invalid)
@@ -44,7 +46,7 @@ struct FirebaseJSONExportReader {
     var doneWith: ((Range<Int>) -> Void)?
 
     private func read(
-        _ bytes: UnsafeBufferPointer<UInt8>, into deliver: inout UserDelivery, _ invalid: inout [Diagnostic]
+        _ bytes: UnsafeBufferPointer<UInt8>, into deliver: inout UserDelivery, _ invalid: inout InvalidRecordList
     ) -> Result<Void, InputError> {
         // A byte order mark is skipped, as the logs skip it: editors on Windows write one.
         let hasBOM = bytes.count >= 3 && bytes[0] == 0xEF && bytes[1] == 0xBB && bytes[2] == 0xBF
@@ -98,7 +100,7 @@ struct FirebaseJSONExportReader {
 
     private func readUsers(
         _ parser: inout JSONParser, _ bytes: UnsafeBufferPointer<UInt8>, _ lines: inout LineCounter,
-        into deliver: inout UserDelivery, _ invalid: inout [Diagnostic]
+        into deliver: inout UserDelivery, _ invalid: inout InvalidRecordList
     ) throws(JSONParser.SyntaxError) {
         parser.skipWhitespace()
         // Users the parallel path handed over before it met a syntax error (the sequential path
@@ -129,7 +131,7 @@ struct FirebaseJSONExportReader {
     struct UserDelivery {
         let body: (AccountRecord) -> Void
 
-        func callAsFunction(_ user: Result<AccountRecord, InputProblem>, at location: SourceLocation, _ invalid: inout [Diagnostic]) {
+        func callAsFunction(_ user: Result<AccountRecord, InputProblem>, at location: SourceLocation, _ invalid: inout InvalidRecordList) {
             switch user {
             case .success(let account): body(account)
             case .failure(let problem): invalid.append(Diagnostic(.error, problem.reason, at: location))
@@ -155,7 +157,7 @@ struct FirebaseJSONExportReader {
     /// first error exactly, and does not hand those users over twice.
     private func parallelUsers(
         _ bytes: UnsafeBufferPointer<UInt8>, arrayStart: Int, lines: inout LineCounter, into deliver: inout UserDelivery,
-        _ invalid: inout [Diagnostic]
+        _ invalid: inout InvalidRecordList
     ) -> ParallelOutcome {
         guard arrayStart < bytes.count, bytes[arrayStart] == UInt8(ascii: "[") else { return .failed(delivered: 0) }
         var elements: [(bytes: Range<Int>, line: Int)] = []

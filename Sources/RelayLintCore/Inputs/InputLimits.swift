@@ -38,6 +38,9 @@ enum InputLimits {
     /// wrong with a file, few enough that a file of nothing else stops at once.
     static let invalidRecords = 1000
 
+    /// Invalid records a run with `--skip-invalid` lists in its report; the others are counted.
+    static let listedInvalidRecords = 1000
+
     /// Why reading stopped at `invalidRecords`, said before the records met; `skippable` when
     /// `--skip-invalid` would have read on.
     static func stoppedAfterInvalid(_ count: Int, skippable: Bool = true) -> String {

@@ -26,8 +26,25 @@ struct AuditReportContent {
         "No invalid records: every record of every input was valid. Records a log mapping skips on purpose are counted by reason in the scope."
     static let invalidRecordsIntro = "These records were invalid and skipped (--skip-invalid); the rules did not see them."
 
-    /// Notes and skipped records listed one by one up to this many; the JSON report has all.
+    /// Notes and skipped records listed one by one up to this many; the JSON report has all
+    /// that were listed.
     static let listLimit = 200
+
+    /// The invalid records the report lists (the first ones), and how many were skipped.
+    static func invalidRecords(of report: LintReport) -> (listed: [Diagnostic], count: Int) {
+        (report.skipped.filter { DatasetBuilder.unlistedInvalid(in: $0) == nil }, report.summary.skippedRecords)
+    }
+
+    /// The first `listLimit` of `diagnostics`, out of `count`, and the line that says how many
+    /// more there were and where they are listed; nil when all are shown.
+    static func shown(_ diagnostics: [Diagnostic], of count: Int) -> (shown: ArraySlice<Diagnostic>, more: String?) {
+        let shown = diagnostics.prefix(listLimit)
+        let rest = count - shown.count
+        let inJSON = diagnostics.count - shown.count
+        guard rest > 0 else { return (shown, nil) }
+        if inJSON == rest { return (shown, "… and \(rest) more, listed in the JSON report (--format json).") }
+        return (shown, "… and \(rest) more; the JSON report (--format json) lists \(inJSON) of them.")
+    }
     /// Most serious first, as every table and count lists them.
     static let severities: [Severity] = [.error, .warning, .note]
 

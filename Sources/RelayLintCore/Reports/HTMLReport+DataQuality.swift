@@ -11,24 +11,26 @@ extension HTMLReport {
     }
 
     func skippedSection() -> Node<HTML.BodyContext> {
-        diagnosticsSection(
-            id: "skipped", title: AuditReportContent.invalidRecordsTitle, diagnostics: report.skipped,
+        let invalid = AuditReportContent.invalidRecords(of: report)
+        return diagnosticsSection(
+            id: "skipped", title: AuditReportContent.invalidRecordsTitle, diagnostics: invalid.listed, count: invalid.count,
             none: AuditReportContent.noInvalidRecords,
             intro: AuditReportContent.invalidRecordsIntro)
     }
 
     private func diagnosticsSection(
-        id: String, title: String, diagnostics: [Diagnostic], none: String,
+        id: String, title: String, diagnostics: [Diagnostic], count: Int? = nil, none: String,
         intro: String? = nil
     ) -> Node<HTML.BodyContext> {
-        let shown = diagnostics.prefix(AuditReportContent.listLimit)
+        let count = count ?? diagnostics.count
+        let (shown, more) = AuditReportContent.shown(diagnostics, of: count)
         return .section(
             .class("appendix"),
             .id(id),
-            .h2(.escapedText(diagnostics.isEmpty ? title : "\(title) (\(diagnostics.count))")),
-            .if(diagnostics.isEmpty, .p(.class("muted"), .escapedText(none))),
+            .h2(.escapedText(count == 0 ? title : "\(title) (\(count))")),
+            .if(count == 0, .p(.class("muted"), .escapedText(none))),
             .if(
-                !diagnostics.isEmpty,
+                count > 0,
                 .group(
                     .unwrap(intro) { .p(.escapedText($0)) },
                     .table(
@@ -41,12 +43,7 @@ extension HTMLReport {
                                         .cell(diagnostic.message))
                                 }))
                     ),
-                    .if(
-                        diagnostics.count > shown.count,
-                        .p(
-                            .class("muted"),
-                            .escapedText(
-                                "… and \(diagnostics.count - shown.count) more, listed in the JSON report (--format json).")))
+                    .unwrap(more) { .p(.class("muted"), .escapedText($0)) }
                 ))
         )
     }

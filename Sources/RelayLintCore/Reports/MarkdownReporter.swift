@@ -25,8 +25,9 @@ public struct MarkdownReporter: Reporter {
         }
         lines += suppressions(content)
         lines += diagnostics(title: "Data-quality notes", report.notes, none: "No data-quality notes.")
+        let invalid = AuditReportContent.invalidRecords(of: report)
         lines += diagnostics(
-            title: AuditReportContent.invalidRecordsTitle, report.skipped,
+            title: AuditReportContent.invalidRecordsTitle, invalid.listed, count: invalid.count,
             none: AuditReportContent.noInvalidRecords,
             intro: AuditReportContent.invalidRecordsIntro)
         lines += footer(content)
@@ -269,18 +270,21 @@ public struct MarkdownReporter: Reporter {
         return lines
     }
 
-    private func diagnostics(title: String, _ diagnostics: [Diagnostic], none: String, intro: String? = nil) -> [String] {
-        guard !diagnostics.isEmpty else { return ["## " + title, "", none, ""] }
-        var lines = ["## \(title) (\(diagnostics.count))", ""]
+    /// - Parameter count: how many there were, when more than listed.
+    private func diagnostics(
+        title: String, _ diagnostics: [Diagnostic], count: Int? = nil, none: String, intro: String? = nil
+    ) -> [String] {
+        let count = count ?? diagnostics.count
+        guard count > 0 else { return ["## " + title, "", none, ""] }
+        var lines = ["## \(title) (\(count))", ""]
         if let intro { lines += [intro, ""] }
         var table = MarkdownTable(["Location", "Severity", "Message"])
-        for diagnostic in diagnostics.prefix(AuditReportContent.listLimit) {
+        let (shown, more) = AuditReportContent.shown(diagnostics, of: count)
+        for diagnostic in shown {
             table.add([escaped(diagnostic.location.description), diagnostic.severity.rawValue, escaped(diagnostic.message)])
         }
         lines += table.lines + [""]
-        if diagnostics.count > AuditReportContent.listLimit {
-            lines += ["… and \(diagnostics.count - AuditReportContent.listLimit) more, listed in the JSON report (--format json).", ""]
-        }
+        if let more { lines += [more, ""] }
         return lines
     }
 

@@ -58,9 +58,17 @@ public struct TextReporter: Reporter {
             lines.append("")
         }
         if !report.skipped.isEmpty {
-            lines.append(style.bold("skipped records") + " (\(report.skipped.count), --skip-invalid)")
-            for diagnostic in report.skipped.prefix(20) { lines.append("  " + e(diagnostic.description)) }
-            if report.skipped.count > 20 { lines.append("  … \(report.skipped.count - 20) more in the JSON report") }
+            let total = report.summary.skippedRecords
+            let listed = report.skipped.filter { DatasetBuilder.unlistedInvalid(in: $0) == nil }
+            lines.append(style.bold("skipped records") + " (\(total), --skip-invalid)")
+            for diagnostic in listed.prefix(20) { lines.append("  " + e(diagnostic.description)) }
+            let shown = min(listed.count, 20)
+            if total > shown {
+                let inReport = listed.count - shown
+                lines.append(
+                    "  … \(total - shown) more"
+                        + (inReport == total - shown ? " in the JSON report" : "; the JSON report lists \(inReport) of them"))
+            }
             lines.append("")
         }
         let mapped = AuditReportContent.mappedSources(of: report)

@@ -21,7 +21,9 @@ struct DatasetBuilder {
     /// Event types to keep; nil keeps all (a rule matches events of any type).
     let retainedTypes: Set<String>?
     private(set) var dataset = Dataset()
-    var invalid: [Diagnostic] = []
+    /// The invalid records met; with `--skip-invalid` only the first
+    /// `InputLimits.listedInvalidRecords` are listed, the others counted.
+    private(set) var invalid: InvalidRecordList
     /// Invalid records met without `--skip-invalid` before reading stops (`InputLimits`).
     var invalidLimit = InputLimits.invalidRecords
     /// Whether reading stopped at `invalidLimit` invalid records, or at one from a pipe: the
@@ -78,6 +80,7 @@ struct DatasetBuilder {
     init(relayDomains: RelayDomains, skipInvalid: Bool, retainedTypes: Set<String>?) {
         self.relayDomains = relayDomains
         self.skipInvalid = skipInvalid
+        invalid = InvalidRecordList(limit: skipInvalid ? InputLimits.listedInvalidRecords : .max)
         self.retainedTypes = retainedTypes.map { $0.union(DatasetBuilder.identityTypes) }
         accountCreated = names.index(of: "account.created")
     }
@@ -256,7 +259,7 @@ struct DatasetBuilder {
                 maxBytes: InputLimits.streamedBytes, kind: "an account export", maxLineBytes: isCSV ? InputLimits.lineBytes : nil,
                 refusesNUL: !isCSV))
         let sha256 = file.sha256()
-        let bad: [Diagnostic]
+        let bad: InvalidRecordList
         let records: Int
         var duplicates = 0
         if isCSV {
@@ -266,9 +269,10 @@ struct DatasetBuilder {
                 }
                 // Without --skip-invalid, no more invalid rows than it takes to reach the cap.
                 let room = skipInvalid ? Int.max : max(1, invalidLimit - invalid.count)
-                return FirebaseCSVExportReader(path: path).read(data: data ?? Data(), invalidLimit: room)
+                return FirebaseCSVExportReader(path: path).read(
+                    data: data ?? Data(), invalidLimit: room, listLimit: invalid.room)
             }
-            (bad, records) = (result.invalid, result.records)
+            (bad, records) = (InvalidRecordList(listed: result.invalid, unlisted: result.unlisted), result.records)
             if let line = result.header {
                 addNote(
                     .note, "header row skipped: it names the columns (a Firebase CSV export has no header)",
@@ -279,6 +283,7 @@ struct DatasetBuilder {
             // Each account is packed as soon as its batch is read.
             var accounts = 0
             var reader = FirebaseJSONExportReader(path: path, parallelism: parallelism)
+            reader.listLimit = invalid.room
             reader.doneWith = file.release
             bad = try file.withBytes { bytes throws(InputError) in
                 try reader.read(bytes: bytes) { account in
@@ -289,7 +294,8 @@ struct DatasetBuilder {
             records = accounts + bad.count
         }
         try file.checkUnchanged()
-        for diagnostic in bad { try addInvalid(diagnostic, fromPipe: false) }
+        for diagnostic in bad.listed { try addInvalid(diagnostic, fromPipe: false) }
+        invalid.addUnlisted(bad.unlisted)
         dataset.inputs.append(
             InputFileSummary(
                 path: path, kind: .accounts, sha256: sha256, records: records,
@@ -342,11 +348,11 @@ struct DatasetBuilder {
         // The reason for stopping first: a long list is shortened at the end.
         let met =
             fromPipe
-            ? invalid
+            ? invalid.listed
             : [
                 Diagnostic(.error, InputLimits.stoppedAfterInvalid(invalid.count), at: diagnostic.location)
-            ] + invalid
-        invalid = []
+            ] + invalid.listed
+        invalid.removeAll()
         stoppedEarly = true
         throw InputError.invalidRecords(met)
     }
@@ -360,7 +366,7 @@ struct DatasetBuilder {
     /// everything the evaluation lets go of.
     mutating func finish() throws(InputError) -> Dataset {
         // Invalid records first: a run they stop needs no duplicate check.
-        if !invalid.isEmpty, !skipInvalid { throw InputError.invalidRecords(invalid) }
+        if !invalid.isEmpty, !skipInvalid { throw InputError.invalidRecords(invalid.listed) }
         try settleDuplicates()
         self.dataset.storage.finishAppending()
         var dataset = Dataset()
@@ -370,8 +376,12 @@ struct DatasetBuilder {
         dataset.appleEntriesExported = appleEntriesExported
         appsSeen.add(to: &dataset, names: dataset.names)
         if !invalid.isEmpty {
-            guard skipInvalid else { throw InputError.invalidRecords(invalid) }
-            dataset.skipped = invalid
+            guard skipInvalid else { throw InputError.invalidRecords(invalid.listed) }
+            dataset.skipped = invalid.listed
+            if invalid.unlisted > 0 {
+                dataset.skipped.append(
+                    DatasetBuilder.unlistedInvalidNote(invalid.unlisted, at: SourceLocation(file: dataset.inputs.first?.path ?? "")))
+            }
         }
         // An empty log or export (an empty file, blank lines, a pipe whose command failed) would
         // otherwise give a clean "no findings": said first, as a warning.
@@ -463,6 +473,21 @@ struct DatasetBuilder {
     /// The note that says how many look-alikes are not listed.
     static func unlistedLookAlikesNote(_ count: Int, at location: SourceLocation) -> Diagnostic {
         Diagnostic(.note, "\(count)" + unlistedEnding, at: location)
+    }
+
+    private static let unlistedInvalidEnding = " more invalid records were skipped and are not listed"
+
+    /// The last entry of the skipped records when there were more than
+    /// `InputLimits.listedInvalidRecords`: how many more there were. A note, where the records
+    /// listed are errors.
+    static func unlistedInvalidNote(_ count: Int, at location: SourceLocation) -> Diagnostic {
+        Diagnostic(.note, "\(count)" + unlistedInvalidEnding, at: location)
+    }
+
+    /// The count an `unlistedInvalidNote` gives; nil for a record listed.
+    static func unlistedInvalid(in record: Diagnostic) -> Int? {
+        guard record.severity == .note, record.message.hasSuffix(unlistedInvalidEnding) else { return nil }
+        return Int(record.message.dropLast(unlistedInvalidEnding.count))
     }
 
     /// The count an `unlistedLookAlikesNote` gives; nil for any other note.

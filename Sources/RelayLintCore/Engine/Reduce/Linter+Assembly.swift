@@ -67,7 +67,7 @@ extension Linter {
             },
             summary: LintReport.Summary(
                 subjects: evaluation.subjects, events: evaluation.events, accounts: evaluation.accountsPerApp.values.reduce(0, +),
-                duplicates: evaluation.duplicates, skippedRecords: evaluation.skipped.count,
+                duplicates: evaluation.duplicates, skippedRecords: evaluation.skippedRecords,
                 anonymizedSubjects: evaluation.anonymizedSubjects, findings: findings.count - suppressedCount,
                 suppressed: suppressedCount, baselined: baselined - findings.count,
                 pending: tallies.reduce(0) { $0 + $1.pending }, bySeverity: bySeverity),

@@ -210,8 +210,9 @@ public enum PartitionMerger {
         // partition and their place in it.
         var notes: [(key: [Int], note: Diagnostic)] = []
         var skipped: [(key: [Int], note: Diagnostic)] = []
-        // Each partition lists its own first look-alikes and counts the rest.
+        // Each partition lists its own first look-alikes and invalid records, and counts the rest.
         var unlistedLookAlikes = 0
+        var unlistedInvalid = 0
         // What the report adds up across rules, apps and days must fit too.
         var totals = (accounts: 0, pending: 0, perDay: 0)
         for (number, (path, report)) in ordered.enumerated() {
@@ -300,6 +301,18 @@ public enum PartitionMerger {
                 notes.append((key(note, place), note))
             }
             for (place, record) in evaluation.skipped.enumerated() {
+                if let count = DatasetBuilder.unlistedInvalid(in: record) {
+                    guard (0...PartitionReport.largestCount).contains(count) else {
+                        throw DiagnosticsError([
+                            Diagnostic(
+                                .error,
+                                "holds \(count) at evaluation.skipped[\(place)] (invalid records not listed): "
+                                    + "a count is from 0 to \(PartitionReport.largestCount)", at: SourceLocation(file: path))
+                        ])
+                    }
+                    try add(count, to: &unlistedInvalid, "evaluation.skipped[\(place)] (invalid records not listed)")
+                    continue
+                }
                 let record = moved(record)
                 skipped.append((key(record, place), record))
             }
@@ -319,7 +332,14 @@ public enum PartitionMerger {
         merged.appsSeen = appsSeen.sorted()
         merged.appsCreatingAccounts = creating.sorted()
         merged.eventsPerDay = perDay.sorted { $0.key < $1.key }.map { PartialEvaluation.DayCount(day: $0.key, count: $0.value) }
-        merged.skipped = skipped.sorted { $0.key.lexicographicallyPrecedes($1.key) }.map(\.note)
+        // As one run lists invalid records: the first `listedInvalidRecords` in input order (each
+        // partition's first ones include all of its own among them), then how many more there were.
+        let listedInvalid = skipped.sorted { $0.key.lexicographicallyPrecedes($1.key) }.map(\.note)
+        merged.skipped = Array(listedInvalid.prefix(InputLimits.listedInvalidRecords))
+        unlistedInvalid += listedInvalid.count - merged.skipped.count
+        if unlistedInvalid > 0 {
+            merged.skipped.append(DatasetBuilder.unlistedInvalidNote(unlistedInvalid, at: SourceLocation(file: inputs.first?.path ?? "")))
+        }
         // As a single run lists them: empty inputs first, then by input and line, the note on an
         // old export after the notes on the exports.
         if let old = oldExportNote(merged, inputs: inputs),
