@@ -37,19 +37,59 @@ public struct SigningKeySet: Sendable {
                     at: SourceLocation(file: path, line: position.line, column: position.column))
             ])
         }
-        return try SigningKeySet(jwks: value, path: path, sha256: file.sha256)
+        // Each key's problem is reported where the key starts, the set's other problems at its
+        // first line.
+        let starts = bytes.withUnsafeBufferPointer { buffer in
+            keyOffsets(in: buffer).map { offset in
+                let position = FileBytes.lineAndColumn(of: offset, in: buffer)
+                return SourceLocation(file: path, line: position.line, column: position.column)
+            }
+        }
+        return try SigningKeySet(jwks: value, path: path, sha256: file.sha256, keyLocations: starts)
     }
 
-    init(jwks: JSONValue, path: String, sha256: String) throws(DiagnosticsError) {
+    /// Where each element of the set's `keys` list starts, in order; empty when the document has
+    /// no such list (the set is refused as a whole then).
+    private static func keyOffsets(in bytes: UnsafeBufferPointer<UInt8>) -> [Int] {
+        var parser = JSONParser(bytes: bytes)
+        var offsets: [Int] = []
+        let keys = JSONKeys(["keys"])
+        do throws(JSONParser.SyntaxError) {
+            parser.skipWhitespace()
+            guard parser.currentByte == UInt8(ascii: "{"), var object = try parser.openObject(depth: 0) else { return [] }
+            repeat {
+                let isKeys = try parser.memberKey(in: keys, of: &object) == 0
+                parser.skipWhitespace()
+                guard isKeys, parser.currentByte == UInt8(ascii: "[") else {
+                    try parser.skipValue(depth: 1)
+                    continue
+                }
+                try parser.parseArray(depth: 1) { element throws(JSONParser.SyntaxError) in
+                    element.skipWhitespace()
+                    offsets.append(element.offset)
+                    try element.skipValue(depth: 2)
+                }
+            } while try parser.nextMember(of: &object)
+        } catch {
+            // The document parsed once already; a second reading cannot fail.
+            return []
+        }
+        return offsets
+    }
+
+    /// - Parameter keyLocations: where each element of `keys` starts; the file's first line for
+    ///   any it lacks.
+    init(jwks: JSONValue, path: String, sha256: String, keyLocations: [SourceLocation] = []) throws(DiagnosticsError) {
         self.path = path
         self.sha256 = sha256
-        let location = SourceLocation(file: path, line: 1)
+        let setLocation = SourceLocation(file: path, line: 1)
         guard case .array(let entries)? = jwks.objectValue?["keys"] else {
-            throw DiagnosticsError([Diagnostic(.error, "expected a JSON Web Key Set: an object with a 'keys' list", at: location)])
+            throw DiagnosticsError([Diagnostic(.error, "expected a JSON Web Key Set: an object with a 'keys' list", at: setLocation)])
         }
         var keys: [String: _RSA.Signing.PublicKey] = [:]
         var problems: [Diagnostic] = []
         for (index, entry) in entries.enumerated() {
+            let location = index < keyLocations.count ? keyLocations[index] : setLocation
             let members = entry.objectValue ?? [:]
             guard members["kty"]?.stringValue == "RSA" else { continue }
             guard let kid = members["kid"]?.stringValue, let n = members["n"]?.stringValue, let e = members["e"]?.stringValue,
@@ -82,7 +122,7 @@ public struct SigningKeySet: Sendable {
             }
         }
         if keys.isEmpty, problems.isEmpty {
-            problems.append(Diagnostic(.error, "the key set holds no RSA key", at: location))
+            problems.append(Diagnostic(.error, "the key set holds no RSA key", at: setLocation))
         }
         guard problems.isEmpty else { throw DiagnosticsError(problems) }
         self.keys = keys

@@ -47,6 +47,22 @@ import Testing
         #expect(error.diagnostics.first?.message.contains("an RSA key of 2047 bits") == true, "\(error.diagnostics)")
     }
 
+    /// A key's problem is reported where that key starts in the file, not at its first line:
+    /// Apple's set holds several keys, and a copy edited by hand may break any of them.
+    @Test func aBadKeyIsReportedAtItsLineAndColumn() throws {
+        let good = String(
+            decoding: try JSONSerialization.data(withJSONObject: try Self.exampleKey(), options: [.sortedKeys]), as: UTF8.self)
+        let text =
+            "{\n  \"keys\": [\n    \(good),\n    {\"kty\": \"RSA\", \"kid\": \"short\", \"n\": \"AQAB\", \"e\": \"AQAB\"},\n\(good)\n  ]\n}\n"
+        let path = try Fixtures.temporaryFile(named: "keys.json", contents: text)
+        let error = try #require(Result { () throws(DiagnosticsError) in try SigningKeySet.load(path: path) }.failure)
+        #expect(
+            error.diagnostics.map(\.description) == [
+                "\(path):4:5: error: key 'short' is an RSA key of 17 bits; at least 2048 are needed",
+                "\(path):5:1: error: key '\(try Self.exampleKey()["kid"] as? String ?? "")' is in the set twice: which one signs is not clear",
+            ])
+    }
+
     @Test func keyIdsAreQuotedMasked() throws {
         var key = try Self.exampleKey()
         key["kid"] = "victim.person@example.com"
