@@ -73,7 +73,7 @@ struct CheckCommand: ParsableCommand {
 
     @Flag(
         name: .customLong("skip-invalid"),
-        help: "Count and list invalid records in the report and go on, instead of stopping with exit code 2.")
+        help: "Count invalid records, list the first 1,000 in the report and go on, instead of stopping with exit code 2.")
     var skipInvalid = false
 
     @Flag(

@@ -261,6 +261,26 @@ import Testing
         #expect(merged.stderr.contains("holds 9223372036854775807 at evaluation.skipped[0]"), "\(merged.stderr)")
     }
 
+    /// Counts each within bounds can add up past them: the sum with the records listed trapped
+    /// (SIGILL) in the report's summary.
+    @Test func unlistedCountsThatAddUpPastTheLargestAreRefusedNotATrap() throws {
+        let largest = 9_007_199_254_740_992
+        func note(_ count: Int, _ message: String) -> [String: Any] {
+            ["location": ["file": "Examples/events.jsonl", "line": 0], "severity": "note", "message": "\(count)" + message]
+        }
+        let skipped = Array(repeating: note(largest, " more invalid records were skipped and are not listed"), count: 2)
+        let forged = try Self.forged(try Self.partial(), as: "forged.json", setting: ["evaluation", "skipped"], to: skipped)
+        let merged = try CommandRunner.run(["merge"] + Self.options + [forged])
+        #expect(merged.status == 2, "\(merged.stderr)")
+        #expect(merged.stderr.contains("the partials' invalid records add up to more than \(largest)"), "\(merged.stderr)")
+
+        let notes = Array(repeating: note(largest, " more look-alike relay addresses are not listed"), count: 2)
+        let lookAlikes = try Self.forged(try Self.partial(), as: "forged-notes.json", setting: ["evaluation", "notes"], to: notes)
+        let mergedNotes = try CommandRunner.run(["merge"] + Self.options + [lookAlikes])
+        #expect(mergedNotes.status == 2, "\(mergedNotes.stderr)")
+        #expect(mergedNotes.stderr.contains("the partials' look-alike relay addresses add up to more than"), "\(mergedNotes.stderr)")
+    }
+
     /// A key of the partial named in a message is masked alone: the whole place went into the
     /// mask as an address (`e•••@example.com` for `evaluation.accountsPerApp.joe@example.com`).
     @Test func aPlaceNamingAKeyKeepsItsPathWhenTheKeyIsMasked() throws {

@@ -133,7 +133,7 @@ import Testing
         let folder = try Fixtures.temporaryDirectory()
         // One run lists 1,000; every partition (of 2 or 3) has more bad lines than that.
         let listed = 1_000
-        let lines = (0..<(listed * 4)).map { number in
+        let lines = (0..<(listed * 8)).map { number in
             number % 2 == 0
                 ? #"{"id":"s\#(number)","time":\#(1_767_225_600_000 + Int64(number) * 60_000),"subject":"u-\#(number % 97)","type":"signin","provider":"apple.com"}"#
                 : #"{"id":"b\#(number)","time":"yesterday","subject":"u-\#(number % 89)","type":"signin"}"#
@@ -147,10 +147,18 @@ import Testing
                 + ["--skip-invalid", "--as-of", "2026-07-01", "--accounts", accounts.path, "--events", events.path, "--format", "json"])
         let report = try #require(try JSONSerialization.jsonObject(with: Data(single.stdout.utf8)) as? [String: Any])
         let skipped = try #require(report["skipped"] as? [[String: Any]])
-        #expect((report["summary"] as? [String: Any])?["skipped"] as? Int == listed * 2)
+        #expect((report["summary"] as? [String: Any])?["skipped"] as? Int == listed * 4)
         #expect(skipped.count == listed + 1)
-        #expect(skipped.last?["message"] as? String == "\(listed) more invalid records were skipped and are not listed")
+        #expect(skipped.last?["message"] as? String == "\(listed * 3) more invalid records were skipped and are not listed")
+        // At the first bad line not listed: the 1,001st, at line 2,002.
+        #expect((skipped.last?["location"] as? [String: Any])?["line"] as? Int == listed * 2 + 2)
         let (paths, split) = try Self.partials(count: count, accounts: accounts.path, events: events.path, extra: ["--skip-invalid"])
+        for path in paths {
+            let partial = try #require(
+                try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: path))) as? [String: Any])
+            let own = (partial["evaluation"] as? [String: Any])?["skipped"] as? [[String: Any]]
+            #expect((own?.last?["message"] as? String)?.hasSuffix("more invalid records were skipped and are not listed") == true)
+        }
         let merged = try Self.merge(paths, folder: split)
         #expect(merged.stdout == single.stdout)
     }

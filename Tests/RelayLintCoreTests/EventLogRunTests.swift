@@ -16,7 +16,7 @@ import Testing
     @Test(arguments: [1, 2])
     func aBlockOfMoreLinesThanARunIsReadInRunsWithNothingLostOrMoved(parallelism: Int) throws {
         let count = EventLogReader.linesPerRun * 2 + 8_000
-        // Short lines, so that all of them fit in one block: every third one invalid, blank
+        // Short lines, so that all of them fit in one block: every third one invalid, empty
         // lines between some, across the runs' boundaries.
         let lines = (1...count).map { number in number % 3 == 0 ? "x" : number % 11 == 0 ? "" : Self.event(number) }
         let text = lines.joined(separator: "\n") + "\n"
@@ -37,7 +37,7 @@ import Testing
         #expect(invalidLines == Array(stride(from: 3, through: count, by: 3)))
         #expect(events == (1...count).count { $0 % 3 != 0 && $0 % 11 != 0 })
         #expect(records == events + invalidLines.count)
-        // Blank lines are in no run: some 69,000 lines are left, three runs' worth.
+        // Empty lines are in no run: some 69,000 lines are left, three runs' worth.
         #expect(records > EventLogReader.linesPerRun * 2)
         #expect(progress.count == 3, "one call per run of lines")
         #expect(progress.last == text.utf8.count)

@@ -56,4 +56,16 @@ import Testing
         #expect(FileBytes.estimatedLineCount(path: sparse) == 1_000)
         #expect(FileBytes.estimatedLineCount(path: dense) == 1_000)
     }
+
+    /// Positions worked out in one pass (a JWKS's keys) are those worked out one at a time:
+    /// columns in Unicode scalars, lines by line feeds.
+    @Test func positionsInOnePassAreThoseOfOneAtATime() {
+        let bytes = Array("{\"a\": \"é€\",\n  [1, 2],\r\n\n  \"x\"}".utf8)
+        let offsets = [0, 3, 7, 9, 12, 16, 20, 24, bytes.count, bytes.count + 5]
+        bytes.withUnsafeBufferPointer { buffer in
+            let once = FileBytes.linesAndColumns(of: offsets, in: buffer)
+            #expect(once.map(\.line) == offsets.map { FileBytes.lineAndColumn(of: $0, in: buffer).line })
+            #expect(once.map(\.column) == offsets.map { FileBytes.lineAndColumn(of: $0, in: buffer).column })
+        }
+    }
 }

@@ -74,7 +74,7 @@ import Testing
         #expect(dataset.inputs.first?.invalid == InputLimits.listedInvalidRecords + 500)
         #expect(
             dataset.skipped.last?.description
-                == "\(path): note: 500 more invalid records were skipped and are not listed")
+                == "\(path):\(InputLimits.listedInvalidRecords + 2): note: 500 more invalid records were skipped and are not listed")
     }
 
     /// A log of more bad lines than a report lists, skipped: the summary counts all of them, the
@@ -90,12 +90,30 @@ import Testing
         #expect(report.skipped.count == InputLimits.listedInvalidRecords + 1)
         #expect(report.skipped.dropLast().map(\.location.line) == Array(2...(InputLimits.listedInvalidRecords + 1)))
         #expect(report.skipped.last?.message == "1234 more invalid records were skipped and are not listed")
+        // At the first bad line not listed.
+        #expect(report.skipped.last?.location == SourceLocation(file: path, line: InputLimits.listedInvalidRecords + 2, column: 1))
         let text = TextReporter().render(report, options: ReportOptions(color: false))
         #expect(text.contains("skipped records (\(bad), --skip-invalid)"))
         #expect(text.contains("… \(bad - 20) more; the JSON report lists \(InputLimits.listedInvalidRecords - 20) of them"))
         let markdown = MarkdownReporter().render(report, options: ReportOptions(color: false))
         #expect(markdown.contains("## Invalid records skipped (\(bad))"))
         #expect(markdown.contains("… and \(bad - 200) more; the JSON report (--format json) lists 800 of them."))
+        let junit = JUnitReporter().render(report, options: ReportOptions(color: false))
+        #expect(junit.contains("name=\"\(bad) invalid records skipped\""))
+        #expect(junit.contains("… \(bad - 100) more; the JSON report lists \(InputLimits.listedInvalidRecords - 100) of them"))
+        let sarif = SARIFReporter().render(report, options: ReportOptions(color: false))
+        #expect(sarif.contains("\(bad - 100) more skipped records (--skip-invalid); the JSON report lists 900 of them"))
+    }
+
+    /// One record past the list is counted in words for one.
+    @Test func oneInvalidRecordPastTheListIsNotedInTheSingular() throws {
+        let lines = Array(repeating: "x", count: InputLimits.listedInvalidRecords + 1)
+        let path = try Fixtures.temporaryFile(named: "bad.jsonl", contents: lines.joined(separator: "\n") + "\n")
+        let report = try Linter.run(
+            LintRequest(eventPaths: [path], rules: try RuleSet.load(paths: [Fixtures.path("Rules")]), skipInvalid: true))
+        #expect(report.summary.skippedRecords == InputLimits.listedInvalidRecords + 1)
+        #expect(report.skipped.last?.message == "1 more invalid record was skipped and is not listed")
+        #expect(InvalidRecordList.unlistedCount(in: try #require(report.skipped.last)) == 1)
     }
 
     /// Bad bytes are found a line at a time as the rows are read: a row of many bad lines does
@@ -104,7 +122,7 @@ import Testing
         var bytes = Array("\"".utf8)
         for _ in 0..<3 { bytes += [0xFF, 0x0A] }
         bytes += Array("\",x\n".utf8) + [0xFF] + Array(",y\n".utf8)
-        let found = FirebaseCSVExportReader(path: "a.csv").read(data: Data(bytes), invalidLimit: 2).invalid
+        let found = FirebaseCSVExportReader(path: "a.csv").read(data: Data(bytes), invalidLimit: 2).invalid.listed
         #expect(
             found.map(\.description) == [
                 "a.csv:1:2: error: invalid UTF-8: the export must be UTF-8 text",

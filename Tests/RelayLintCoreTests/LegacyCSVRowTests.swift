@@ -20,7 +20,7 @@ import Testing
     ])
     func aLegacyRowIsReadAsItsExporterWroteIt(row: String, nick: String) throws {
         let read = FirebaseCSVExportReader(path: "accounts.csv").read(data: Data(row.utf8))
-        #expect(read.invalid.isEmpty, "\(read.invalid)")
+        #expect(read.invalid.isEmpty, "\(read.invalid.listed)")
         let account = try #require(read.accounts.first)
         #expect(account.localId == "u1")
         #expect(account.phoneNumber == "+15550001111")
@@ -38,7 +38,7 @@ import Testing
             Self.head(name: #"Carol "CJ" Jones"#).replacingOccurrences(of: "u1,", with: "u3,") + ",",
         ]
         let read = FirebaseCSVExportReader(path: "accounts.csv").read(data: Data((rows.joined(separator: "\n") + "\n").utf8))
-        #expect(read.invalid.isEmpty, "\(read.invalid)")
+        #expect(read.invalid.isEmpty, "\(read.invalid.listed)")
         #expect(read.records == 3)
         #expect(read.accounts.map(\.localId) == ["u1", "u2", "u3"])
         #expect(read.accounts.map(\.location.line) == [1, 2, 3])
@@ -53,7 +53,7 @@ import Testing
             Self.head(name: "Carol").replacingOccurrences(of: "u1,", with: "u3,") + ",",
         ]
         let read = FirebaseCSVExportReader(path: "accounts.csv").read(data: Data((rows.joined(separator: "\n") + "\n").utf8))
-        #expect(read.invalid.isEmpty, "\(read.invalid)")
+        #expect(read.invalid.isEmpty, "\(read.invalid.listed)")
         #expect(read.records == 3)
         #expect(read.accounts.map(\.location.line) == [1, 2, 3])
     }
@@ -66,7 +66,7 @@ import Testing
             "u1,zq9@privaterelay.appleid.com,false,,,\"Line1\nLine2\"" + String(repeating: ",", count: 18)
             + "1772323200000,,+15550001111,," + claims + String(repeating: ",", count: 25) + "\n"
         let read = FirebaseCSVExportReader(path: "accounts.csv").read(data: Data(row.utf8))
-        #expect(read.invalid.isEmpty, "\(read.invalid)")
+        #expect(read.invalid.isEmpty, "\(read.invalid.listed)")
         #expect(read.records == 1)
         #expect(try #require(read.accounts.first).customClaims?.objectValue?["nick"] == .string(#"say "hi""#))
     }
@@ -78,13 +78,16 @@ import Testing
             "u1,zq9@privaterelay.appleid.com,false,,,\"A, B, C\"" + String(repeating: ",", count: 16) + "1772323200000,,+15550001111,,,\n"
         let read = FirebaseCSVExportReader(path: "accounts.csv").read(data: Data(row.utf8))
         #expect(read.accounts.isEmpty)
-        #expect(read.invalid.map(\.location.line) == [1])
+        #expect(read.invalid.listed.map(\.location.line) == [1])
     }
 
     /// A row no legacy reading makes whole stays invalid, at its line.
     @Test func aRowNoReadingMakesWholeIsInvalid() {
         let read = FirebaseCSVExportReader(path: "accounts.csv").read(data: Data((Self.head() + "x,y,z,\n").utf8))
         #expect(read.accounts.isEmpty)
-        #expect(read.invalid.map(\.message) == ["expected 28 or 52 columns (Firebase CSV export, plus a trailing comma), found 31 fields"])
+        #expect(
+            read.invalid.listed.map(\.message) == [
+                "expected 28 or 52 columns (Firebase CSV export, plus a trailing comma), found 31 fields"
+            ])
     }
 }

@@ -52,7 +52,7 @@ public struct PartialEvaluation: Sendable, Codable, Equatable {
     /// Every input read, then the configuration.
     public var inputs: [InputFileSummary]
     /// The invalid records skipped (`--skip-invalid`): the first ones, then a note on how many
-    /// more there were (`DatasetBuilder.unlistedInvalidNote`).
+    /// more there were (`InvalidRecordList.unlistedNote`).
     public var skipped: [Diagnostic]
     /// Data-quality notes, in the order a single run lists them.
     public var notes: [Diagnostic]
@@ -70,7 +70,7 @@ public struct PartialEvaluation: Sendable, Codable, Equatable {
 
     /// How many invalid records were skipped, those counted and not listed included.
     var skippedRecords: Int {
-        skipped.reduce(0) { $0 + (DatasetBuilder.unlistedInvalid(in: $1) ?? 1) }
+        InvalidRecordList.split(skipped).count
     }
 }
 

@@ -276,6 +276,23 @@ struct FileBytes {
         return isDirectory.boolValue ? "is a directory" : "permission denied"
     }
 
+    /// `lineAndColumn` of each of `offsets`, given in increasing order, in one pass over the
+    /// bytes: one pass each was quadratic for a JWKS of many keys on one line.
+    static func linesAndColumns(of offsets: [Int], in bytes: UnsafeBufferPointer<UInt8>) -> [(line: Int, column: Int)] {
+        var (line, column, index) = (1, 1, 0)
+        return offsets.map { offset in
+            while index < min(offset, bytes.count) {
+                if bytes[index] == 0x0A {
+                    (line, column) = (line + 1, 1)
+                } else if bytes[index] & 0xC0 != 0x80 {
+                    column += 1
+                }
+                index += 1
+            }
+            return (line, column)
+        }
+    }
+
     /// 1-based line and column (in Unicode scalars) of a byte offset, for syntax errors.
     static func lineAndColumn(of offset: Int, in bytes: UnsafeBufferPointer<UInt8>) -> (line: Int, column: Int) {
         var line = 1

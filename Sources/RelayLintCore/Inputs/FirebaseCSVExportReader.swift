@@ -15,14 +15,14 @@ struct FirebaseCSVExportReader {
         (44, "linkedin.com"), (48, "yahoo.com"),
     ]
 
-    /// The accounts, the invalid rows (the first `listLimit` listed, the others counted in
-    /// `unlisted`), the rows read (accounts and invalid ones), and the line of a header row that
+    /// The accounts, the invalid rows (the first `listLimit` listed, the others counted), the
+    /// rows read (accounts and invalid ones), and the line of a header row that
     /// was skipped. Reading stops at the `invalidLimit`th invalid row: a file of nothing else
     /// (15M lines of `x`) held a diagnostic a row, 4 GB for 30 MB, before the run stopped at the
     /// cap on invalid records anyway.
     func read(
         data: Data, invalidLimit: Int = .max, listLimit: Int = .max
-    ) -> (accounts: [AccountRecord], invalid: [Diagnostic], unlisted: Int, records: Int, header: Int?) {
+    ) -> (accounts: [AccountRecord], invalid: InvalidRecordList, records: Int, header: Int?) {
         // Invalid UTF-8 would be decoded as U+FFFD, and two distinct uids would become one.
         let invalidUTF8 = CSVText.invalidUTF8(in: data)
         let text = String(decoding: data.starts(with: [0xEF, 0xBB, 0xBF]) ? data.dropFirst(3) : data, as: UTF8.self)
@@ -146,7 +146,7 @@ struct FirebaseCSVExportReader {
         } catch {
             // The caller stops at the cap: what follows is not read.
         }
-        return (accounts, invalid.listed, invalid.unlisted, records, header)
+        return (accounts, invalid, records, header)
     }
 
     /// A first row that names the columns (`localId,email,…` or `UID,Email,…`), as a

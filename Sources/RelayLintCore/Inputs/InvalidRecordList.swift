@@ -6,14 +6,17 @@ struct InvalidRecordList {
     let limit: Int
     private(set) var listed: [Diagnostic] = []
     private(set) var unlisted = 0
+    /// Where the first record not listed is: the note that counts them points there.
+    private(set) var firstUnlisted: SourceLocation?
 
     init(limit: Int = .max) { self.limit = limit }
 
     /// A list a reader made within the room it was given.
-    init(listed: [Diagnostic], unlisted: Int) {
+    init(listed: [Diagnostic], unlisted: Int, firstUnlisted: SourceLocation?) {
         limit = listed.count
         self.listed = listed
         self.unlisted = unlisted
+        self.firstUnlisted = firstUnlisted
     }
 
     /// All invalid records met, listed or not.
@@ -23,15 +26,65 @@ struct InvalidRecordList {
     var room: Int { max(0, limit - listed.count) }
 
     mutating func append(_ diagnostic: Diagnostic) {
-        if listed.count < limit { listed.append(diagnostic) } else { unlisted += 1 }
+        if listed.count < limit {
+            listed.append(diagnostic)
+        } else {
+            if unlisted == 0 { firstUnlisted = diagnostic.location }
+            unlisted += 1
+        }
     }
 
-    /// Counts records met past the room a reader was given, without listing them.
-    mutating func addUnlisted(_ count: Int) { unlisted += count }
+    /// Counts the records a reader met past the room it was given, without listing them.
+    mutating func addUnlisted(from other: InvalidRecordList) {
+        guard other.unlisted > 0 else { return }
+        if unlisted == 0 { firstUnlisted = other.firstUnlisted }
+        unlisted += other.unlisted
+    }
 
     /// Forgets every record met.
     mutating func removeAll() {
         listed = []
         unlisted = 0
+        firstUnlisted = nil
+    }
+
+    /// The listed records, then, when some were not listed, a note that says how many more
+    /// there were, at the first of them: what a report's `skipped` holds.
+    var reported: [Diagnostic] {
+        guard unlisted > 0 else { return listed }
+        return listed + [InvalidRecordList.unlistedNote(unlisted, at: firstUnlisted ?? SourceLocation(file: ""))]
+    }
+
+    /// The entry that ends a report's `skipped` when more records were skipped than listed. A
+    /// note, where the records listed are errors: nothing else tells them apart when a report or
+    /// a partial is read back.
+    static func unlistedNote(_ count: Int, at location: SourceLocation) -> Diagnostic {
+        Diagnostic(
+            .note, count == 1 ? "1" + singleEnding : "\(count)" + pluralEnding, at: location)
+    }
+
+    /// The count an `unlistedNote` gives; nil for a record listed.
+    static func unlistedCount(in entry: Diagnostic) -> Int? {
+        guard entry.severity == .note else { return nil }
+        if entry.message == "1" + singleEnding { return 1 }
+        guard entry.message.hasSuffix(pluralEnding) else { return nil }
+        return Int(entry.message.dropLast(pluralEnding.count))
+    }
+
+    private static let singleEnding = " more invalid record was skipped and is not listed"
+    private static let pluralEnding = " more invalid records were skipped and are not listed"
+
+    /// The records of a report's `skipped` that are listed (without the note), and how many were
+    /// skipped in all.
+    static func split(_ skipped: [Diagnostic]) -> (listed: [Diagnostic], count: Int) {
+        var listed: [Diagnostic] = []
+        var count = 0
+        for entry in skipped {
+            // Saturated: a forged report's count must not stop the process.
+            let (sum, overflow) = count.addingReportingOverflow(unlistedCount(in: entry) ?? 1)
+            count = overflow ? .max : sum
+            if unlistedCount(in: entry) == nil { listed.append(entry) }
+        }
+        return (listed, count)
     }
 }

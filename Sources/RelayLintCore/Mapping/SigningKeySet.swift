@@ -40,9 +40,8 @@ public struct SigningKeySet: Sendable {
         // Each key's problem is reported where the key starts, the set's other problems at its
         // first line.
         let starts = bytes.withUnsafeBufferPointer { buffer in
-            keyOffsets(in: buffer).map { offset in
-                let position = FileBytes.lineAndColumn(of: offset, in: buffer)
-                return SourceLocation(file: path, line: position.line, column: position.column)
+            FileBytes.linesAndColumns(of: keyOffsets(in: buffer), in: buffer).map { position in
+                SourceLocation(file: path, line: position.line, column: position.column)
             }
         }
         return try SigningKeySet(jwks: value, path: path, sha256: file.sha256, keyLocations: starts)

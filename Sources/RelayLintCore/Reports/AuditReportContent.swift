@@ -32,7 +32,17 @@ struct AuditReportContent {
 
     /// The invalid records the report lists (the first ones), and how many were skipped.
     static func invalidRecords(of report: LintReport) -> (listed: [Diagnostic], count: Int) {
-        (report.skipped.filter { DatasetBuilder.unlistedInvalid(in: $0) == nil }, report.summary.skippedRecords)
+        (InvalidRecordList.split(report.skipped).listed, report.summary.skippedRecords)
+    }
+
+    /// How a list that shows `shown` of `count` records, of which the JSON report lists `listed`,
+    /// ends: how many more there were and where to find them; nil when all are shown.
+    static func remainder(of count: Int, shown: Int, listed: Int, what: String = "") -> String? {
+        let rest = count - shown
+        guard rest > 0 else { return nil }
+        let more = "\(rest) more" + (what.isEmpty ? "" : " " + what)
+        let inJSON = listed - shown
+        return inJSON == rest ? more + " in the JSON report" : more + "; the JSON report lists \(inJSON) of them"
     }
 
     /// The first `listLimit` of `diagnostics`, out of `count`, and the line that says how many

@@ -159,9 +159,10 @@ public struct JUnitReporter: Reporter {
                     }))
         }
         if !report.skipped.isEmpty {
-            let count = report.skipped.count
-            var body = report.skipped.prefix(Self.maximumListedRecords).map(\.description).joined(separator: "\n")
-            if count > Self.maximumListedRecords { body += "\n… \(count - Self.maximumListedRecords) more in the JSON report" }
+            let (listed, count) = AuditReportContent.invalidRecords(of: report)
+            let shown = listed.prefix(Self.maximumListedRecords)
+            var body = shown.map(\.description).joined(separator: "\n")
+            if let more = AuditReportContent.remainder(of: count, shown: shown.count, listed: listed.count) { body += "\n… " + more }
             suites.append(
                 TestSuite(
                     name: "input-records", properties: [],

@@ -93,19 +93,19 @@ public struct SARIFReporter: Reporter {
             : nil
         var notifications: [SARIFLog.Notification] = []
         if let truncation { notifications.append(SARIFLog.Notification(level: "warning", message: SARIFLog.Message(plain: truncation))) }
-        func list(_ diagnostics: [Diagnostic], what: String) {
-            for diagnostic in diagnostics.prefix(Self.maximumNotifications) {
+        /// - Parameter count: how many there were, when more than `diagnostics` lists.
+        func list(_ diagnostics: [Diagnostic], count: Int? = nil, what: String) {
+            let shown = diagnostics.prefix(Self.maximumNotifications)
+            for diagnostic in shown {
                 notifications.append(
                     SARIFLog.Notification(
                         level: diagnostic.severity.rawValue, message: SARIFLog.Message(plain: diagnostic.message),
                         locations: [location(diagnostic.location)]))
             }
-            if diagnostics.count > Self.maximumNotifications {
-                notifications.append(
-                    SARIFLog.Notification(
-                        level: "note",
-                        message: SARIFLog.Message(plain: "\(diagnostics.count - Self.maximumNotifications) more \(what) in the JSON report")
-                    ))
+            if let more = AuditReportContent.remainder(
+                of: count ?? diagnostics.count, shown: shown.count, listed: diagnostics.count, what: what)
+            {
+                notifications.append(SARIFLog.Notification(level: "note", message: SARIFLog.Message(plain: more)))
             }
         }
         for outcome in report.expiredSuppressions {
@@ -117,7 +117,8 @@ public struct SARIFReporter: Reporter {
                             + "\(outcome.suppression.expires): it no longer applies, and the run fails"),
                     locations: [location(outcome.suppression.location)]))
         }
-        list(report.skipped, what: "skipped records (--skip-invalid)")
+        let invalid = AuditReportContent.invalidRecords(of: report)
+        list(invalid.listed, count: invalid.count, what: "skipped records (--skip-invalid)")
         list(report.notes, what: "data-quality notes")
 
         let summary = report.summary

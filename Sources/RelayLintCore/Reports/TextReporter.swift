@@ -58,16 +58,11 @@ public struct TextReporter: Reporter {
             lines.append("")
         }
         if !report.skipped.isEmpty {
-            let total = report.summary.skippedRecords
-            let listed = report.skipped.filter { DatasetBuilder.unlistedInvalid(in: $0) == nil }
+            let (listed, total) = AuditReportContent.invalidRecords(of: report)
             lines.append(style.bold("skipped records") + " (\(total), --skip-invalid)")
             for diagnostic in listed.prefix(20) { lines.append("  " + e(diagnostic.description)) }
-            let shown = min(listed.count, 20)
-            if total > shown {
-                let inReport = listed.count - shown
-                lines.append(
-                    "  … \(total - shown) more"
-                        + (inReport == total - shown ? " in the JSON report" : "; the JSON report lists \(inReport) of them"))
+            if let more = AuditReportContent.remainder(of: total, shown: min(listed.count, 20), listed: listed.count) {
+                lines.append("  … " + more)
             }
             lines.append("")
         }

@@ -272,7 +272,7 @@ struct DatasetBuilder {
                 return FirebaseCSVExportReader(path: path).read(
                     data: data ?? Data(), invalidLimit: room, listLimit: invalid.room)
             }
-            (bad, records) = (InvalidRecordList(listed: result.invalid, unlisted: result.unlisted), result.records)
+            (bad, records) = (result.invalid, result.records)
             if let line = result.header {
                 addNote(
                     .note, "header row skipped: it names the columns (a Firebase CSV export has no header)",
@@ -295,7 +295,7 @@ struct DatasetBuilder {
         }
         try file.checkUnchanged()
         for diagnostic in bad.listed { try addInvalid(diagnostic, fromPipe: false) }
-        invalid.addUnlisted(bad.unlisted)
+        invalid.addUnlisted(from: bad)
         dataset.inputs.append(
             InputFileSummary(
                 path: path, kind: .accounts, sha256: sha256, records: records,
@@ -377,11 +377,7 @@ struct DatasetBuilder {
         appsSeen.add(to: &dataset, names: dataset.names)
         if !invalid.isEmpty {
             guard skipInvalid else { throw InputError.invalidRecords(invalid.listed) }
-            dataset.skipped = invalid.listed
-            if invalid.unlisted > 0 {
-                dataset.skipped.append(
-                    DatasetBuilder.unlistedInvalidNote(invalid.unlisted, at: SourceLocation(file: dataset.inputs.first?.path ?? "")))
-            }
+            dataset.skipped = invalid.reported
         }
         // An empty log or export (an empty file, blank lines, a pipe whose command failed) would
         // otherwise give a clean "no findings": said first, as a warning.
@@ -473,21 +469,6 @@ struct DatasetBuilder {
     /// The note that says how many look-alikes are not listed.
     static func unlistedLookAlikesNote(_ count: Int, at location: SourceLocation) -> Diagnostic {
         Diagnostic(.note, "\(count)" + unlistedEnding, at: location)
-    }
-
-    private static let unlistedInvalidEnding = " more invalid records were skipped and are not listed"
-
-    /// The last entry of the skipped records when there were more than
-    /// `InputLimits.listedInvalidRecords`: how many more there were. A note, where the records
-    /// listed are errors.
-    static func unlistedInvalidNote(_ count: Int, at location: SourceLocation) -> Diagnostic {
-        Diagnostic(.note, "\(count)" + unlistedInvalidEnding, at: location)
-    }
-
-    /// The count an `unlistedInvalidNote` gives; nil for a record listed.
-    static func unlistedInvalid(in record: Diagnostic) -> Int? {
-        guard record.severity == .note, record.message.hasSuffix(unlistedInvalidEnding) else { return nil }
-        return Int(record.message.dropLast(unlistedInvalidEnding.count))
     }
 
     /// The count an `unlistedLookAlikesNote` gives; nil for any other note.

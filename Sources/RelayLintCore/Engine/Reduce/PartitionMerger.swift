@@ -213,6 +213,8 @@ public enum PartitionMerger {
         // Each partition lists its own first look-alikes and invalid records, and counts the rest.
         var unlistedLookAlikes = 0
         var unlistedInvalid = 0
+        // Where each partition's first invalid record not listed is.
+        var unlistedStarts: [(key: [Int], location: SourceLocation)] = []
         // What the report adds up across rules, apps and days must fit too.
         var totals = (accounts: 0, pending: 0, perDay: 0)
         for (number, (path, report)) in ordered.enumerated() {
@@ -301,7 +303,7 @@ public enum PartitionMerger {
                 notes.append((key(note, place), note))
             }
             for (place, record) in evaluation.skipped.enumerated() {
-                if let count = DatasetBuilder.unlistedInvalid(in: record) {
+                if let count = InvalidRecordList.unlistedCount(in: record) {
                     guard (0...PartitionReport.largestCount).contains(count) else {
                         throw DiagnosticsError([
                             Diagnostic(
@@ -311,6 +313,8 @@ public enum PartitionMerger {
                         ])
                     }
                     try add(count, to: &unlistedInvalid, "evaluation.skipped[\(place)] (invalid records not listed)")
+                    let start = moved(record)
+                    unlistedStarts.append((key(start, place), start.location))
                     continue
                 }
                 let record = moved(record)
@@ -325,6 +329,17 @@ public enum PartitionMerger {
                     "decided its time windows at \(report.evaluation.horizon), but the data of all partitions ends at \(merged.horizon): "
                         + "run it again with --data-end \(merged.horizon)", at: SourceLocation(file: path)))
         }
+        // Counts past the largest a run writes are refused here: their sums went on past Int.max.
+        let listedInvalid = skipped.sorted { $0.key.lexicographicallyPrecedes($1.key) }
+        for (total, what) in [
+            (unlistedInvalid.addingReportingOverflow(listedInvalid.count), "invalid records"),
+            (unlistedLookAlikes.addingReportingOverflow(notes.count), "look-alike relay addresses"),
+        ] where total.overflow || total.partialValue > PartitionReport.largestCount {
+            problems.append(
+                Diagnostic(
+                    .error, "the partials' \(what) add up to more than \(PartitionReport.largestCount): not counts runs write",
+                    at: SourceLocation(file: ordered.last?.path ?? "")))
+        }
         guard problems.isEmpty else { throw DiagnosticsError(problems) }
         // Findings stay in partition order: the report's assembly sorts all findings, app
         // findings included, in report order (a sort here too moved 300k findings at 10M events,
@@ -334,11 +349,15 @@ public enum PartitionMerger {
         merged.eventsPerDay = perDay.sorted { $0.key < $1.key }.map { PartialEvaluation.DayCount(day: $0.key, count: $0.value) }
         // As one run lists invalid records: the first `listedInvalidRecords` in input order (each
         // partition's first ones include all of its own among them), then how many more there were.
-        let listedInvalid = skipped.sorted { $0.key.lexicographicallyPrecedes($1.key) }.map(\.note)
-        merged.skipped = Array(listedInvalid.prefix(InputLimits.listedInvalidRecords))
-        unlistedInvalid += listedInvalid.count - merged.skipped.count
+        // The note is at the first record not listed: the first past the cap, or one a partition
+        // did not list.
+        merged.skipped = listedInvalid.prefix(InputLimits.listedInvalidRecords).map(\.note)
+        let pastCap = listedInvalid.dropFirst(InputLimits.listedInvalidRecords)
+        unlistedInvalid += pastCap.count
         if unlistedInvalid > 0 {
-            merged.skipped.append(DatasetBuilder.unlistedInvalidNote(unlistedInvalid, at: SourceLocation(file: inputs.first?.path ?? "")))
+            let starts = unlistedStarts + pastCap.prefix(1).map { ($0.key, $0.note.location) }
+            let first = starts.min { $0.key.lexicographicallyPrecedes($1.key) }?.location
+            merged.skipped.append(InvalidRecordList.unlistedNote(unlistedInvalid, at: first ?? SourceLocation(file: "")))
         }
         // As a single run lists them: empty inputs first, then by input and line, the note on an
         // old export after the notes on the exports.
