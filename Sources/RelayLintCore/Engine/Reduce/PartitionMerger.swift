@@ -282,21 +282,24 @@ public enum PartitionMerger {
             if let latest = evaluation.latest { merged.latest = max(merged.latest ?? latest, latest) }
             try add(evaluation.relayAccountsExported, to: &merged.relayAccountsExported, "evaluation.relayAccountsExported")
             try add(evaluation.appleEntriesExported, to: &merged.appleEntriesExported, "evaluation.appleEntriesExported")
+            /// Adds a count of things a partition did not list. Read back from a note's words, so
+            /// checked here: a forged count near Int.max crashed the sum.
+            func addUnlisted(_ count: Int, to total: inout Int, at place: String) throws(DiagnosticsError) {
+                guard (0...PartitionReport.largestCount).contains(count) else {
+                    throw DiagnosticsError([
+                        Diagnostic(
+                            .error, "holds \(count) at \(place): a count is from 0 to \(PartitionReport.largestCount)",
+                            at: SourceLocation(file: path))
+                    ])
+                }
+                try add(count, to: &total, place)
+            }
             // Empty inputs are noted once for the whole data, below.
             let ownEmpty = Set(evaluation.inputs.filter(\.readNothing).map { LintReport.nothingReadMessage($0.path) })
             for (place, note) in evaluation.notes.enumerated() where !ownEmpty.contains(note.message) {
                 if let count = DatasetBuilder.unlistedLookAlikes(in: note) {
-                    // Read back from a note's words, so checked here: a forged count near
-                    // Int.max crashed the sum.
-                    guard (0...PartitionReport.largestCount).contains(count) else {
-                        throw DiagnosticsError([
-                            Diagnostic(
-                                .error,
-                                "holds \(count) at evaluation.notes[\(place)] (look-alike relay addresses not listed): "
-                                    + "a count is from 0 to \(PartitionReport.largestCount)", at: SourceLocation(file: path))
-                        ])
-                    }
-                    try add(count, to: &unlistedLookAlikes, "evaluation.notes[\(place)] (look-alike relay addresses not listed)")
+                    try addUnlisted(
+                        count, to: &unlistedLookAlikes, at: "evaluation.notes[\(place)] (look-alike relay addresses not listed)")
                     continue
                 }
                 let note = moved(note)
@@ -304,15 +307,7 @@ public enum PartitionMerger {
             }
             for (place, record) in evaluation.skipped.enumerated() {
                 if let count = InvalidRecordList.unlistedCount(in: record) {
-                    guard (0...PartitionReport.largestCount).contains(count) else {
-                        throw DiagnosticsError([
-                            Diagnostic(
-                                .error,
-                                "holds \(count) at evaluation.skipped[\(place)] (invalid records not listed): "
-                                    + "a count is from 0 to \(PartitionReport.largestCount)", at: SourceLocation(file: path))
-                        ])
-                    }
-                    try add(count, to: &unlistedInvalid, "evaluation.skipped[\(place)] (invalid records not listed)")
+                    try addUnlisted(count, to: &unlistedInvalid, at: "evaluation.skipped[\(place)] (invalid records not listed)")
                     let start = moved(record)
                     unlistedStarts.append((key(start, place), start.location))
                     continue
