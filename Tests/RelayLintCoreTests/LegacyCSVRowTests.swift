@@ -45,6 +45,32 @@ import Testing
         #expect(read.accounts.map(\.phoneNumber) == ["+15550001111", "+15550001111", "+15550001111"])
     }
 
+    /// Line ends do not change what is read: with CRLF rows, or a file whose line ends change
+    /// from CRLF to LF, a legacy row was read from another row's text (a search for "\n" passes
+    /// over a CRLF `Character`): its account was lost without a word, or refused.
+    @Test(arguments: [
+        Self.head(name: #""Bob "B", Jr""#) + #""{""nick"":""x""}","#,
+        Self.head() + #"{"nick":"a, b","tier":1},"#,
+        "#not an account",
+        Self.head(name: #""Bob the builder"#) + ",",
+    ])
+    func lineEndsChangeNothing(middle: String) {
+        let rows = [
+            Self.head(name: "Alice").replacingOccurrences(of: "u1,", with: "u0,") + ",", middle,
+            Self.head(name: "Carol").replacingOccurrences(of: "u1,", with: "u3,") + ",",
+        ]
+        func read(_ ends: [String]) -> [String] {
+            let text = zip(rows, ends).map { $0 + $1 }.joined()
+            let read = FirebaseCSVExportReader(path: "accounts.csv").read(data: Data(text.utf8))
+            return read.accounts.map { "\($0.localId)@\($0.location.line)" } + read.invalid.listed.map(\.description)
+        }
+        let lf = read(["\n", "\n", "\n"])
+        #expect(lf.count == 3, "\(lf)")
+        #expect(read(["\r\n", "\n", "\n"]) == lf)
+        #expect(read(["\r\n", "\r\n", "\r\n"]) == lf)
+        #expect(read(["\n", "\r\n", "\n"]) == lf)
+    }
+
     /// The same bare quote with no quote after it in the file: the field ran on to the end, a
     /// row of no account; each line is then read as a row of its own.
     @Test func aBareQuoteNeverClosedDoesNotSwallowTheRowsAfterIt() {

@@ -35,10 +35,13 @@ struct FirebaseCSVExportReader {
         var lineStarts: [String.Index]? = nil
         func rawText(lines: ClosedRange<Int>) -> String {
             if lineStarts == nil {
+                // Line feeds found as bytes: as a `Character`, a CRLF is one "\r\n" that a search
+                // for "\n" passes over, and a file whose line ends changed (or that had CRLF
+                // only) gave a row the text of another, and lost an account without a word.
                 var starts = [text.startIndex]
-                var index = text.startIndex
-                while let newline = text[index...].firstIndex(of: "\n") {
-                    index = text.index(after: newline)
+                var index = text.utf8.startIndex
+                while let newline = text.utf8[index...].firstIndex(of: 0x0A) {
+                    index = text.utf8.index(after: newline)
                     starts.append(index)
                 }
                 lineStarts = starts
@@ -84,7 +87,7 @@ struct FirebaseCSVExportReader {
             let raw = { rawText(lines: row.line...max(row.line, lastLine)) }
             /// The row's lines, when it has more than one that is not blank.
             func linesRunOn() -> [Substring]? {
-                let lines = raw().split(separator: "\n", omittingEmptySubsequences: false)
+                let lines = raw().split(omittingEmptySubsequences: false) { $0 == "\n" || $0 == "\r\n" }
                 return (lines.lastIndex { !$0.allSatisfy(\.isWhitespace) } ?? 0) > 0 ? lines : nil
             }
             if strayTextRows.contains(row.line), let lines = linesRunOn() {
