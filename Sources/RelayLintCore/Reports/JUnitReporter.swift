@@ -269,8 +269,9 @@ public struct JUnitReporter: Reporter {
         pairs.map { " \($0.0)=\"\(attribute($0.1))\"" }.joined()
     }
 
-    /// Character data: markup characters become entities, characters XML 1.0 cannot hold are
-    /// dropped. A carriage return is written as a reference, which a parser keeps as it is.
+    /// Character data: markup characters become entities, characters XML 1.0 cannot hold become
+    /// U+FFFD. Dropped, they joined what they stood between: `jane\u{0}@example.com`, which the
+    /// masker leaves as no address, came out as an address no one had masked. A carriage return is written as a reference, which a parser keeps as it is.
     static func text(_ value: String) -> String {
         escape(value) { scalar in
             switch scalar {
@@ -308,7 +309,7 @@ public struct JUnitReporter: Reporter {
             case "\"": output += "&quot;"
             case "'": output += "&apos;"
             default:
-                if isXMLCharacter(scalar) { output.unicodeScalars.append(scalar) }
+                output.unicodeScalars.append(isXMLCharacter(scalar) ? scalar : "\u{FFFD}")
             }
         }
         return output
