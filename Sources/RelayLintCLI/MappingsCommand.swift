@@ -26,7 +26,7 @@ struct MappingsCommand: ParsableCommand {
             var configured: [String] = []
             if let path = ConfigurationLoader.locate(explicit: configPath, workingDirectory: FileManager.default.currentDirectoryPath) {
                 do {
-                    configured = try ConfigurationLoader.load(path: path).mappingPaths
+                    configured = try ConfigurationLoader.load(located: path, given: configPath != nil).mappingPaths
                 } catch {
                     StandardError.write(error.diagnostics)
                     throw ExitCode(ExitStatus.invalidInput)

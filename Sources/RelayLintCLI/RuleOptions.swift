@@ -27,7 +27,7 @@ struct RuleOptions: ParsableArguments {
     func configuration() throws -> Configuration? {
         guard let path = configurationFile else { return nil }
         do {
-            return try ConfigurationLoader.load(path: path)
+            return try ConfigurationLoader.load(located: path, given: configPath != nil)
         } catch {
             StandardError.write(error.diagnostics)
             throw ExitCode(ExitStatus.invalidInput)

@@ -1,4 +1,7 @@
 import Foundation
+#if canImport(Glibc)
+    import Glibc
+#endif
 import RelayLintTestSupport
 import Testing
 
@@ -10,6 +13,20 @@ import Testing
             named: "events.jsonl",
             contents: #"{"id":"e1","time":"2026-01-01T00:00:00Z","subject":"u1","type":"account.created","provider":"apple.com"}"#
                 + "\n")
+    }
+
+    /// A `.relaylint.yml` in the working directory that links to a pipe is refused at once: it
+    /// blocked every run there, waiting for a writer that never came.
+    @Test(.timeLimit(.minutes(1))) func aFoundConfigurationThatIsAPipeIsRefusedNotWaitedFor() throws {
+        let folder = try Fixtures.temporaryDirectory()
+        let fifo = folder.appendingPathComponent("fifo").path
+        #expect(mkfifo(fifo, 0o600) == 0)
+        try FileManager.default.createSymbolicLink(atPath: folder.appendingPathComponent(".relaylint.yml").path, withDestinationPath: fifo)
+        for arguments in [["check", "--events", Fixtures.path("Examples/events.jsonl")], ["mappings", "list"]] {
+            let result = try CommandRunner.run(arguments, in: folder)
+            #expect(result.status == 2, "\(result.stderr)")
+            #expect(result.stderr.contains(".relaylint.yml: error: not a regular file"), "\(result.stderr)")
+        }
     }
 
     @Test func dataWithoutAnAppIsNamedSoAReaderUnderstandsIt() throws {

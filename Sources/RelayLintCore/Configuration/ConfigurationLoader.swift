@@ -96,6 +96,20 @@ public enum ConfigurationLoader {
         return configuration
     }
 
+    /// Loads the configuration `locate` gave. One found in the working directory, not given,
+    /// must be a regular file: a link there to a pipe or a device blocked every run in that
+    /// directory, waiting for a writer. A pipe given with `--config <(…)` is read.
+    public static func load(located path: String, given: Bool) throws(DiagnosticsError) -> Configuration {
+        if !given, !FileBytes.isRegularFile(path) {
+            throw DiagnosticsError([
+                Diagnostic(
+                    .error, "not a regular file (a device, a pipe or a link to one); give such a configuration with --config",
+                    at: SourceLocation(file: path))
+            ])
+        }
+        return try load(path: path)
+    }
+
     /// The configuration file to use: the one given, else `.relaylint.yml` in the working
     /// directory when it exists.
     public static func locate(explicit: String?, workingDirectory: String) -> String? {
