@@ -127,4 +127,19 @@ import Testing
         }
         #expect(first.diagnostics == second.diagnostics)
     }
+
+    /// A top-level key given twice is invalid, as in any other object: a second "users" array
+    /// was read as more accounts.
+    @Test(arguments: [1, 4])
+    func aTopLevelKeyGivenTwiceIsInvalidJSON(parallelism: Int) {
+        let export = #"{"users": [{"localId": "a1"}],"# + "\n" + #" "users": [{"localId": "a2"}]}"#
+        let read = Result { () throws(InputError) in
+            try FirebaseJSONExportReader(path: "a.json", parallelism: parallelism).read(data: Data(export.utf8))
+        }
+        guard case .failure(let error) = read else {
+            Issue.record("read \(read)")
+            return
+        }
+        #expect(error.diagnostics.map(\.description) == ["a.json:2:2: error: invalid JSON: duplicate key 'users' in an object"])
+    }
 }

@@ -59,11 +59,19 @@ struct FirebaseJSONExportReader {
             } else {
                 try parser.expect(UInt8(ascii: "{"), "'{' starting the export object")
                 var sawUsers = false
+                // A key given twice is invalid here as in any other object: a second "users"
+                // array was read as more accounts.
+                var keys: Set<String> = []
                 if !parser.consume(UInt8(ascii: "}")) {
                     repeat {
                         parser.skipWhitespace()
                         guard parser.currentByte == UInt8(ascii: "\"") else { throw parser.error("expected a string key") }
+                        let quote = parser.offset
                         let key = try parser.parseString()
+                        guard keys.insert(key).inserted else {
+                            let name = key.count > 64 ? key.prefix(64) + "…" : key
+                            throw JSONParser.SyntaxError(offset: quote, reason: "duplicate key '\(PIIMasker().mask(name))' in an object")
+                        }
                         try parser.expect(UInt8(ascii: ":"), "':' after an object key")
                         if key == "users" {
                             sawUsers = true
