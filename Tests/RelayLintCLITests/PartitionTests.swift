@@ -163,6 +163,23 @@ import Testing
         #expect(merged.stdout == single.stdout)
     }
 
+    /// A log and an export that start with a byte order mark split as check reads them: the
+    /// log's first line went to the first partition as one of no subject, whose check refused it
+    /// as another's, and the export was refused.
+    @Test func filesWithAByteOrderMarkSplitAsCheckReadsThem() throws {
+        let folder = try Fixtures.temporaryDirectory()
+        let bom = Data([0xEF, 0xBB, 0xBF])
+        let events = folder.appendingPathComponent("events.jsonl")
+        try (bom + (try Data(contentsOf: URL(fileURLWithPath: Fixtures.path("Examples/events.jsonl"))))).write(to: events)
+        let accounts = folder.appendingPathComponent("accounts.json")
+        try (bom + (try Data(contentsOf: URL(fileURLWithPath: Fixtures.path("Examples/accounts.json"))))).write(to: accounts)
+        let single = try Self.single(accounts: accounts.path, events: events.path)
+        let (paths, split) = try Self.partials(count: 3, accounts: accounts.path, events: events.path)
+        let merged = try Self.merge(paths, folder: split)
+        #expect(merged.status == single.status, "\(merged.stderr)")
+        #expect(merged.stdout == single.stdout)
+    }
+
     @Test func aPartitionThatDecidedItsWindowsAtItsOwnEndIsRefused() throws {
         let (accounts, events) = try Self.generatedData(in: try Fixtures.temporaryDirectory())
         let (paths, folder) = try Self.partials(count: 3, accounts: accounts, events: events, dataEnd: false)

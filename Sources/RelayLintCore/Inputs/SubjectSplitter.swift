@@ -109,7 +109,9 @@ public struct SubjectSplitter {
     /// (a tree of the whole export was an eighth of a split's time).
     private func isExport(_ data: Data) -> Bool {
         data.withUnsafeBytes { raw in
-            var parser = JSONParser(bytes: raw.bindMemory(to: UInt8.self))
+            let bytes = raw.bindMemory(to: UInt8.self)
+            // After a byte order mark, as check reads an export.
+            var parser = JSONParser(bytes: bytes, offset: SubjectSplitter.byteOrderMarkLength(bytes))
             var hasUsers = false
             do throws(JSONParser.SyntaxError) {
                 parser.skipWhitespace()
@@ -123,6 +125,13 @@ public struct SubjectSplitter {
                 return false
             }
         }
+    }
+
+    /// 3 when `bytes` start with a UTF-8 byte order mark, else 0: check skips one at the start of
+    /// a log or an export, and split sent a log's first line to the first partition as one of no
+    /// subject, whose check then refused it as another partition's.
+    private static func byteOrderMarkLength(_ bytes: UnsafeBufferPointer<UInt8>) -> Int {
+        bytes.count >= 3 && bytes[0] == 0xEF && bytes[1] == 0xBB && bytes[2] == 0xBF ? 3 : 0
     }
 
     private static let usersKey = JSONKeys(["users"])
@@ -203,7 +212,8 @@ public struct SubjectSplitter {
             let line = UnsafeBufferPointer(rebasing: bytes[start..<end])
             let terminated = end < bytes.count
             let blank = line.allSatisfy { $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }
-            let (slot, time) = blank ? (-1, nil) : slot(of: line, keys: SubjectSplitter.logKeys)
+            let record = start == 0 ? UnsafeBufferPointer(rebasing: line[SubjectSplitter.byteOrderMarkLength(line)...]) : line
+            let (slot, time) = blank ? (-1, nil) : slot(of: record, keys: SubjectSplitter.logKeys)
             if let time, let instant = SubjectSplitter.time(time) { latest = max(latest ?? instant, instant) }
             for index in writers.indices {
                 if index == slot { writers[index].write(line) }
