@@ -12,7 +12,13 @@ public struct Diagnostic: Sendable, Hashable, Codable, CustomStringConvertible {
     }
 
     /// `path:line:col: error: message`, as compilers print it.
-    public var description: String { "\(location): \(severity.rawValue): \(message)" }
+    /// `file:line:column: severity: message`, as compilers print them; without a file (a
+    /// problem of a whole set of inputs, such as partials missing from a merge) no place is
+    /// printed, where an empty one printed a bare ": error:".
+    public var description: String {
+        let place = location.description
+        return (place.isEmpty ? "" : place + ": ") + "\(severity.rawValue): \(message)"
+    }
 }
 
 /// Diagnostics that stopped an operation; thrown by loaders so the caller sees every problem.
