@@ -285,13 +285,7 @@ public enum PartitionMerger {
             /// Adds a count of things a partition did not list. Read back from a note's words, so
             /// checked here: a forged count near Int.max crashed the sum.
             func addUnlisted(_ count: Int, to total: inout Int, at place: String) throws(DiagnosticsError) {
-                guard (0...PartitionReport.largestCount).contains(count) else {
-                    throw DiagnosticsError([
-                        Diagnostic(
-                            .error, "holds \(count) at \(place): a count is from 0 to \(PartitionReport.largestCount)",
-                            at: SourceLocation(file: path))
-                    ])
-                }
+                try PartitionReport.checkCount(count, at: place, in: path)
                 try add(count, to: &total, place)
             }
             // Empty inputs are noted once for the whole data, below.

@@ -39,6 +39,16 @@ extension PartitionReport {
     /// one near `Int.max` crashed them.
     static let largestCount = 1 << 53
 
+    /// Refuses a count read from the partial or report at `path` that no run writes, naming its
+    /// place (`evaluation.skipped[3] (…)`).
+    static func checkCount(_ count: Int, at place: String, in path: String) throws(DiagnosticsError) {
+        guard (0...largestCount).contains(count) else {
+            throw DiagnosticsError([
+                Diagnostic(.error, "holds \(count) at \(place): a count is from 0 to \(largestCount)", at: SourceLocation(file: path))
+            ])
+        }
+    }
+
     /// The first count below 0 or above `largestCount`, with where it stands (`evaluation.events`).
     private func firstCountOutOfRange() -> (place: String, count: Int)? {
         var counts: [(String, Int)] = [

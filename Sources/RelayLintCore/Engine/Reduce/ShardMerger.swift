@@ -69,13 +69,7 @@ public enum ShardMerger {
         // hand-edited count near Int.max crashed the sum.
         for (number, (path, document, _)) in ordered.enumerated() {
             func add(_ value: Int, to total: inout Int, _ place: String) throws(DiagnosticsError) {
-                guard (0...PartitionReport.largestCount).contains(value) else {
-                    throw DiagnosticsError([
-                        Diagnostic(
-                            .error, "holds \(value) at \(place): a count is from 0 to \(PartitionReport.largestCount)",
-                            at: SourceLocation(file: path))
-                    ])
-                }
+                try PartitionReport.checkCount(value, at: place, in: path)
                 guard number > 0 else { return }
                 let (sum, overflow) = total.addingReportingOverflow(value)
                 guard !overflow else {
