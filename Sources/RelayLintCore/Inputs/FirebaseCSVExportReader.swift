@@ -16,10 +16,9 @@ struct FirebaseCSVExportReader {
     ]
 
     /// The accounts, the invalid rows (the first `listLimit` listed, the others counted), the
-    /// rows read (accounts and invalid ones), and the line of a header row that
-    /// was skipped. Reading stops at the `invalidLimit`th invalid row: a file of nothing else
-    /// (15M lines of `x`) held a diagnostic a row, 4 GB for 30 MB, before the run stopped at the
-    /// cap on invalid records anyway.
+    /// rows read (accounts and invalid ones), and the line of a header row that was skipped.
+    /// Reading stops at the `invalidLimit`th invalid row: a file of nothing else (15M lines of
+    /// `x`) held a diagnostic a row, 4 GB for 30 MB, before the run stopped at the cap anyway.
     func read(
         data: Data, invalidLimit: Int = .max, listLimit: Int = .max
     ) -> (accounts: [AccountRecord], invalid: InvalidRecordList, records: Int, header: Int?) {

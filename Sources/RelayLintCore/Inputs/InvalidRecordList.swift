@@ -11,14 +11,6 @@ struct InvalidRecordList {
 
     init(limit: Int = .max) { self.limit = limit }
 
-    /// A list a reader made within the room it was given.
-    init(listed: [Diagnostic], unlisted: Int, firstUnlisted: SourceLocation?) {
-        limit = listed.count
-        self.listed = listed
-        self.unlisted = unlisted
-        self.firstUnlisted = firstUnlisted
-    }
-
     /// All invalid records met, listed or not.
     var count: Int { listed.count + unlisted }
     var isEmpty: Bool { count == 0 }
@@ -80,10 +72,11 @@ struct InvalidRecordList {
         var listed: [Diagnostic] = []
         var count = 0
         for entry in skipped {
+            let unlisted = unlistedCount(in: entry)
+            if unlisted == nil { listed.append(entry) }
             // Saturated: a forged report's count must not stop the process.
-            let (sum, overflow) = count.addingReportingOverflow(unlistedCount(in: entry) ?? 1)
+            let (sum, overflow) = count.addingReportingOverflow(unlisted ?? 1)
             count = overflow ? .max : sum
-            if unlistedCount(in: entry) == nil { listed.append(entry) }
         }
         return (listed, count)
     }
