@@ -145,13 +145,43 @@ import Testing
         "evt-0012", "uid-42", "u1", "1767225600000", "1767225600", "2026-01-15", "2026-01-15T08:31:12Z", "2026-01-15 08:31:12",
         "15-01-2026", "08:31:12.123456789", "version 15.19.0", "1.2.3", "192.168.100.200", "10.0.0.1", "pkg@1.2.3",
         "sha256 9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08", "123e4567-e89b-12d3-a456-426614174000",
-        "Yz4uJoHgkb7jjRw8CmnqbGSkbZ0z", "ticket SUP-1432", "1,234,567 events", "@octocat", "user@localhost",
+        "Yz4uJoHgkb7jjRw8CmnqbGSkbZ0z", "ticket SUP-1432", "1,234,567 events", "@octocat", "node@18", "pkg@1.2.3.4.5",
         "j•••@example.com", "+1••••••••67", "4 of 9 checked, 44.4 %", "30d", "1234567", "order 98765432",
         "evt-0109 at 2026-06-02T07:58:42.118Z", "#12345678", "id=0612345678", "12345 678901", "2026-2027", "1990–2025",
         "100% done", "50%40 ratio", "+1 42 exam", "0x1234567", "see https://medium.com/@jane.doe/post",
+        "AT&T", "&#64;octocat", "tom &amp; jerry", "50%2B", "٢٠٢٦-٠١-١٥", "ｖｅｒｓｉｏｎ　１．２．３",
     ])
     func leavesIdsDatesTimesVersionsAndHashes(value: String) {
         #expect(PIIMasker().mask(value) == value)
+    }
+
+    /// What a reader reads as an address or a number is masked, however it is spelled: with a
+    /// character that shows nothing inside it (a control character, a zero-width space, a soft
+    /// hyphen, a bidirectional mark), in fullwidth or another script's digits, or escaped for
+    /// HTML or a URL. The domain kept is shown as it was written.
+    @Test(arguments: [
+        ("secretjane\u{1}@example.com", "s•••@example.com"),
+        ("jane@example.com\u{7}", "j•••@example.com\u{7}"),
+        ("+1 415 555\u{200B}0188", "+1••••••••88"),
+        ("+1 415\u{00AD}555\u{00AD}0188", "+1••••••••88"),
+        ("call \u{202E}+1 415 555 0188\u{202C}", "call \u{202E}+1••••••••88\u{202C}"),
+        ("+1\u{200F}4155550188", "+1••••••••88"),
+        ("ｊａｎｅ＠ｅｘａｍｐｌｅ．ｃｏｍ", "j•••＠ｅｘａｍｐｌｅ．ｃｏｍ"),
+        ("jane﹫example.com", "j•••﹫example.com"),
+        ("＋１ ４１５ ５５５ ０１８８", "+1••••••••88"),
+        ("٠٦١٢٣٤٥٦٧٨", "••••••••78"),
+        ("jane&#64;example.com", "j•••&#64;example.com"),
+        ("jane&#x40;example&#46;com", "j•••&#x40;example&#46;com"),
+        ("write to jane&commat;example.com.", "write to j•••&commat;example.com."),
+        ("to=%2B14155550188&from=x", "to=+1••••••••88&from=x"),
+        ("jane\u{301}@example.com", "j•••@example.com"),
+        ("user@localhost", "u•••@localhost"),
+        ("jane@10.0.0.1", "j•••@10.0.0.1"),
+        ("jane@example.x", "j•••@example.x"),
+    ])
+    func masksWhatAReaderReadsAsAnAddress(value: String, masked: String) {
+        #expect(PIIMasker().mask(value) == masked)
+        #expect(PIIMasker(isEnabled: false).mask(value) == value)
     }
 
     /// A run of more than 15 digits in groups is no number, however long: `1 1 1 …` stays as it

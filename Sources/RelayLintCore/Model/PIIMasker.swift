@@ -25,38 +25,43 @@ public struct PIIMasker: Sendable {
         return String(repeating: "•", count: digits.count - 2) + String(digits.suffix(2))
     }
 
-    /// Masks every email address and phone number that stands in free text.
+    /// Masks every email address and phone number that stands in free text, as a reader sees
+    /// it (`FoldedText`): an address spelled with an invisible character, a fullwidth at sign or
+    /// an HTML escape is masked as the address it reads as.
     public func maskText(_ text: String) -> String {
         guard isEnabled, Self.mayHoldPII(text) else { return text }
-        let scalars = Array(text.unicodeScalars)
+        let folded = FoldedText(text)
+        let scalars = folded.scalars
         var output = String.UnicodeScalarView()
         var index = 0
+        // How far the text is copied or masked: in `scalars`, and in the text as written.
         var copied = 0
+        var copiedOriginal = 0
         func copy(upTo end: Int) {
-            if copied < end { output.append(contentsOf: scalars[copied..<end]) }
+            let originalEnd = end < scalars.count ? folded.starts[end] : folded.original.count
+            if copiedOriginal < originalEnd { output.append(contentsOf: folded.original[copiedOriginal..<originalEnd]) }
+        }
+        func masked(through end: Int) {
+            copied = end
+            copiedOriginal = folded.ends[end - 1]
+            index = end
         }
         while index < scalars.count {
-            // An at sign, or one percent-encoded as URLs and logs of them write it (`jane%40example.com`).
-            let atWidth =
-                scalars[index] == "@"
-                ? 1 : scalars[index] == "%" && index + 2 < scalars.count && scalars[index + 1] == "4" && scalars[index + 2] == "0" ? 3 : 0
             // An address right after another (`a@x.com|jane@example.com`) may reach back into
             // it: it starts where the one before ended, rather than not being masked at all.
-            if atWidth > 0, let found = Self.email(in: scalars, at: index, atWidth: atWidth), max(found.start, copied) < index {
+            if scalars[index] == "@", let found = Self.email(in: scalars, at: index), max(found.start, copied) < index {
                 let email = (start: max(found.start, copied), end: found.end)
                 copy(upTo: email.start)
                 output.append(scalars[email.start])
                 output.append(contentsOf: "•••".unicodeScalars)
-                output.append(contentsOf: scalars[index..<email.end])
-                copied = email.end
-                index = email.end
+                output.append(contentsOf: folded.written(index..<email.end))
+                masked(through: email.end)
                 continue
             }
             if index >= copied, let phone = Self.phoneNumber(in: scalars, from: index) {
                 copy(upTo: index)
                 output.append(contentsOf: Self.maskedPhone(scalars[index..<phone]).unicodeScalars)
-                copied = phone
-                index = phone
+                masked(through: phone)
                 continue
             }
             index += 1
@@ -65,13 +70,13 @@ public struct PIIMasker: Sendable {
         return String(output)
     }
 
-    /// A quick look at the bytes, for the ids most values are: an address needs an `@` (or
-    /// `%40`), a phone number at least 7 digits.
+    /// A quick look at the bytes, for the ids most values are: an address needs an `@` (or an
+    /// escape of one, `%40` or `&#64;`), a phone number at least 7 digits; any other script may
+    /// spell either (`＠`, `٠٦١٢`).
     static func mayHoldPII(_ text: String) -> Bool {
         var digits = 0
         for byte in text.utf8 {
-            // `%` for an at sign percent-encoded (`%40`).
-            if byte == UInt8(ascii: "@") || byte == UInt8(ascii: "%") { return true }
+            if byte == UInt8(ascii: "@") || byte == UInt8(ascii: "%") || byte == UInt8(ascii: "&") || byte >= 0x80 { return true }
             if (0x30...0x39).contains(byte) {
                 digits += 1
                 if digits >= 7 { return true }
@@ -85,10 +90,10 @@ public struct PIIMasker: Sendable {
     /// The address around the `@` at `at`: its first scalar and the end of its domain, or nil.
     /// The local part is what RFC 5322 allows unquoted, less `/` (a URL's) and an apostrophe
     /// that opens a quote (`'jane@…'`); the domain is labels of letters, digits, hyphens and
-    /// underscores with at least one dot, ending in a label of letters (`pkg@1.2.3` is a
-    /// version). The at sign is `atWidth` scalars wide: 3 for `%40`.
-    static func email(in scalars: [Unicode.Scalar], at: Int, atWidth: Int = 1) -> (start: Int, end: Int)? {
-        let domainStart = at + atWidth
+    /// underscores: a name with at least one letter (`jane@localhost`), names joined by dots
+    /// ending in one of letters (`pkg@1.2.3` is a version), or an IPv4 address (`jane@10.0.0.1`).
+    static func email(in scalars: [Unicode.Scalar], at: Int) -> (start: Int, end: Int)? {
+        let domainStart = at + 1
         var start = at
         // A quoted local part (`"john q"@example.com`), which RFC 5322 allows: from its quote.
         if at >= 3, scalars[at - 1] == "\"",
@@ -119,12 +124,27 @@ public struct PIIMasker: Sendable {
         // A sentence's full stop or a dash after the address is not part of it.
         while end > domainStart, scalars[end - 1] == "." || scalars[end - 1] == "-" { end -= 1 }
         let domain = scalars[domainStart..<end]
-        guard let dot = domain.lastIndex(of: "."), domain.first != "." else { return nil }
+        guard let first = domain.first, first != "." else { return nil }
+        guard let dot = domain.lastIndex(of: ".") else {
+            // A host name alone, as mail inside a network is addressed; a number alone is no
+            // host (`node@18`).
+            return domain.contains(where: { $0.properties.isAlphabetic }) ? (start, end) : nil
+        }
         let topLevel = domain[(dot + 1)...]
         // A top-level domain is letters, or punycode for one (`xn--p1ai` is `.рф`).
         let punycode = topLevel.starts(with: "xn--".unicodeScalars) && topLevel.allSatisfy { isASCIIAlphanumeric($0) || $0 == "-" }
-        guard topLevel.count >= 2, topLevel.allSatisfy({ $0.properties.isAlphabetic }) || punycode else { return nil }
-        return (start, end)
+        let letters = !topLevel.isEmpty && topLevel.allSatisfy { $0.properties.isAlphabetic }
+        return letters || punycode || isIPv4Address(domain) ? (start, end) : nil
+    }
+
+    /// Four numbers of at most three digits, each at most 255, joined by dots: three are a
+    /// version (`pkg@1.2.3`).
+    private static func isIPv4Address(_ domain: ArraySlice<Unicode.Scalar>) -> Bool {
+        let parts = domain.split(separator: ".", omittingEmptySubsequences: false)
+        return parts.count == 4
+            && parts.allSatisfy { part in
+                (1...3).contains(part.count) && part.allSatisfy(isDigit) && Int(String(String.UnicodeScalarView(part)))! <= 255
+            }
     }
 
     private static func isLocalPart(_ scalar: Unicode.Scalar) -> Bool {
@@ -133,15 +153,18 @@ public struct PIIMasker: Sendable {
             // is too, but it is a URL's far more often (`medium.com/@jane`), and stops the scan.
             return isASCIIAlphanumeric(scalar) || "._%+-!#$&*=?^`~{|}".unicodeScalars.contains(scalar)
         }
-        // Invisible format characters (a zero-width space) are read through: `ja\u{200B}ne@`
-        // showed `ja` and masked only `ne`.
-        return scalar.properties.isAlphabetic || scalar.properties.numericType != nil || scalar.properties.generalCategory == .format
+        // Combining marks are part of the letter before them (`jane\u{301}@`, a decomposed `é`).
+        let properties = scalar.properties
+        switch properties.generalCategory {
+        case .nonspacingMark, .spacingMark, .enclosingMark: return true
+        default: return properties.isAlphabetic || properties.numericType != nil
+        }
     }
 
     private static func isDomain(_ scalar: Unicode.Scalar) -> Bool {
         // `_` is no hostname's, but DNS names and typed addresses hold it (`jane@my_host.example.com`).
         if scalar.isASCII { return isASCIIAlphanumeric(scalar) || scalar == "." || scalar == "-" || scalar == "_" }
-        return scalar.properties.isAlphabetic || scalar.properties.numericType != nil
+        return isLocalPart(scalar)
     }
 
     // MARK: Phone numbers

@@ -57,14 +57,20 @@ enum MarkdownEscaping {
 
     /// Whether `autolinkBreak` goes between `scalars[index]` and the next scalar: after an `@`
     /// that a letter or digit follows (a mention, or an email autolink when PII is shown; a
-    /// masked address, `j•••@example.com`, is neither), before the `:` of `scheme://`, and
+    /// masked address with a dotted domain, `j•••@example.com`, is neither), before the `:` of `scheme://`, and
     /// before the `.` of a `www.` that starts a word.
     static func breaksAutolink(after index: Int, in scalars: [Unicode.Scalar]) -> Bool {
         guard index + 1 < scalars.count else { return false }
         let scalar = scalars[index]
         let next = scalars[index + 1]
         if scalar == "@" {
-            return isASCIIAlphanumeric(next) && (index == 0 || scalars[index - 1] != "•")
+            guard isASCIIAlphanumeric(next) else { return false }
+            guard index > 0, scalars[index - 1] == "•" else { return true }
+            // A masked address's domain with a dot (`example.com`) is no mention; one without
+            // (`j•••@admins`, mail on a private network) reads as `@admins`.
+            var end = index + 1
+            while end < scalars.count, isASCIIAlphanumeric(scalars[end]) || scalars[end] == "-" { end += 1 }
+            return !(end + 1 < scalars.count && scalars[end] == "." && isASCIIAlphanumeric(scalars[end + 1]))
         }
         if next == ":" {
             return index + 3 < scalars.count && scalars[index + 2] == "/" && scalars[index + 3] == "/"

@@ -1,7 +1,8 @@
 /// Masking of what the engine reports beyond rule messages (contract §6): without `--show-pii`,
 /// an email address or a phone number is masked wherever a report or standard error prints it,
 /// also where it stands in an id (a subject id that is an address, an event or app id holding
-/// one), in an input problem that quotes a value, or in a suppression's justification.
+/// one), in a finding's message (a partial's, which `merge` reads), in an input problem that
+/// quotes a value, or in a suppression's justification.
 ///
 /// Done once matching is over: fingerprints are made from the whole ids, and suppressions and
 /// baselines are matched against them, before anything is masked.
@@ -19,6 +20,10 @@ extension Linter {
         for index in findings.indices {
             mask(&findings[index].subject)
             mask(&findings[index].app)
+            // Rendered from masked values in a run, but read from a partial by `merge`, and
+            // a rule's own words may quote an address.
+            mask(&findings[index].message)
+            mask(&findings[index].expected)
             if var event = findings[index].event {
                 mask(&event)
                 findings[index].event = event
