@@ -291,6 +291,50 @@ import Testing
         #expect(merged.stderr.contains("at evaluation.accountsPerApp['j•••@example.com']: a count is"), "\(merged.stderr)")
     }
 
+    /// A finding's message and expectation are rendered masked, but `merge` reads them from the
+    /// partial: an address or number there (a partial written by hand, or by another version)
+    /// is masked in the merged report as in a run.
+    @Test func aPartialsMessageIsMaskedInTheMergedReport() throws {
+        let partial = try Self.partial()
+        let withMessage = try Self.forged(
+            partial, as: "message.json", setting: ["evaluation", "findings", 0, "message"], to: "sent to secretjane@example.com")
+        let forged = try Self.forged(
+            withMessage, as: "forged.json", setting: ["evaluation", "findings", 0, "expected"], to: "a call to +1 415 555 0188")
+        for format in ["json", "text", "markdown"] {
+            let merged = try CommandRunner.run(["merge", "--format", format] + Self.options + [forged])
+            #expect(merged.status == 1, "\(merged.stderr)")
+            #expect(merged.stdout.contains("s•••@example.com") && merged.stdout.contains("+1••••••••88"), "\(format)")
+            #expect(!merged.stdout.contains("secretjane") && !merged.stdout.contains("555 0188"), "\(format)")
+        }
+    }
+
+    /// `merge` lists the partials' skip details as one run does: the first
+    /// `InputLimits.listedSkipDetails` in partial order, the records of any other detail counted
+    /// under their reason (a forged partial of 1,500 details listed them all).
+    @Test func skipDetailsPastTheListedOnesAreCountedUnderTheirReason() throws {
+        let entry = { (number: Int) in
+            #"{"insertId":"e\#(number)","timestamp":"2026-01-02T00:00:00Z","jsonPayload":{"methodName":"Method\#(number)","#
+                + #""response":{"localId":"u1"}}}"#
+        }
+        let log = try Fixtures.temporaryFile(named: "methods.jsonl", contents: (0..<3).map(entry).joined(separator: "\n") + "\n")
+        let partial = try Self.partial(["--events", log])
+        let details = (0..<1_500).map { ["reason": "not an account change", "detail": "M\($0)", "count": 2] as [String: Any] }
+        let data = try Data(contentsOf: URL(fileURLWithPath: partial))
+        let document = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+        let inputs = try #require((document["evaluation"] as? [String: Any])?["inputs"] as? [[String: Any]])
+        let place = try #require(inputs.firstIndex { ($0["path"] as? String) == log })
+        let forged = try Self.forged(partial, as: "forged.json", setting: ["evaluation", "inputs", place, "skippedRecords"], to: details)
+        let merged = try CommandRunner.run(["merge", "--format", "json"] + Self.options + [forged])
+        #expect(merged.status == 1, "\(merged.stderr)")
+        let report = try #require(try JSONSerialization.jsonObject(with: Data(merged.stdout.utf8)) as? [String: Any])
+        let input = try #require((report["inputs"] as? [[String: Any]])?.first { ($0["path"] as? String) == log })
+        let skipped = try #require(input["skippedRecords"] as? [[String: Any]])
+        #expect(skipped.count == 1_001)
+        #expect(skipped.first?["detail"] as? String == "M0")
+        #expect(skipped.last?["detail"] as? String == InputFileSummary.SkippedRecords.unlistedDetails)
+        #expect(skipped.last?["count"] as? Int == 1_000)
+    }
+
     /// Partials of `--show-pii` runs hold addresses unmasked; the merged report, forwarded
     /// further, shows them only when the merge is given --show-pii too (it followed the partials).
     @Test func unmaskedPartialsMergeOnlyWhenTheMergeShowsPersonalDataToo() throws {

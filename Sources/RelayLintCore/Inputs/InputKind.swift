@@ -42,6 +42,10 @@ public struct InputFileSummary: Sendable, Hashable, Codable {
         public var detail: String?
         public var count: Int
 
+        /// The detail of the records skipped for a reason whose details are not listed one by
+        /// one, past the first `InputLimits.listedSkipDetails` of an input.
+        public static let unlistedDetails = "other details, not listed"
+
         public init(reason: String, detail: String?, count: Int) {
             self.reason = reason
             self.detail = detail

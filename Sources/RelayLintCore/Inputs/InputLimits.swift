@@ -41,6 +41,12 @@ enum InputLimits {
     /// Invalid records a run with `--skip-invalid` lists in its report; the others are counted.
     static let listedInvalidRecords = 1000
 
+    /// Reasons and details of skipped records an input lists (a method and its code, as
+    /// `failed call: SignUp code 7`); records of any other detail are counted under their reason
+    /// as `SkippedRecords.unlistedDetails`. A log's details come from its records: a million
+    /// distinct method names made a 121 MB JSON report.
+    static let listedSkipDetails = 1000
+
     /// Why reading stopped at `invalidRecords`, said before the records met; `skippable` when
     /// `--skip-invalid` would have read on.
     static func stoppedAfterInvalid(_ count: Int, skippable: Bool = true) -> String {

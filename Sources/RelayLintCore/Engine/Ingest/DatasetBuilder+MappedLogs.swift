@@ -18,7 +18,12 @@ extension DatasetBuilder {
         var ambiguous: (count: Int, first: SourceLocation?) = (0, nil)
         var unattributed: (count: Int, first: SourceLocation?) = (0, nil)
         func skip(_ reason: String, _ detail: String?, at location: SourceLocation) {
-            let key = reason + "\u{0}" + (detail ?? "")
+            var detail = detail
+            var key = reason + "\u{0}" + (detail ?? "")
+            if skipped[key] == nil, detail != nil, skipOrder.count >= InputLimits.listedSkipDetails {
+                detail = InputFileSummary.SkippedRecords.unlistedDetails
+                key = reason + "\u{0}" + detail!
+            }
             if skipped[key] == nil { skipOrder.append(key) }
             skipped[key, default: (reason, detail, 0)].count += 1
             if reason == AppleAccountIndex.noAccount {

@@ -407,6 +407,12 @@ public enum PartitionMerger {
         return builder.notesSoFar.first
     }
 
+    /// A reason and detail records of an input were skipped for.
+    private struct SkipKey: Hashable {
+        let reason: String
+        let detail: String?
+    }
+
     /// The partials' inputs added up: the data under their original names, the rest as each
     /// partition read it (alike in all).
     private static func mergedInputs(
@@ -455,8 +461,28 @@ public enum PartitionMerger {
                 continue
             }
             dataPlace += 1
-            for (number, (partial, input)) in zip(partials, all).enumerated().dropFirst() {
+            // The records skipped, by reason and detail, listed as one run lists them.
+            var skipPlaces: [SkipKey: Int] = [:]
+            merged[index].skippedRecords = []
+            for (number, (partial, input)) in zip(partials, all).enumerated() {
                 let earlier = partials[..<number].map(\.path)
+                for var record in input.skippedRecords {
+                    var key = SkipKey(reason: record.reason, detail: record.detail)
+                    if skipPlaces[key] == nil, record.detail != nil, skipPlaces.count >= InputLimits.listedSkipDetails {
+                        record.detail = InputFileSummary.SkippedRecords.unlistedDetails
+                        key = SkipKey(reason: record.reason, detail: record.detail)
+                    }
+                    if let place = skipPlaces[key] {
+                        try PartitionMerger.add(
+                            record.count, to: &merged[index].skippedRecords[place].count,
+                            "evaluation.inputs[\(index)].skippedRecords count",
+                            in: partial.path, after: earlier)
+                    } else {
+                        skipPlaces[key] = merged[index].skippedRecords.count
+                        merged[index].skippedRecords.append(record)
+                    }
+                }
+                guard number > 0 else { continue }
                 func add(_ value: Int, to total: inout Int, _ what: String) throws(DiagnosticsError) {
                     try PartitionMerger.add(value, to: &total, "evaluation.inputs[\(index)].\(what)", in: partial.path, after: earlier)
                 }
@@ -474,18 +500,6 @@ public enum PartitionMerger {
                 try add(input.eventsMade, to: &merged[index].eventsMade, "eventsMade")
                 try add(input.signedTokens, to: &merged[index].signedTokens, "signedTokens")
                 try add(input.verifiedSignatures, to: &merged[index].verifiedSignatures, "verifiedSignatures")
-                for record in input.skippedRecords {
-                    if let place = merged[index].skippedRecords.firstIndex(where: {
-                        ($0.reason, $0.detail) == (record.reason, record.detail)
-                    }) {
-                        try PartitionMerger.add(
-                            record.count, to: &merged[index].skippedRecords[place].count,
-                            "evaluation.inputs[\(index)].skippedRecords count",
-                            in: partial.path, after: earlier)
-                    } else {
-                        merged[index].skippedRecords.append(record)
-                    }
-                }
             }
         }
         guard problems.isEmpty else { throw DiagnosticsError(problems) }
