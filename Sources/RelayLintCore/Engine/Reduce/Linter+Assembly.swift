@@ -130,12 +130,14 @@ extension Linter {
         var outcomes = suppressions.map { suppression in
             SuppressionOutcome(suppression: suppression, status: day.map(suppression.isExpired) ?? false ? .expired : .stale, matched: 0)
         }
-        for index in findings.indices {
-            for (number, suppression) in suppressions.enumerated() where suppression.matches(findings[index]) {
+        let index = SuppressionIndex(suppressions)
+        for place in findings.indices {
+            for number in index.matches(findings[place]) {
+                let suppression = suppressions[number]
                 outcomes[number].matched += 1
                 guard outcomes[number].status != .expired else { continue }
                 outcomes[number].status = .active
-                if findings[index].suppression == nil { findings[index].suppression = suppression }
+                if findings[place].suppression == nil { findings[place].suppression = suppression }
             }
         }
         return outcomes
