@@ -296,13 +296,15 @@ struct CheckCommand: ParsableCommand {
             StandardError.write(error.diagnostics)
             // The hint only where --skip-invalid would have read on: a bad record of a log or an
             // account export. A manifest, rule or cap problem stops the run with it too, and so
-            // does a file that is no log at all ("this looks like CSV").
+            // does a file that is no log at all ("this looks like CSV"), and one that cannot be
+            // read (missing, a folder, a gzip file cut short): those have no line.
             let wholeFile = ["stopped reading", "this looks like", "this is ", "the first record is"]
             let records = Set(request.eventPaths + request.accountPaths)
             let skippable =
                 !skipInvalid
                 && error.diagnostics.contains {
-                    $0.severity == .error && records.contains($0.location.file) && !wholeFile.contains(where: $0.message.hasPrefix)
+                    $0.severity == .error && records.contains($0.location.file) && $0.location.line > 0
+                        && !wholeFile.contains(where: $0.message.hasPrefix)
                 }
             StandardError.write(
                 "relaylint: no report written: the inputs are invalid" + (skippable ? " (use --skip-invalid to skip bad records)" : ""))

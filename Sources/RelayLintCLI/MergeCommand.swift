@@ -95,10 +95,14 @@ struct MergeCommand: ParsableCommand {
             // cannot be mapped, and is read to its end.
             // (Asked before opening: a pipe opened twice would wait for a second writer.)
             let isRegular = (try? FileManager.default.attributesOfItem(atPath: path))?[.type] as? FileAttributeType == .typeRegular
-            let data =
-                isRegular
-                ? try? Data(contentsOf: URL(fileURLWithPath: path), options: .alwaysMapped)
-                : (try? FileHandle(forReadingAtPath: path)?.readToEnd()).flatMap { $0 }
+            var data: Data?
+            if isRegular {
+                data = try? Data(contentsOf: URL(fileURLWithPath: path), options: .alwaysMapped)
+            } else if let handle = FileHandle(forReadingAtPath: path) {
+                // Nothing to read (`/dev/null`) is an empty partial, which the reading below
+                // refuses as one, not a file that could not be opened.
+                do { data = try handle.readToEnd() ?? Data() } catch { data = nil }
+            }
             guard let data else {
                 StandardError.write("\(StandardError.escaped(path)): error: cannot read the partial: \(InputError.reason(opening: path))")
                 throw ExitCode(ExitStatus.invalidInput)

@@ -40,6 +40,11 @@ struct SplitCommand: ParsableCommand {
         if accountPaths.isEmpty && eventPaths.isEmpty {
             throw ValidationError("nothing to split: give --accounts FILE and/or --events FILE")
         }
+        if (accountPaths + eventPaths).contains("-") {
+            throw ValidationError(
+                "split reads files, not standard input ('-'): it reads each file whole and records its SHA-256 in sources.json; save the stream to a file and split that"
+            )
+        }
         if let csv = accountPaths.first(where: { $0.lowercased().hasSuffix(".csv") }) {
             throw ValidationError("split reads JSON exports; '\(csv)' is CSV")
         }

@@ -96,6 +96,14 @@ import Testing
         #expect(badManifest.status == 2)
         #expect(badManifest.stderr.contains(manifest + ":1"), "\(badManifest.stderr)")
         #expect(!badManifest.stderr.contains("--skip-invalid"), "\(badManifest.stderr)")
+
+        // A log that cannot be read at all (missing, a folder) has no record to skip.
+        for unreadable in [bad + ".missing", try Fixtures.temporaryDirectory().path] {
+            let result = try CommandRunner.run(["check", "--events", unreadable])
+            #expect(result.status == 2)
+            #expect(result.stderr.contains("error: cannot read file"), "\(result.stderr)")
+            #expect(!result.stderr.contains("--skip-invalid"), "\(result.stderr)")
+        }
     }
 
     /// A log of one JSON value over several lines (`jq .`) is refused as such, once, with the

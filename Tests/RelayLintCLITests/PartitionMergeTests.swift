@@ -434,6 +434,10 @@ import Testing
         let directory = try CommandRunner.run(["merge"] + Self.options + [folder.path])
         #expect(directory.status == 2)
         #expect(directory.stderr.contains("error: cannot read the partial: is a directory"), "\(directory.stderr)")
+        // `/dev/null` opens and reads nothing: an empty partial, not a file that cannot be opened.
+        let empty = try CommandRunner.run(["merge"] + Self.options + ["/dev/null"])
+        #expect(empty.status == 2)
+        #expect(empty.stderr.contains("/dev/null: error: not a relaylint JSON report"), "\(empty.stderr)")
         let sources = try CommandRunner.run(
             ["merge"] + Self.options + [partial, "--sources", folder.appendingPathComponent("sources.json").path])
         #expect(sources.status == 2)

@@ -29,6 +29,18 @@ import Testing
         }
     }
 
+    /// split reads files whole and records their hashes: standard input is bad usage that says
+    /// so, and a missing file is said in three words, not Foundation's sentence.
+    @Test func standardInputAndAMissingFileAreRefusedSayingWhy() throws {
+        let folder = try Fixtures.temporaryDirectory()
+        let piped = try CommandRunner.run(["split", "--partitions", "2", "--events", "-", "--output", folder.path])
+        #expect(piped.status == 2, "\(piped.stderr)")
+        #expect(piped.stderr.contains("split reads files, not standard input ('-')"), "\(piped.stderr)")
+        let missing = try CommandRunner.run(["split", "--partitions", "2", "--events", "missing.jsonl", "--output", folder.path])
+        #expect(missing.status == 2, "\(missing.stderr)")
+        #expect(missing.stderr.contains("missing.jsonl: error: cannot read: no such file"), "\(missing.stderr)")
+    }
+
     /// A partition count past the bound is bad usage, before a folder is made (100,000,000 made
     /// ten million folders until the disk ran out of inodes).
     @Test(arguments: [["split", "--partitions", "100000000"], ["check", "--partition", "1/100000000"], ["check", "--shard", "1/5000"]])

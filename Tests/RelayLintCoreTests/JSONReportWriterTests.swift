@@ -105,8 +105,7 @@ import Testing
 /// description.
 @Suite struct JSONReportReadingTests {
     @Test(arguments: [
-        (#"{"version":1,"findings":[]}"#, "'tool' is missing"),
-        ("x", "it is not JSON"),
+        (#"{"version":1,"findings":[]}"#, "'tool' is missing")
     ])
     func aFileThatIsNoReportSaysWhy(text: String, reason: String) throws {
         let path = try Fixtures.temporaryFile(named: "report.json", contents: text)
@@ -115,6 +114,25 @@ import Testing
         } throws: { error in
             (error as? DiagnosticsError)?.diagnostics.map(\.description)
                 == ["\(path): error: not a relaylint JSON report (version 1): \(reason); produce one with --format json"]
+        }
+    }
+
+    /// JSON that Foundation refuses is placed by relaylint's parser: Foundation says only that it
+    /// is not JSON, also for a report nested past its limit.
+    @Test(arguments: [
+        ("x", ":1:1: error: not a relaylint JSON report (version 1): it is not JSON: unexpected character 'x', expected a value"),
+        ("{\"version\":\n 1,,}", ":2:4: error: not a relaylint JSON report (version 1): it is not JSON: expected a string key"),
+        (
+            String(repeating: #"{"a":"#, count: 600) + "1" + String(repeating: "}", count: 600),
+            ":1:2561: error: not a relaylint JSON report (version 1): it is not JSON: nesting deeper than 512 levels"
+        ),
+    ])
+    func whereAReportIsNotJSONIsNamed(text: String, message: String) throws {
+        let path = try Fixtures.temporaryFile(named: "report.json", contents: text)
+        #expect {
+            try Baseline.fingerprints(ofReport: path)
+        } throws: { error in
+            (error as? DiagnosticsError)?.diagnostics.first?.description.hasPrefix(path + message) ?? false
         }
     }
 

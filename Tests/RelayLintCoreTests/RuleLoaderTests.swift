@@ -110,6 +110,8 @@ import Testing
         ),
         ("id: r\nid: s\n", "duplicate key"),
         ("id: [unclosed\n", "invalid YAML"),
+        ("id: r\n---\nid: s\n", "a second YAML document starts here: the file must hold one"),
+        (String(repeating: "[", count: 1_100) + String(repeating: "]", count: 1_100), "invalid YAML: nesting deeper than 1000 levels"),
     ])
     func explainsWhatIsWrong(text: String, expected: String) {
         let found = RuleLoader.load(text: text, path: "rule.yml", sha256: "").diagnostics

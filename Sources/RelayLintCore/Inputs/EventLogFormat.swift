@@ -193,9 +193,12 @@ enum EventLogFormat {
             throw refusal(path, "this is a Firebase account export (firebase auth:export): pass it with --accounts")
         }
         var first: JSONValue?
+        // Where the record recognised starts: a refusal names its line.
+        var firstOffset = parser.offset
         if bytes[parser.offset] == UInt8(ascii: "[") {
             var element = JSONParser(bytes: bytes, offset: parser.offset + 1)
             element.skipWhitespace()
+            firstOffset = element.offset
             first = try? element.parseValue(depth: 1)
             if first == nil, isWhole || element.offset < bytes.count {
                 // An array whose first element does not parse: the reader reports where.
@@ -212,7 +215,7 @@ enum EventLogFormat {
                 // Cloud Logging file after one bad line gave every entry as invalid, and with
                 // --skip-invalid a clean run.
                 guard let next = firstJSONLine(in: bytes, from: lineEnd, isWhole: isWhole) else { return .native }
-                first = next
+                (first, firstOffset) = next
             }
         }
         guard let first else { return .native }
@@ -225,7 +228,8 @@ enum EventLogFormat {
             if RecordMapper(mapping: mapping, tokens: TokenReader(keys: nil)).recognizes(first) { return .mapped(mapping) }
         }
         if case .object(let members) = first {
-            if members["apps"] != nil { throw refusal(path, "this is an app manifest: pass it with --manifest") }
+            let line = 1 + UnsafeBufferPointer(rebasing: bytes[..<min(firstOffset, bytes.count)]).count { $0 == 0x0A }
+            if members["apps"] != nil { throw refusal(path, "this is an app manifest: pass it with --manifest", line: line) }
             if members["events"] != nil || members["id"] != nil && members["type"] != nil {
                 // Looks like relaylint events with a field missing: the reader says which.
                 return .native
@@ -236,7 +240,8 @@ enum EventLogFormat {
                 (members.isEmpty ? "the first record is an empty JSON object" : "the first record is a JSON object with keys \(keys)")
                     + ", which is none of the formats relaylint reads: "
                     + (["relaylint events (id, time, subject, type)"] + mappings.map(\.title)).joined(separator: ", ") + "; "
-                    + "for a log of your own, write a mapping and pass it with --mapping")
+                    + "for a log of your own, write a mapping and pass it with --mapping",
+                line: line)
         }
         // Not an object: the relaylint reader says so at its line ("expected a JSON object").
         return .native
@@ -244,13 +249,15 @@ enum EventLogFormat {
 
     /// The first line at or after `start` that is a JSON document, among the whole lines of the
     /// prefix (the last one only when the prefix is the whole input).
-    private static func firstJSONLine(in bytes: UnsafeBufferPointer<UInt8>, from start: Int, isWhole: Bool) -> JSONValue? {
+    private static func firstJSONLine(
+        in bytes: UnsafeBufferPointer<UInt8>, from start: Int, isWhole: Bool
+    ) -> (value: JSONValue, start: Int)? {
         var lineStart = start
         while lineStart < bytes.count {
             let newline = UnsafeBufferPointer(rebasing: bytes[lineStart...]).firstIndex(of: 0x0A).map { $0 + lineStart }
             guard let lineEnd = newline ?? (isWhole ? bytes.count : nil) else { return nil }
             let line = UnsafeBufferPointer(rebasing: bytes[lineStart..<lineEnd])
-            if firstRecordByte(in: line) != nil, let value = try? JSONParser.parseDocument(line) { return value }
+            if firstRecordByte(in: line) != nil, let value = try? JSONParser.parseDocument(line) { return (value, lineStart) }
             lineStart = lineEnd + 1
         }
         return nil
@@ -281,7 +288,7 @@ enum EventLogFormat {
         return .native
     }
 
-    private static func refusal(_ path: String, _ message: String) -> InputError {
-        .invalidRecords([Diagnostic(.error, message, at: SourceLocation(file: path, line: 1))])
+    private static func refusal(_ path: String, _ message: String, line: Int = 1) -> InputError {
+        .invalidRecords([Diagnostic(.error, message, at: SourceLocation(file: path, line: line))])
     }
 }

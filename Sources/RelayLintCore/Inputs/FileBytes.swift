@@ -263,10 +263,12 @@ struct FileBytes {
         return nil
     }
 
-    /// Why an opened file could not be read: a directory opens but does not read.
+    /// Why a file could not be read: a directory opens but does not read, and a missing file
+    /// is said in three words rather than Foundation's sentence.
     static func readFailureReason(_ path: String, _ error: any Error) -> String {
         var isDirectory: ObjCBool = false
-        if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue { return "is a directory" }
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else { return "no such file" }
+        if isDirectory.boolValue { return "is a directory" }
         return error.localizedDescription
     }
 

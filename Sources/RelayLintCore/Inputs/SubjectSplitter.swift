@@ -69,7 +69,8 @@ public struct SubjectSplitter {
                 data = try Data(contentsOf: URL(fileURLWithPath: input.path), options: .alwaysMapped)
             } catch {
                 throw DiagnosticsError([
-                    Diagnostic(.error, "cannot read: \(error.localizedDescription)", at: SourceLocation(file: input.path))
+                    Diagnostic(
+                        .error, "cannot read: \(FileBytes.readFailureReason(input.path, error))", at: SourceLocation(file: input.path))
                 ])
             }
             if input.kind == .events { try Self.refuseMappedLog(data, path: input.path) }

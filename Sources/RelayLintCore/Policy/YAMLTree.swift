@@ -143,13 +143,26 @@ public struct YAMLTree: Sendable, Equatable {
         return (line, column)
     }
 
+    /// How deep libyaml lets a document nest (its `MAX_NESTING_LEVEL`).
+    static let maximumNesting = 1000
+
     static func diagnostic(for error: YamlError, path: String) -> Diagnostic {
         switch error {
+        case .parser(_, let problem, let mark, _) where problem.hasPrefix("Maximum nesting level reached"):
+            // libyaml's own words name a C function a user cannot call.
+            return Diagnostic(
+                .error, "invalid YAML: nesting deeper than \(maximumNesting) levels",
+                at: SourceLocation(file: path, line: mark.line, column: mark.column))
         case .scanner(let context, let problem, let mark, _), .parser(let context, let problem, let mark, _):
             let detail = context.map { "\(problem) \($0.text)" } ?? problem
             return Diagnostic(.error, "invalid YAML: \(detail)", at: SourceLocation(file: path, line: mark.line, column: mark.column))
+        case .composer(_, let problem, let mark, _) where problem == "but found another document":
+            return Diagnostic(
+                .error, "a second YAML document starts here: the file must hold one (remove the '---' or split the file)",
+                at: SourceLocation(file: path, line: mark.line, column: mark.column))
         case .composer(let context, let problem, let mark, _):
-            let detail = context.map { "\(problem) \($0.text)" } ?? problem
+            // libyaml's context comes first: "expected …, but found …".
+            let detail = context.map { "\($0.text) \(problem)" } ?? problem
             return Diagnostic(.error, "invalid YAML: \(detail)", at: SourceLocation(file: path, line: mark.line, column: mark.column))
         case .reader(let problem, let offset, let value, let yaml):
             // libyaml's reader (bad characters) reports no mark; Yams turns its byte offset into

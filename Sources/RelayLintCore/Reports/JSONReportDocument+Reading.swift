@@ -9,9 +9,36 @@ extension JSONReportDocument {
         do {
             return try JSONDecoder().decode(JSONReportDocument.self, from: data)
         } catch {
-            throw DiagnosticsError([
-                Diagnostic(.error, "not a relaylint JSON report (version 1): \(reason(error))\(hint)", at: SourceLocation(file: path))
-            ])
+            var location = SourceLocation(file: path)
+            var why = reason(error)
+            if case .dataCorrupted(let context) = error as? DecodingError, context.codingPath.isEmpty,
+                let syntax = syntaxError(in: data)
+            {
+                // Foundation says no more than that the data is not JSON; relaylint's parser says
+                // where and why.
+                location = SourceLocation(file: path, line: syntax.line, column: syntax.column)
+                why = "it is not JSON: \(syntax.reason)"
+            }
+            throw DiagnosticsError([Diagnostic(.error, "not a relaylint JSON report (version 1): \(why)\(hint)", at: location)])
+        }
+    }
+
+    /// Where and why `data` is not JSON, or nil when relaylint's parser reads it.
+    private static func syntaxError(in data: Data) -> (line: Int, column: Int, reason: String)? {
+        data.withUnsafeBytes { raw in
+            let bytes = raw.bindMemory(to: UInt8.self)
+            // Skipped, not built: a report may be of a gigabyte.
+            var parser = JSONParser(bytes: bytes)
+            do throws(JSONParser.SyntaxError) {
+                parser.skipWhitespace()
+                try parser.skipValue(depth: 0)
+                parser.skipWhitespace()
+                if !parser.isAtEnd { throw parser.error("unexpected text after the JSON value") }
+                return nil
+            } catch {
+                let place = FileBytes.lineAndColumn(of: error.offset, in: bytes)
+                return (place.line, place.column, error.reason)
+            }
         }
     }
 

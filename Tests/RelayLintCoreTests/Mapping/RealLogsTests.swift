@@ -375,6 +375,22 @@ import Testing
         }
     }
 
+    /// The refusal names the line of the record it looked at: after blank lines, a line that is
+    /// not JSON, or in an array.
+    @Test(arguments: [
+        ("\n\n{\"foo\": 1}\n", 3), ("junk\n\n{\"foo\": 1}\n", 3), ("[\n\n {\"foo\": 1}]\n", 3), ("\n{\"apps\": []}\n", 2),
+    ])
+    func aRefusedFirstRecordIsNamedAtItsLine(contents: String, line: Int) throws {
+        let path = try Fixtures.temporaryFile(named: "input.jsonl", contents: contents)
+        var request = try Self.request(events: [])
+        request.eventPaths = [path]
+        #expect {
+            try Linter.run(request)
+        } throws: { error in
+            (error as? DiagnosticsError)?.diagnostics.first?.location == SourceLocation(file: path, line: line)
+        }
+    }
+
     /// UTF-16 text, as Windows tools save "Unicode" files, with or without a byte order mark: it
     /// was said to look like CSV, or to be invalid JSON at its first character.
     @Test(arguments: [String.Encoding.utf16, .utf16LittleEndian, .utf16BigEndian])
