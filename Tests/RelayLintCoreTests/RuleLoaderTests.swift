@@ -111,6 +111,10 @@ import Testing
         ("id: r\nid: s\n", "duplicate key"),
         ("id: [unclosed\n", "invalid YAML"),
         ("id: r\n---\nid: s\n", "a second YAML document starts here: the file must hold one"),
+        (
+            "id: r\nseverity: error\nwhen: {type: a}\nrequire: {preceded_by: {type: b}, within: 106752d}\nmessage: m\n",
+            "'within' is longer than relaylint handles: a number below 1000000 before each unit, and at most 106751d"
+        ),
         (String(repeating: "[", count: 1_100) + String(repeating: "]", count: 1_100), "invalid YAML: nesting deeper than 1000 levels"),
     ])
     func explainsWhatIsWrong(text: String, expected: String) {

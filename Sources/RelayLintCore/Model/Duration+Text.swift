@@ -41,4 +41,21 @@ public struct RuleDuration: Sendable, Hashable, Codable, CustomStringConvertible
     }
 
     public var description: String { text }
+
+    /// Whether `text` has a duration's form (numbers each followed by a unit), whatever its
+    /// size: one that does and is not a `RuleDuration` is too long, not misspelt.
+    static func isWrittenAsOne(_ text: String) -> Bool {
+        let trimmed = text.trimmingCharacters(in: .whitespaces)
+        var afterDigit = false
+        for character in trimmed {
+            if character.isASCII, character.isNumber {
+                afterDigit = true
+            } else if "wdhms".contains(character), afterDigit {
+                afterDigit = false
+            } else {
+                return false
+            }
+        }
+        return !trimmed.isEmpty && !afterDigit
+    }
 }

@@ -76,6 +76,13 @@ struct SchemaReader {
 
     mutating func duration(_ tree: YAMLTree, what: String) -> RuleDuration? {
         if case .scalar(.string(let text)) = tree.content, let duration = RuleDuration(text) { return duration }
+        if case .scalar(.string(let text)) = tree.content, RuleDuration.isWrittenAsOne(text) {
+            // Written right, but past what a duration holds: say the limit, not the form.
+            report(
+                "\(what) is longer than relaylint handles: a number below 1000000 before each unit, and at most 106751d "
+                    + "(about 292 years) in all; found \(SchemaReader.shown(tree))", at: tree.location)
+            return nil
+        }
         report("\(what) must be a duration such as 30d, 12h, 90m, 45s or 2w, found \(SchemaReader.shown(tree))", at: tree.location)
         return nil
     }
