@@ -56,6 +56,11 @@ struct InitCommand: ParsableCommand {
             StandardError.write(error.diagnostics)
             throw ExitCode(ExitStatus.invalidInput)
         }
+        let manifest = StarterFiles.manifest(for: survey)
+        if let problem = StarterFiles.sizeProblem(of: manifest, apps: survey.apps.count) {
+            StandardError.write("\(StandardError.escaped(manifestOutput)): error: \(problem)")
+            throw ExitCode(ExitStatus.invalidInput)
+        }
         // The folder is made as `git init DIR` makes one: "the file doesn't exist" named neither.
         do {
             try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
@@ -65,7 +70,7 @@ struct InitCommand: ParsableCommand {
         }
         for (path, text) in [
             (configurationPath, StarterFiles.configuration(for: survey, mappingPaths: mappingPaths)),
-            (manifestOutput, StarterFiles.manifest(for: survey)),
+            (manifestOutput, manifest),
         ] {
             // `withoutOverwriting`: a file that appeared since the check above is not replaced either.
             do {

@@ -270,6 +270,22 @@ import Testing
                 "  # The events name no app (no 'app' field): give your app's bundle id here.\n  - bundle_id: com.example.app"))
     }
 
+    /// init writes no manifest `check` would refuse: inputs naming thousands of long app ids
+    /// made a manifest past the 4 MiB relaylint reads in one.
+    @Test func initWritesNoManifestCheckCannotRead() throws {
+        let app = String(repeating: "x", count: 400)
+        let lines = (0..<11_000).map { number in
+            #"{"id":"e\#(number)","time":"2026-01-01T00:00:00Z","subject":"u1","type":"signin","app":"com.\#(app).\#(number)"}"#
+        }
+        let log = try Fixtures.temporaryFile(named: "apps.jsonl", contents: lines.joined(separator: "\n") + "\n")
+        let folder = try Fixtures.temporaryDirectory()
+        let refused = try CommandRunner.run(["init", "--events", log], in: folder)
+        #expect(refused.status == 2)
+        #expect(refused.stderr.contains("relaylint-apps.yml: error: would take "), "\(refused.stderr)")
+        #expect(refused.stderr.contains("for 11000 apps, more than the 4 MiB relaylint reads in a manifest"), "\(refused.stderr)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).isEmpty)
+    }
+
     /// What init prints is masked as `check`'s output is: a bad record's value and an app id
     /// that is an address; the manifest it writes keeps the app id whole.
     @Test func initMasksAddressesAndNumbersItPrints() throws {

@@ -64,6 +64,17 @@ public enum StarterFiles {
         return lines.joined(separator: "\n") + "\n"
     }
 
+    /// Why `check` would refuse a starter file of `text`, or nil: `init` writes no file that
+    /// relaylint cannot read back. Only inputs that name thousands of apps come near the cap (a
+    /// log whose app field holds something else than bundle ids).
+    public static func sizeProblem(of text: String, apps: Int) -> String? {
+        let bytes = text.utf8.count
+        guard bytes > InputLimits.documentBytes else { return nil }
+        let cap = InputLimits.describe(InputLimits.documentBytes)
+        return "would take \(bytes) bytes for \(Plural.counted(apps, "app")), more than the \(cap) relaylint reads in a manifest: "
+            + "look at what the inputs' app field holds (bundle ids are expected)"
+    }
+
     /// The apps the starter manifest lists. One named app and data without an app (Cloud
     /// Logging entries and Apple's notifications name none, a backend log may name it) are one
     /// entry: a manifest of one app puts all of it there. Listed apart, the data without an app
