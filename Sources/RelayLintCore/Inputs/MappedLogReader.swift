@@ -160,7 +160,7 @@ struct MappedLogReader: Sendable {
         defer { hashing.wait() }
         do {
             try file.withBytes { bytes in
-                totals.records = try deliver(try RecordCursor(bytes: bytes, path: path), in: bytes, workers: workers, body)
+                totals.records = try deliver(RecordCursor(bytes: bytes, path: path), in: bytes, workers: workers, body)
             }
         } catch let error as InputError {
             throw error
@@ -233,6 +233,7 @@ struct MappedLogReader: Sendable {
                 try body(slice.outcomes[index].take()!, record, slice.batch)
             }
         }
+        if let error = pipeline.syntaxError { throw error }
         if let line = pipeline.longLine { throw EventLogReader.lineTooLong(path: path, at: line, limit: InputLimits.lineBytes) }
         return pipeline.records
     }
@@ -254,24 +255,34 @@ struct MappedLogReader: Sendable {
         var line: Int
     }
 
-    /// The records of a file, found a slice at a time: its non-blank lines (searched for as
-    /// they are needed, so that mapping starts at once), or the elements of its
-    /// top-level array (whose extents only a pass over the whole array can find).
+    /// The records of a file, found a slice at a time: its non-blank lines, or the elements of
+    /// its top-level array, each searched for as it is needed, so that mapping starts at once
+    /// and only a slice's places are held (an array of 10 million `{}` held 24 to 48 bytes of
+    /// place for each element of a 30 MB file before the first was mapped).
     struct RecordCursor {
         private var offset: Int
         private var line = 1
-        private var elements: [RecordSpan]?
         private var count: Int
+        /// For a top-level array: how far its elements were found, and the error that ended them.
+        private var array: ArrayScan?
 
-        init(bytes: UnsafeBufferPointer<UInt8>, path: String) throws(InputError) {
+        private struct ArrayScan {
+            var path: String
+            /// Whether the `[` was read.
+            var opened = false
+            var finished = false
+            /// Up to where newlines were counted into `line`.
+            var counted = 0
+        }
+
+        init(bytes: UnsafeBufferPointer<UInt8>, path: String) {
             count = bytes.count
             offset = bytes.count >= 3 && bytes[0] == 0xEF && bytes[1] == 0xBB && bytes[2] == 0xBF ? 3 : 0
             var parser = JSONParser(bytes: bytes, offset: offset)
             parser.skipWhitespace()
             if parser.offset < bytes.count, bytes[parser.offset] == UInt8(ascii: "[") {
-                elements = try Self.elements(of: &parser, in: bytes, path: path)
-                offset = 0
-                count = elements!.count
+                array = ArrayScan(path: path)
+                offset = parser.offset
             }
         }
 
@@ -299,19 +310,20 @@ struct MappedLogReader: Sendable {
             return (lines, firstLong)
         }
 
-        var isAtEnd: Bool { offset >= count }
+        var isAtEnd: Bool { array.map(\.finished) ?? (offset >= count) }
 
         /// The first line longer than `InputLimits.lineBytes`, where the records stopped (JSON
         /// Lines only: a gcloud array may be one long line).
         private(set) var longLine: Int?
 
+        /// Where a top-level array stopped being JSON, once its elements were found up to there:
+        /// the records before it were read, and the run fails with it as it did when the whole
+        /// array was checked first.
+        private(set) var syntaxError: InputError?
+
         /// Up to `limit` more records.
         mutating func next(_ limit: Int, in bytes: UnsafeBufferPointer<UInt8>) -> [RecordSpan] {
-            if let elements {
-                let end = min(count, offset + limit)
-                defer { offset = end }
-                return Array(elements[offset..<end])
-            }
+            if array != nil { return nextElements(limit, in: bytes) }
             var spans: [RecordSpan] = []
             spans.reserveCapacity(limit)
             while spans.count < limit, offset < count {
@@ -334,36 +346,51 @@ struct MappedLogReader: Sendable {
             return spans
         }
 
-        /// The extents of a top-level array's elements (found by skipping, serially; parsed later).
-        private static func elements(
-            of parser: inout JSONParser, in bytes: UnsafeBufferPointer<UInt8>, path: String
-        ) throws(InputError) -> [RecordSpan] {
+        /// The extents of up to `limit` more elements of the top-level array (found by skipping,
+        /// serially; parsed later), accepting and rejecting what `JSONParser.parseArray` does.
+        private mutating func nextElements(_ limit: Int, in bytes: UnsafeBufferPointer<UInt8>) -> [RecordSpan] {
+            guard var scan = array, !scan.finished else { return [] }
+            defer { array = scan }
             var spans: [RecordSpan] = []
-            var line = 1
-            var counted = 0
+            var parser = JSONParser(bytes: bytes, offset: offset)
             func lineOf(_ offset: Int) -> Int {
-                for index in counted..<offset where bytes[index] == 0x0A { line += 1 }
-                counted = offset
+                for index in scan.counted..<offset where bytes[index] == 0x0A { line += 1 }
+                scan.counted = offset
                 return line
             }
             do throws(JSONParser.SyntaxError) {
-                try parser.parseArray(depth: 0) { element throws(JSONParser.SyntaxError) in
-                    element.skipWhitespace()
-                    let first = element.offset
-                    try element.skipValue(depth: 1)
-                    spans.append(RecordSpan(bytes: first..<element.offset, line: lineOf(first)))
+                if !scan.opened {
+                    scan.opened = true
+                    try parser.expect(UInt8(ascii: "["), "an array")
+                    if parser.consume(UInt8(ascii: "]")) { try Self.finish(&parser, &scan) }
                 }
-                parser.skipWhitespace()
-                if parser.offset < bytes.count { throw parser.error("unexpected text after the array") }
+                while spans.count < limit, !scan.finished {
+                    parser.skipWhitespace()
+                    let first = parser.offset
+                    try parser.skipValue(depth: 1)
+                    spans.append(RecordSpan(bytes: first..<parser.offset, line: lineOf(first)))
+                    if parser.consume(UInt8(ascii: ",")) { continue }
+                    try parser.expect(UInt8(ascii: "]"), "',' or ']' in an array")
+                    try Self.finish(&parser, &scan)
+                }
+                offset = parser.offset
             } catch {
+                scan.finished = true
                 let position = FileBytes.lineAndColumn(of: error.offset, in: bytes)
-                throw InputError.invalidRecords([
+                syntaxError = InputError.invalidRecords([
                     Diagnostic(
                         .error, "invalid JSON: \(error.reason)",
-                        at: SourceLocation(file: path, line: position.line, column: position.column))
+                        at: SourceLocation(file: scan.path, line: position.line, column: position.column))
                 ])
             }
             return spans
+        }
+
+        /// After the array's `]`: only whitespace may follow.
+        private static func finish(_ parser: inout JSONParser, _ scan: inout ArrayScan) throws(JSONParser.SyntaxError) {
+            parser.skipWhitespace()
+            if !parser.isAtEnd { throw parser.error("unexpected text after the array") }
+            scan.finished = true
         }
     }
 

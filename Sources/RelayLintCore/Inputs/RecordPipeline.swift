@@ -98,6 +98,13 @@ final class RecordPipeline: @unchecked Sendable {
         return cursor.longLine
     }
 
+    /// Where a top-level array stopped being JSON (`RecordCursor.syntaxError`).
+    var syntaxError: InputError? {
+        condition.lock()
+        defer { condition.unlock() }
+        return cursor.syntaxError
+    }
+
     /// Stops the threads after the slice each is mapping (the caller met an error).
     func cancel() {
         condition.lock()

@@ -1,0 +1,50 @@
+import Foundation
+@testable import RelayLintCore
+import RelayLintTestSupport
+import Testing
+
+/// A `gcloud logging read --format=json` array is read a slice of elements at a time, its
+/// extents found as they are needed; where it stops being JSON is still an error at its line and
+/// column, however many elements came before, and nothing after the array is accepted.
+@Suite struct MappedArrayTests {
+    static func entry(_ number: Int) -> String {
+        #"{"insertId":"e\#(number)","timestamp":"2026-01-02T00:00:00Z","jsonPayload":{"methodName":"#
+            + #""google.cloud.identitytoolkit.v1.AccountManagementService.GetAccountInfo","response":{"localId":"u1"}}}"#
+    }
+
+    static func run(_ contents: String) throws -> LintReport {
+        let path = try Fixtures.temporaryFile(named: "entries.json", contents: contents)
+        var request = LintRequest(eventPaths: [path], accountPaths: [], rules: try RuleSet.load(paths: [Fixtures.rules]))
+        request.mappings = try MappingSet.load(userPaths: []).mappings
+        request.skipInvalid = true
+        return try Linter.run(request)
+    }
+
+    /// More elements than a slice (512) before the break, so the error is met after records
+    /// were read.
+    @Test(arguments: [
+        ("  {\"x\": ]\n]\n", "701:9", "invalid JSON: unexpected character ']', expected a value"),
+        ("]\n]\n", "702:1", "invalid JSON: unexpected text after the array"),
+        ("]\nx\n", "702:1", "invalid JSON: unexpected text after the array"),
+    ])
+    func whereAnArrayStopsBeingJSONIsAnError(tail: String, place: String, message: String) throws {
+        // The entries on lines 1 to 700, the tail from line 701.
+        let contents = "[" + (0..<700).map(Self.entry).joined(separator: ",\n") + (tail.hasPrefix("]") ? "\n" : ",\n") + tail
+        #expect {
+            try Self.run(contents)
+        } throws: { error in
+            let diagnostics = (error as? DiagnosticsError)?.diagnostics ?? []
+            let location = diagnostics.first?.location.description ?? ""
+            return diagnostics.map(\.message) == [message] && location.hasSuffix("entries.json:" + place)
+        }
+    }
+
+    @Test func everyElementOfALongArrayIsRead() throws {
+        let report = try Self.run("[\n" + (0..<1_300).map(Self.entry).joined(separator: ",\n") + "\n]\n")
+        let input = try #require(report.inputs.first)
+        #expect(input.records == 1_300)
+        #expect(input.skippedRecords.map(\.count) == [1_300])
+        #expect(try Self.run("[]").inputs.first?.records == 0)
+        #expect(try Self.run(" [ ] \n").inputs.first?.records == 0)
+    }
+}
