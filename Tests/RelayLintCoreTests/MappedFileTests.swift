@@ -74,8 +74,9 @@ import Testing
         let invalid = try file.withBytes { bytes throws(InputError) in try reader.read(bytes: bytes) { accounts.append($0) } }
         #expect(accounts == expected.accounts)
         #expect(invalid.listed == expected.invalid)
-        // The scan, then each of the 43 batches, said what it was done with.
-        #expect(released.count == 44)
+        // Each of the 43 batches, once handed over, said what it was done with (the scan finds
+        // a batch at a time, and has nothing of its own to let go).
+        #expect(released.count == 43)
         #expect(released.allSatisfy { !$0.isEmpty && $0.upperBound <= export.utf8.count })
     }
 }

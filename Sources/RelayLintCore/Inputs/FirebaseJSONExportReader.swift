@@ -158,101 +158,24 @@ struct FirebaseJSONExportReader {
     /// their records (about 600 bytes each) never add up to much.
     var batchSize = 16_384
 
-    /// The users array read on several threads: a structural scan (strings and nesting only)
-    /// splits it at its top-level commas, then each user is parsed strictly and converted in
-    /// parallel, a batch at a time. When the scan or a parse meets a syntax error it says how many
-    /// users it had handed over: the sequential path then reads the array again, reports the
+    /// The users array read on several threads: a structural scan (`UsersArrayScan`) finds a
+    /// batch of users at a time, and each user is parsed strictly and converted in parallel while
+    /// the scan finds the next batch. When the scan or a parse meets a syntax error it says how
+    /// many users it had handed over: the sequential path then reads the array again, reports the
     /// first error exactly, and does not hand those users over twice.
     private func parallelUsers(
         _ bytes: UnsafeBufferPointer<UInt8>, arrayStart: Int, lines: inout LineCounter, into deliver: inout UserDelivery,
         _ invalid: inout InvalidRecordList
     ) -> ParallelOutcome {
         guard arrayStart < bytes.count, bytes[arrayStart] == UInt8(ascii: "[") else { return .failed(delivered: 0) }
-        var elements: [(bytes: Range<Int>, line: Int)] = []
-        var depth = 0
-        var inString = false
-        var elementStart = arrayStart + 1
-        var index = arrayStart + 1
-        var end: Int?
         // Lines are counted by the scan itself: a second pass to number the users took a third
         // as long as the scan.
-        var line = lines.line(at: index)
-        var elementStartLine = line
-        func closeElement(at boundary: Int) -> Bool {
-            var first = elementStart
-            var firstLine = elementStartLine
-            while first < boundary, [0x20, 0x09, 0x0A, 0x0D].contains(bytes[first]) {
-                if bytes[first] == 0x0A { firstLine += 1 }
-                first += 1
-            }
-            guard first < boundary else { return false }
-            elements.append((first..<boundary, firstLine))
-            elementStart = boundary + 1
-            elementStartLine = line
-            return true
-        }
-        var scannedTo = arrayStart
-        scan: while index < bytes.count {
-            if index - scannedTo >= 32 << 20 {
-                doneWith?(scannedTo..<index)
-                scannedTo = index
-            }
-            if inString {
-                // The bytes of a string, eight at a time up to its end, an escape or a line break.
-                index = PlainTextScan.end(in: bytes, from: index)
-                guard index < bytes.count else { break }
-            } else if depth > 0 {
-                // Indentation, eight spaces at a time.
-                while index + 8 <= bytes.count,
-                    UnsafeRawPointer(bytes.baseAddress! + index).loadUnaligned(as: UInt64.self) == PlainTextScan.eightSpaces
-                {
-                    index += 8
-                }
-                guard index < bytes.count else { break }
-            }
-            let byte = bytes[index]
-            if byte == 0x0A { line += 1 }
-            if inString {
-                if byte == UInt8(ascii: "\\") {
-                    index += 1
-                    if index < bytes.count, bytes[index] == 0x0A { line += 1 }
-                } else if byte == UInt8(ascii: "\"") {
-                    inString = false
-                }
-            } else {
-                switch byte {
-                case UInt8(ascii: "\""): inString = true
-                case UInt8(ascii: "{"), UInt8(ascii: "["): depth += 1
-                case UInt8(ascii: "}"), UInt8(ascii: "]"):
-                    if depth > 0 {
-                        depth -= 1
-                    } else {
-                        guard byte == UInt8(ascii: "]") else { return .failed(delivered: 0) }
-                        // `[` + whitespace + `]` is an empty array; otherwise the last user ends here.
-                        if !(elements.isEmpty && bytes[elementStart..<index].allSatisfy { [0x20, 0x09, 0x0A, 0x0D].contains($0) }) {
-                            guard closeElement(at: index) else { return .failed(delivered: 0) }
-                        }
-                        end = index + 1
-                        break scan
-                    }
-                case UInt8(ascii: ","):
-                    if depth == 0, !closeElement(at: index) { return .failed(delivered: 0) }
-                default: break
-                }
-            }
-            index += 1
-        }
-        guard let end else { return .failed(delivered: 0) }
-        doneWith?(scannedTo..<end)
+        var scan = UsersArrayScan(bytes, arrayStart: arrayStart, line: lines.line(at: arrayStart + 1))
         let shared = SharedBytes(bytes: bytes)
         let path = self.path
-        // In batches, each handed over while the next is parsed (the handing over runs on this
-        // thread alone, and the workers waited for it): the records of a 2M-user export never
-        // exist all at once, two batches at most.
-        let users = elements
         let parallelism = self.parallelism
-        let parse: @Sendable (Range<Int>) -> [ParsedUser?] = { batch in
-            Linter.parallelMap(Array(users[batch]), parallelism: parallelism) { element -> ParsedUser? in
+        let parse: @Sendable ([UsersArrayScan.Element]) -> [ParsedUser?] = { users in
+            Linter.parallelMap(users, parallelism: parallelism) { element -> ParsedUser? in
                 var parser = JSONParser(
                     bytes: UnsafeBufferPointer(rebasing: shared.bytes[..<element.bytes.upperBound]), offset: element.bytes.lowerBound)
                 let location = SourceLocation(file: path, line: element.line)
@@ -267,22 +190,24 @@ struct FirebaseJSONExportReader {
                 return ParsedUser(account: account, location: location)
             }
         }
-        let batches = stride(from: 0, to: users.count, by: batchSize).map { $0..<min($0 + batchSize, users.count) }
+        // In batches, each handed over while the next is parsed (the handing over runs on this
+        // thread alone, and the workers waited for it): the records of a 2M-user export never
+        // exist all at once, two batches at most.
+        guard let first = scan.next(batchSize) else { return .failed(delivered: 0) }
+        var current = first.isEmpty ? nil : BatchInFlight(first, parse)
         var delivered = 0
-        var next = batches.first.map { BatchInFlight($0, parse) }
-        for index in batches.indices {
-            guard let current = next else { break }
-            let parsed = current.result()
-            next = index + 1 < batches.count ? BatchInFlight(batches[index + 1], parse) : nil
-            guard parsed.allSatisfy({ $0 != nil }) else {
-                // The batch in flight reads the export: it ends before the export may go.
-                _ = next?.result()
-                return .failed(delivered: delivered)
-            }
+        while let inFlight = current {
+            // The next batch is found while this one is parsed.
+            let following = scan.next(batchSize)
+            let parsed = inFlight.result()
+            // A broken structure, or a user that is not JSON: the sequential path says where.
+            guard let following, parsed.allSatisfy({ $0 != nil }) else { return .failed(delivered: delivered) }
+            current = following.isEmpty ? nil : BatchInFlight(following, parse)
             for case let user? in parsed { deliver(user.account, at: user.location, &invalid) }
             delivered += parsed.count
-            doneWith?(users[current.batch.lowerBound].bytes.lowerBound..<users[current.batch.upperBound - 1].bytes.upperBound)
+            doneWith?(inFlight.users.first!.bytes.lowerBound..<inFlight.users.last!.bytes.upperBound)
         }
+        guard let end = scan.end else { return .failed(delivered: delivered) }
         return .read(end: end)
     }
 
@@ -431,18 +356,18 @@ private struct ParsedUser: Sendable {
 
 /// A batch of users being parsed on other threads; `result()` waits for it.
 private final class BatchInFlight: @unchecked Sendable {
-    let batch: Range<Int>
+    let users: [UsersArrayScan.Element]
     private let group = DispatchGroup()
     /// Written once by the parsing thread, read after the group's wait.
-    private var users: [ParsedUser?] = []
+    private var parsed: [ParsedUser?] = []
 
-    init(_ batch: Range<Int>, _ parse: @escaping @Sendable (Range<Int>) -> [ParsedUser?]) {
-        self.batch = batch
-        DispatchQueue.global().async(group: group) { self.users = parse(batch) }
+    init(_ users: [UsersArrayScan.Element], _ parse: @escaping @Sendable ([UsersArrayScan.Element]) -> [ParsedUser?]) {
+        self.users = users
+        DispatchQueue.global().async(group: group) { self.parsed = parse(users) }
     }
 
     func result() -> [ParsedUser?] {
         group.wait()
-        return users
+        return parsed
     }
 }
