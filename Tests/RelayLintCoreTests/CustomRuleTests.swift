@@ -18,6 +18,37 @@ import Testing
         return outcome.actual
     }
 
+    /// `in_manifest:` takes a declared list of addresses, domains and `@domain`s (or one of
+    /// them), compared as addresses are, whatever their case.
+    @Test(arguments: [
+        JSONValue.array([.string("@Example.com"), .string("noreply@mail.example.net"), .string("bounce.example.org"), .bool(true)]),
+        .string("@example.com"),
+    ])
+    func inManifestMatchesListedAddressesAndDomains(senders: JSONValue) throws {
+        let rule = """
+            id: unlisted-sender
+            severity: error
+            when: {type: email.sent, not: {where: {from: {in_manifest: senders}}}}
+            message: m
+            """
+        let rules = try RuleSet.load(paths: [try Fixtures.temporaryFile(named: "rule.yml", contents: rule)])
+        let mails = ["a@example.com", "NoReply@Mail.Example.net", "x@bounce.example.org", "x@sub.example.com", "noreply@example.net"]
+        var records: [(value: JSONValue, location: RelayLintCore.SourceLocation)] = []
+        for (number, from) in mails.enumerated() {
+            let line =
+                #"{"id":"m\#(number)","time":"2026-01-01T00:00:0\#(number)Z","subject":"u","type":"email.sent","#
+                + #""app":"com.example.app","from":"\#(from)"}"#
+            records.append((try JSONParser.parseDocument(line), RelayLintCore.SourceLocation(file: "x", line: number + 1)))
+        }
+        let entry = JSONValue.object(["bundle_id": .string("com.example.app"), "senders": senders])
+        let example = RuleExample(
+            name: "t", events: records, accounts: [], manifest: [(entry, RelayLintCore.SourceLocation(file: "m.yml"))],
+            expectedFirings: [], location: RelayLintCore.SourceLocation(file: "x"))
+        let outcome = RuleExampleRunner.run(example, of: try #require(rules.rules.first))
+        #expect(outcome.problems.isEmpty, "\(outcome.problems)")
+        #expect(outcome.actual == (senders.arrayValue == nil ? ["m1", "m2", "m3", "m4"] : ["m3", "m4"]))
+    }
+
     static let deletionCompleted = """
         id: deletion-request-completed
         severity: error

@@ -85,11 +85,10 @@ struct MatcherEvaluation: Sendable {
             guard let mine = value?.displayText, let theirs = trigger?.value(of: field)?.displayText else { return false }
             return Identity.emailKey(mine) == Identity.emailKey(theirs)
         case .listedInManifest(let key):
-            guard let text = value?.stringValue, let listed = manifestEntry(of: event)?.declarations[key] else { return false }
-            let entries = (listed.arrayValue ?? [listed]).compactMap(\.stringValue).map(Identity.emailKey)
-            let address = Identity.emailKey(text)
-            let domain = RelayDomains.domain(of: text)
-            return entries.contains { $0 == address || (domain != nil && ($0 == domain || $0 == "@" + domain!)) }
+            guard let text = value?.stringValue, let listed = manifestEntry(of: event)?.listed[key] else { return false }
+            if listed.contains(Identity.emailKey(text)) { return true }
+            guard let domain = RelayDomains.domain(of: text) else { return false }
+            return listed.contains(domain) || listed.contains("@" + domain)
         }
     }
 
