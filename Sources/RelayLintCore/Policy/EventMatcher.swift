@@ -104,11 +104,21 @@ public struct FieldCondition: Sendable, Equatable {
     }
 
     public var field: String
-    public var test: Test
+    public var test: Test { didSet { values = Self.values(of: test) } }
+    /// A long `in:` or `not_in:` list's values as a set.
+    private(set) var values: EquivalentValues?
 
     public init(field: String, test: Test) {
         self.field = field
         self.test = test
+        values = Self.values(of: test)
+    }
+
+    private static func values(of test: Test) -> EquivalentValues? {
+        switch test {
+        case .oneOf(let values), .noneOf(let values): EquivalentValues(values)
+        default: nil
+        }
     }
 
     var summary: String {

@@ -67,9 +67,11 @@ struct MatcherEvaluation: Sendable {
         switch condition.test {
         case .oneOf(let expected):
             guard let value else { return false }
+            if let values = condition.values { return values.contains(value) }
             return expected.contains { MatcherEvaluation.equivalent($0, value) }
         case .noneOf(let excluded):
             guard let value else { return true }
+            if let values = condition.values { return !values.contains(value) }
             return !excluded.contains { MatcherEvaluation.equivalent($0, value) }
         case .exists(let flag):
             let present = value != nil && value != .null
