@@ -17,14 +17,25 @@ struct FoldedText {
     /// The text as read.
     let scalars: [Unicode.Scalar]
     /// Where each scalar of `scalars` was written in the original: its first and one past its
-    /// last original scalar.
-    let starts: [Int]
-    let ends: [Int]
+    /// last original scalar; empty when the text reads as it is written (`isAsWritten`).
+    private let starts: [Int]
+    private let ends: [Int]
+    private let isAsWritten: Bool
     /// The original scalars.
     let original: [Unicode.Scalar]
 
     init(_ text: String) {
         let original = Array(text.unicodeScalars)
+        // Printable ASCII without an escape reads as it is written, as most report text does:
+        // no folding, and no place to remember for each scalar.
+        if text.utf8.allSatisfy({ (0x20...0x7E).contains($0) && $0 != UInt8(ascii: "%") && $0 != UInt8(ascii: "&") }) {
+            self.original = original
+            scalars = original
+            starts = []
+            ends = []
+            isAsWritten = true
+            return
+        }
         var scalars: [Unicode.Scalar] = []
         var starts: [Int] = []
         var ends: [Int] = []
@@ -52,11 +63,19 @@ struct FoldedText {
         self.scalars = scalars
         self.starts = starts
         self.ends = ends
+        isAsWritten = false
     }
+
+    /// Where the scalar `index` of `scalars` starts in `original`.
+    func start(of index: Int) -> Int { isAsWritten ? index : starts[index] }
+
+    /// Just past where the scalar `index` of `scalars` ends in `original`.
+    func end(of index: Int) -> Int { isAsWritten ? index + 1 : ends[index] }
 
     /// The original text of the folded scalars `range`, without the characters left out between
     /// them (a masked address's kept domain, as it was written).
     func written(_ range: Range<Int>) -> String.UnicodeScalarView {
+        if isAsWritten { return String.UnicodeScalarView(original[range]) }
         var view = String.UnicodeScalarView()
         for index in range { view.append(contentsOf: original[starts[index]..<ends[index]]) }
         return view

@@ -32,41 +32,45 @@ public struct PIIMasker: Sendable {
         guard isEnabled, Self.mayHoldPII(text) else { return text }
         let folded = FoldedText(text)
         let scalars = folded.scalars
-        var output = String.UnicodeScalarView()
+        // What is masked, found first: most texts that may hold an address hold none, or only
+        // ones masked already (a rule's message quotes masked values), and are given back as
+        // they are, without a copy.
+        var masks: [(range: Range<Int>, replacement: String.UnicodeScalarView)] = []
         var index = 0
-        // How far the text is copied or masked: in `scalars`, and in the text as written.
-        var copied = 0
-        var copiedOriginal = 0
-        func copy(upTo end: Int) {
-            let originalEnd = end < scalars.count ? folded.starts[end] : folded.original.count
-            if copiedOriginal < originalEnd { output.append(contentsOf: folded.original[copiedOriginal..<originalEnd]) }
-        }
-        func masked(through end: Int) {
-            copied = end
-            copiedOriginal = folded.ends[end - 1]
-            index = end
-        }
+        // How far the text is masked, in `scalars`.
+        var masked = 0
         while index < scalars.count {
             // An address right after another (`a@x.com|jane@example.com`) may reach back into
             // it: it starts where the one before ended, rather than not being masked at all.
-            if scalars[index] == "@", let found = Self.email(in: scalars, at: index), max(found.start, copied) < index {
-                let email = (start: max(found.start, copied), end: found.end)
-                copy(upTo: email.start)
-                output.append(scalars[email.start])
-                output.append(contentsOf: "•••".unicodeScalars)
-                output.append(contentsOf: folded.written(index..<email.end))
-                masked(through: email.end)
+            if scalars[index] == "@", let found = Self.email(in: scalars, at: index), max(found.start, masked) < index {
+                let start = max(found.start, masked)
+                var replacement = String.UnicodeScalarView([scalars[start]])
+                replacement.append(contentsOf: "•••".unicodeScalars)
+                replacement.append(contentsOf: folded.written(index..<found.end))
+                masks.append((start..<found.end, replacement))
+                masked = found.end
+                index = found.end
                 continue
             }
-            if index >= copied, let phone = Self.phoneNumber(in: scalars, from: index) {
-                copy(upTo: index)
-                output.append(contentsOf: Self.maskedPhone(scalars[index..<phone]).unicodeScalars)
-                masked(through: phone)
+            if index >= masked, let phone = Self.phoneNumber(in: scalars, from: index) {
+                masks.append((index..<phone, Self.maskedPhone(scalars[index..<phone]).unicodeScalars))
+                masked = phone
+                index = phone
                 continue
             }
             index += 1
         }
-        copy(upTo: scalars.count)
+        guard !masks.isEmpty else { return text }
+        // The text between the masked stretches is copied as it was written, with the characters
+        // left out of `scalars` that stand there.
+        var output = String.UnicodeScalarView()
+        var copied = 0
+        for mask in masks {
+            output.append(contentsOf: String.UnicodeScalarView(folded.original[copied..<folded.start(of: mask.range.lowerBound)]))
+            output.append(contentsOf: mask.replacement)
+            copied = folded.end(of: mask.range.upperBound - 1)
+        }
+        output.append(contentsOf: String.UnicodeScalarView(folded.original[copied...]))
         return String(output)
     }
 
