@@ -437,7 +437,7 @@ import Testing
         // `/dev/null` opens and reads nothing: an empty partial, not a file that cannot be opened.
         let empty = try CommandRunner.run(["merge"] + Self.options + ["/dev/null"])
         #expect(empty.status == 2)
-        #expect(empty.stderr.contains("/dev/null: error: not a relaylint JSON report"), "\(empty.stderr)")
+        #expect(empty.stderr.contains("/dev/null: error: not a relaylint JSON report: the file is empty"), "\(empty.stderr)")
         let sources = try CommandRunner.run(
             ["merge"] + Self.options + [partial, "--sources", folder.appendingPathComponent("sources.json").path])
         #expect(sources.status == 2)

@@ -38,7 +38,7 @@ import Testing
         #expect(piped.stderr.contains("split reads files, not standard input ('-')"), "\(piped.stderr)")
         let missing = try CommandRunner.run(["split", "--partitions", "2", "--events", "missing.jsonl", "--output", folder.path])
         #expect(missing.status == 2, "\(missing.stderr)")
-        #expect(missing.stderr.contains("missing.jsonl: error: cannot read: no such file"), "\(missing.stderr)")
+        #expect(missing.stderr.contains("missing.jsonl: error: cannot read file: no such file"), "\(missing.stderr)")
     }
 
     /// A partition count past the bound is bad usage, before a folder is made (100,000,000 made

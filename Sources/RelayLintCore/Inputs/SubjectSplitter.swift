@@ -70,7 +70,7 @@ public struct SubjectSplitter {
             } catch {
                 throw DiagnosticsError([
                     Diagnostic(
-                        .error, "cannot read: \(FileBytes.readFailureReason(input.path, error))", at: SourceLocation(file: input.path))
+                        .error, "cannot read file: \(FileBytes.readFailureReason(input.path, error))", at: SourceLocation(file: input.path))
                 ])
             }
             if input.kind == .events { try Self.refuseMappedLog(data, path: input.path) }

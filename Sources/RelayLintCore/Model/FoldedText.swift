@@ -1,19 +1,30 @@
 /// A text as `PIIMasker` looks for addresses and numbers in it: as a reader sees it, not as it is
 /// spelled. A report is read by people, so what they would read as an address must be masked
 /// whatever characters spell it:
-/// - characters that show nothing are left out: format characters (zero-width spaces and joiners,
-///   soft hyphens, bidirectional marks and overrides) and control characters other than tab and
-///   line ends (`secretjane\u{1}@example.com` is printed escaped, and reads as the address);
+/// - characters that show nothing are left out: Unicode's default-ignorable code points
+///   (zero-width spaces and joiners, soft hyphens, bidirectional marks and overrides, variation
+///   selectors, the combining grapheme joiner, Hangul fillers);
+/// - a control character other than tab and line ends is read both ways (`ControlCharacters`),
+///   as a reports prints it escaped (`\u{1}`) or as a break: `secretjane\u{1}@example.com` reads
+///   as an address, `tel\u{B}0612345678` holds a number;
 /// - compatibility forms become the ASCII they show: fullwidth `＠`, letters and digits, the
 ///   small commercial at `﹫`, the ideographic full stops IDNA reads as dots;
 /// - decimal digits of any script become ASCII digits (`٠٦١٢٣٤٥٦٧٨` is a phone number);
-/// - an at sign, plus sign, dot or space escaped for HTML or URLs is read as the character
-///   (`jane&#64;example.com`, `&commat;`, `%40`, `%2B1`): a value quoted from a web form or a
-///   request log keeps its escapes.
+/// - characters escaped for HTML or URLs are read as the characters they stand for
+///   (`jane&#64;example.com`, `&commat;`, `&#x200B;`, `%40`, `%2B1`): a value quoted from a web
+///   form or a request log keeps its escapes.
 ///
 /// Each folded scalar remembers the span of the text it stands for, so the masker replaces the
 /// original characters and copies the rest as it was written.
 struct FoldedText {
+    /// How control characters other than tab and line ends are read.
+    enum ControlCharacters {
+        /// Left out, as characters that show nothing: what they stand between is joined.
+        case leftOut
+        /// As spaces: what they stand between is apart.
+        case separating
+    }
+
     /// The text as read.
     let scalars: [Unicode.Scalar]
     /// Where each scalar of `scalars` was written in the original: its first and one past its
@@ -24,7 +35,7 @@ struct FoldedText {
     /// The original scalars.
     let original: [Unicode.Scalar]
 
-    init(_ text: String) {
+    init(_ text: String, controls: ControlCharacters) {
         let original = Array(text.unicodeScalars)
         // Printable ASCII without an escape reads as it is written, as most report text does:
         // no folding, and no place to remember for each scalar.
@@ -44,20 +55,20 @@ struct FoldedText {
         ends.reserveCapacity(original.count)
         var index = 0
         while index < original.count {
-            let scalar = original[index]
-            if let (read, length) = Self.escape(in: original, at: index) {
-                scalars.append(read)
+            var (read, length) = Self.escape(in: original, at: index) ?? (original[index], 1)
+            if Self.isControl(read) {
+                read = " "
+                if controls == .leftOut {
+                    index += length
+                    continue
+                }
+            }
+            if let folded = Self.fold(read) {
+                scalars.append(folded)
                 starts.append(index)
                 ends.append(index + length)
-                index += length
-                continue
             }
-            if let read = Self.fold(scalar) {
-                scalars.append(read)
-                starts.append(index)
-                ends.append(index + 1)
-            }
-            index += 1
+            index += length
         }
         self.original = original
         self.scalars = scalars
@@ -73,22 +84,25 @@ struct FoldedText {
     func end(of index: Int) -> Int { isAsWritten ? index + 1 : ends[index] }
 
     /// The original text of the folded scalars `range`, without the characters left out between
-    /// them (a masked address's kept domain, as it was written).
-    func written(_ range: Range<Int>) -> String.UnicodeScalarView {
-        if isAsWritten { return String.UnicodeScalarView(original[range]) }
-        var view = String.UnicodeScalarView()
-        for index in range { view.append(contentsOf: original[starts[index]..<ends[index]]) }
-        return view
+    /// them (a masked address's kept domain, as it was written), onto `output`.
+    func appendWritten(_ range: Range<Int>, to output: inout [Unicode.Scalar]) {
+        if isAsWritten { return output.append(contentsOf: original[range]) }
+        for index in range { output.append(contentsOf: original[starts[index]..<ends[index]]) }
+    }
+
+    /// A control character other than tab, line feed and carriage return (C0, DEL, C1).
+    private static func isControl(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.value {
+        case 0x09, 0x0A, 0x0D: false
+        case 0x00...0x1F, 0x7F...0x9F: true
+        default: false
+        }
     }
 
     /// The scalar a reader sees for `scalar`, or nil for one that shows nothing.
     private static func fold(_ scalar: Unicode.Scalar) -> Unicode.Scalar? {
         let value = scalar.value
-        if value < 0x80 {
-            // Tab, line feed and carriage return separate words; other controls show nothing.
-            if value < 0x20 && value != 0x09 && value != 0x0A && value != 0x0D || value == 0x7F { return nil }
-            return scalar
-        }
+        if value < 0x80 { return scalar }
         switch value {
         // Fullwidth ASCII (`＠`, `ｊ`, `０`): the ASCII character it is a form of.
         case 0xFF01...0xFF5E: return Unicode.Scalar(value - 0xFEE0)
@@ -97,53 +111,59 @@ struct FoldedText {
         default: break
         }
         let properties = scalar.properties
-        switch properties.generalCategory {
-        case .format, .control: return nil
-        case .decimalNumber:
-            if let digit = properties.numericValue, digit >= 0, digit <= 9 {
-                return Unicode.Scalar(UInt8(ascii: "0") + UInt8(digit))
-            }
-            return scalar
-        default: return scalar
+        if properties.isDefaultIgnorableCodePoint || properties.generalCategory == .format { return nil }
+        if properties.generalCategory == .decimalNumber, let digit = properties.numericValue, digit >= 0, digit <= 9 {
+            return Unicode.Scalar(UInt8(ascii: "0") + UInt8(digit))
         }
+        return scalar
     }
 
-    /// Characters HTML and URLs escape, as a reader sees them: the character and how many
-    /// scalars spell it, or nil when none starts at `index`.
+    /// A character escaped for HTML or a URL, and how many scalars spell it; nil when none
+    /// starts at `index`.
     private static func escape(in scalars: [Unicode.Scalar], at index: Int) -> (Unicode.Scalar, Int)? {
         switch scalars[index] {
         case "%":
-            // `%40`, `%2B`, `%2E`, `%20`: an at sign, plus sign, dot or space percent-encoded.
-            guard index + 2 < scalars.count, let high = hexDigit(scalars[index + 1]), let low = hexDigit(scalars[index + 2]) else {
-                return nil
-            }
-            switch high << 4 | low {
-            case 0x40: return ("@", 3)
-            case 0x2B: return ("+", 3)
-            case 0x2E: return (".", 3)
-            case 0x20: return (" ", 3)
-            default: return nil
-            }
+            // `%40`, `%2B`, `%65`: printable ASCII percent-encoded.
+            guard index + 2 < scalars.count, let high = hexDigit(scalars[index + 1]), let low = hexDigit(scalars[index + 2]),
+                (0x20...0x7E).contains(high << 4 | low)
+            else { return nil }
+            return (Unicode.Scalar(UInt8(high << 4 | low)), 3)
         case "&":
-            // A character reference: `&#64;`, `&#x40;`, or the names HTML gives `@`, `+` and `.`.
-            guard let semicolon = scalars[(index + 1)..<min(index + 12, scalars.count)].firstIndex(of: ";") else { return nil }
-            let name = String(String.UnicodeScalarView(scalars[(index + 1)..<semicolon]))
-            let length = semicolon + 1 - index
-            switch name {
-            case "commat": return ("@", length)
-            case "plus": return ("+", length)
-            case "period": return (".", length)
-            default: break
-            }
-            guard name.hasPrefix("#") else { return nil }
-            let digits = name.dropFirst()
-            let number = digits.first == "x" || digits.first == "X" ? UInt32(digits.dropFirst(), radix: 16) : UInt32(digits, radix: 10)
-            // Printable ASCII only: a reference to anything else is left as it is written.
-            guard let number, (0x20...0x7E).contains(number), let read = Unicode.Scalar(number) else { return nil }
-            return (read, length)
+            return characterReference(in: scalars, at: index)
         default:
             return nil
         }
+    }
+
+    /// An HTML character reference at the `&` at `index`: a numeric one (`&#64;`, `&#x40;`, also
+    /// without its `;`, as browsers read it), or one of the names HTML gives `@`, `+` and `.`.
+    private static func characterReference(in scalars: [Unicode.Scalar], at index: Int) -> (Unicode.Scalar, Int)? {
+        var next = index + 1
+        guard next < scalars.count else { return nil }
+        if scalars[next] == "#" {
+            next += 1
+            let hex = next < scalars.count && (scalars[next] == "x" || scalars[next] == "X")
+            if hex { next += 1 }
+            var number: UInt32 = 0
+            var digits = 0
+            while next < scalars.count, let digit = hex ? hexDigit(scalars[next]) : decimalDigit(scalars[next]), digits < 8 {
+                number = number * (hex ? 16 : 10) + digit
+                digits += 1
+                next += 1
+            }
+            guard digits > 0, let read = Unicode.Scalar(number) else { return nil }
+            if next < scalars.count, scalars[next] == ";" { next += 1 }
+            return (read, next - index)
+        }
+        let names: [(String, Unicode.Scalar)] = [("commat;", "@"), ("plus;", "+"), ("period;", ".")]
+        for (name, read) in names where scalars[next...].starts(with: name.unicodeScalars) {
+            return (read, 1 + name.unicodeScalars.count)
+        }
+        return nil
+    }
+
+    private static func decimalDigit(_ scalar: Unicode.Scalar) -> UInt32? {
+        ("0"..."9").contains(scalar) ? scalar.value - 0x30 : nil
     }
 
     private static func hexDigit(_ scalar: Unicode.Scalar) -> UInt32? {

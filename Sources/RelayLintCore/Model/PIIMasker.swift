@@ -27,33 +27,38 @@ public struct PIIMasker: Sendable {
 
     /// Masks every email address and phone number that stands in free text, as a reader sees
     /// it (`FoldedText`): an address spelled with an invisible character, a fullwidth at sign or
-    /// an HTML escape is masked as the address it reads as.
+    /// an HTML escape is masked as the address it reads as. A control character is read both
+    /// ways, as nothing and as a break: what either reading finds is masked.
     public func maskText(_ text: String) -> String {
         guard isEnabled, Self.mayHoldPII(text) else { return text }
-        let folded = FoldedText(text)
+        return Self.mask(Self.mask(text, controls: .separating), controls: .leftOut)
+    }
+
+    private static func mask(_ text: String, controls: FoldedText.ControlCharacters) -> String {
+        guard mayHoldPII(text) else { return text }
+        let folded = FoldedText(text, controls: controls)
         let scalars = folded.scalars
         // What is masked, found first: most texts that may hold an address hold none, or only
         // ones masked already (a rule's message quotes masked values), and are given back as
         // they are, without a copy.
-        var masks: [(range: Range<Int>, replacement: String.UnicodeScalarView)] = []
+        var masks: [(range: Range<Int>, replacement: [Unicode.Scalar])] = []
         var index = 0
         // How far the text is masked, in `scalars`.
         var masked = 0
         while index < scalars.count {
             // An address right after another (`a@x.com|jane@example.com`) may reach back into
             // it: it starts where the one before ended, rather than not being masked at all.
-            if scalars[index] == "@", let found = Self.email(in: scalars, at: index), max(found.start, masked) < index {
+            if scalars[index] == "@", let found = email(in: scalars, at: index), max(found.start, masked) < index {
                 let start = max(found.start, masked)
-                var replacement = String.UnicodeScalarView([scalars[start]])
-                replacement.append(contentsOf: "•••".unicodeScalars)
-                replacement.append(contentsOf: folded.written(index..<found.end))
+                var replacement = [scalars[start], "•", "•", "•"]
+                folded.appendWritten(index..<found.end, to: &replacement)
                 masks.append((start..<found.end, replacement))
                 masked = found.end
                 index = found.end
                 continue
             }
-            if index >= masked, let phone = Self.phoneNumber(in: scalars, from: index) {
-                masks.append((index..<phone, Self.maskedPhone(scalars[index..<phone]).unicodeScalars))
+            if index >= masked, let phone = phoneNumber(in: scalars, from: index) {
+                masks.append((index..<phone, Array(maskedPhone(scalars[index..<phone]).unicodeScalars)))
                 masked = phone
                 index = phone
                 continue
@@ -62,16 +67,21 @@ public struct PIIMasker: Sendable {
         }
         guard !masks.isEmpty else { return text }
         // The text between the masked stretches is copied as it was written, with the characters
-        // left out of `scalars` that stand there.
-        var output = String.UnicodeScalarView()
+        // left out of `scalars` that stand there; as UTF-8, once (a scalar view appended to a
+        // piece at a time took seconds for a value of a megabyte).
+        var output: [UInt8] = []
+        output.reserveCapacity(text.utf8.count)
+        func append(_ scalars: some Sequence<Unicode.Scalar>) {
+            for scalar in scalars { UTF8.encode(scalar) { output.append($0) } }
+        }
         var copied = 0
         for mask in masks {
-            output.append(contentsOf: String.UnicodeScalarView(folded.original[copied..<folded.start(of: mask.range.lowerBound)]))
-            output.append(contentsOf: mask.replacement)
+            append(folded.original[copied..<folded.start(of: mask.range.lowerBound)])
+            append(mask.replacement)
             copied = folded.end(of: mask.range.upperBound - 1)
         }
-        output.append(contentsOf: String.UnicodeScalarView(folded.original[copied...]))
-        return String(output)
+        append(folded.original[copied...])
+        return String(decoding: output, as: UTF8.self)
     }
 
     /// A quick look at the bytes, for the ids most values are: an address needs an `@` (or an
@@ -94,7 +104,7 @@ public struct PIIMasker: Sendable {
     /// The address around the `@` at `at`: its first scalar and the end of its domain, or nil.
     /// The local part is what RFC 5322 allows unquoted, less `/` (a URL's) and an apostrophe
     /// that opens a quote (`'jane@…'`); the domain is labels of letters, digits, hyphens and
-    /// underscores: a name with at least one letter (`jane@localhost`), names joined by dots
+    /// underscores: a name of letters (`jane@localhost`), names joined by dots
     /// ending in one of letters (`pkg@1.2.3` is a version), or an IPv4 address (`jane@10.0.0.1`).
     static func email(in scalars: [Unicode.Scalar], at: Int) -> (start: Int, end: Int)? {
         let domainStart = at + 1
@@ -130,9 +140,11 @@ public struct PIIMasker: Sendable {
         let domain = scalars[domainStart..<end]
         guard let first = domain.first, first != "." else { return nil }
         guard let dot = domain.lastIndex(of: ".") else {
-            // A host name alone, as mail inside a network is addressed; a number alone is no
-            // host (`node@18`).
-            return domain.contains(where: { $0.properties.isAlphabetic }) ? (start, end) : nil
+            // A host name alone, as mail inside a network is addressed (`jane@localhost`): a word
+            // of letters and hyphens. One with a digit is a version or a tag (`node@18`,
+            // `job@v2`, `worker@queue-3`).
+            let hostName = domain.allSatisfy { $0.properties.isAlphabetic || $0 == "-" } && domain.first != "-"
+            return hostName ? (start, end) : nil
         }
         let topLevel = domain[(dot + 1)...]
         // A top-level domain is letters, or punycode for one (`xn--p1ai` is `.рф`).
@@ -192,8 +204,8 @@ public struct PIIMasker: Sendable {
         if start > 0 {
             let before = scalars[start - 1]
             if isASCIIAlphanumeric(before) || before.properties.isAlphabetic || "_+•".unicodeScalars.contains(before) { return nil }
-            // `phone:+1…` is a number; `12:34`, `v1.2`, `a-1`, `#12` and `x=12` are not.
-            if first != "+" && "-./:@#&=\\".unicodeScalars.contains(before) { return nil }
+            // `phone:+1…` and `tel:0612…` are numbers; `12:34`, `v1.2`, `a-1`, `#12` and `x=12` are not.
+            if first != "+" && "-./:@#&=\\".unicodeScalars.contains(before) && !isTelephoneURI(scalars, numberAt: start) { return nil }
         }
         var groups: [Int] = []
         var separators: Set<Unicode.Scalar> = []
@@ -283,13 +295,20 @@ public struct PIIMasker: Sendable {
         return digits >= 8 && groups.allSatisfy({ $0 >= 2 }) && groups.first! <= longestPrefix ? end : nil
     }
 
+    /// Whether the number at `start` follows a `tel:` (RFC 3966), in any case.
+    private static func isTelephoneURI(_ scalars: [Unicode.Scalar], numberAt start: Int) -> Bool {
+        guard start >= 4, scalars[start - 1] == ":" else { return false }
+        let scheme = String(String.UnicodeScalarView(scalars[(start - 4)..<(start - 1)])).lowercased()
+        return scheme == "tel" && (start == 4 || !isASCIIAlphanumeric(scalars[start - 5]))
+    }
+
     /// The separator a scalar between two groups of digits stands for: a space (also the
     /// no-break and thin spaces locales format numbers with, `06 12 34 56 78` in French), a
     /// hyphen (also an en dash) or a dot; nil for anything else.
     private static func groupSeparator(_ scalar: Unicode.Scalar) -> Unicode.Scalar? {
         switch scalar {
-        case " ", "\u{00A0}", "\u{202F}", "\u{2009}": " "
-        case "-", "\u{2013}", "\u{2011}": "-"
+        case " ", "\t", "\u{00A0}", "\u{202F}", "\u{2009}", "\u{2007}", "\u{3000}": " "
+        case "-", "\u{2013}", "\u{2011}", "\u{2010}", "\u{2012}", "\u{2212}": "-"
         case ".": "."
         default: nil
         }

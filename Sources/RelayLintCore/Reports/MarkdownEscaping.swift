@@ -57,8 +57,8 @@ enum MarkdownEscaping {
 
     /// Whether `autolinkBreak` goes between `scalars[index]` and the next scalar: after an `@`
     /// that a letter or digit follows (a mention, or an email autolink when PII is shown; a
-    /// masked address with a dotted domain, `j•••@example.com`, is neither), before the `:` of `scheme://`, and
-    /// before the `.` of a `www.` that starts a word.
+    /// masked address with a dotted domain, `j•••@example.com`, is neither), before the `:` of
+    /// `scheme://`, and before the `.` of a `www.` that starts a word.
     static func breaksAutolink(after index: Int, in scalars: [Unicode.Scalar]) -> Bool {
         guard index + 1 < scalars.count else { return false }
         let scalar = scalars[index]

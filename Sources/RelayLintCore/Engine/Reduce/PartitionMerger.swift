@@ -461,7 +461,10 @@ public enum PartitionMerger {
                 continue
             }
             dataPlace += 1
-            // The records skipped, by reason and detail, listed as one run lists them.
+            // The records skipped, by reason and detail: the first `listedSkipDetails` in partition
+            // order, the others counted under their reason. Past that many, a partition counted
+            // some details under their reason already, so the list may differ from one run's (the
+            // README says so); the totals do not.
             var skipPlaces: [SkipKey: Int] = [:]
             merged[index].skippedRecords = []
             for (number, (partial, input)) in zip(partials, all).enumerated() {

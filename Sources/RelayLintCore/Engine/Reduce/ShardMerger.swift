@@ -31,6 +31,10 @@ public enum ShardMerger {
         var problems: [Diagnostic] = []
         let decoder = JSONDecoder()
         for (path, data) in reports {
+            guard !data.isEmpty else {
+                problems.append(Diagnostic(.error, "not a relaylint JSON report: the file is empty", at: SourceLocation(file: path)))
+                continue
+            }
             do {
                 let document = try decoder.decode(JSONReportDocument.self, from: data)
                 guard let shard = document.shard else {
