@@ -57,6 +57,60 @@ import Testing
         #expect(fromGzip.inputs.first?.sha256 == (try GzipStream.sha256(ofCompressedFile: compressed)))
     }
 
+    /// A gcloud array in a gzip file is read a run of whole elements at a time (`ArrayRunScan`),
+    /// over several runs, with the mapped file's records, events, findings and errors at the same
+    /// line and column: decompressed whole, a 2 MB file of 2 GB of spaces after the array took
+    /// 2.1 GB.
+    @Test(arguments: [
+        ("", ""), (",\n  {\"x\": ]\n]\n", ":42001:9: error: invalid JSON: unexpected character ']', expected a value"),
+        (",", "error: invalid JSON: unexpected end of input, expected a value"),
+        ("]\n\n   }", ":42002:4: error: invalid JSON: unexpected text after the array"),
+    ])
+    func aGzipArrayReadsAsThePlainFile(tail: String, error: String) throws {
+        // One entry over two lines (lines 1 to 42,000), so that records and errors are placed on
+        // lines of their own.
+        let entries = (1...21_000).map {
+            Self.cloudEntry($0, subject: "u\($0 % 977)").replacingOccurrences(of: #","jsonPayload""#, with: ",\n\"jsonPayload\"")
+        }
+        let text = "[" + entries.joined(separator: ",\n") + (tail.isEmpty ? "]\n" : tail)
+        #expect(text.utf8.count > FileBytes.blockSize)
+        let plain = try Fixtures.temporaryFile(named: "entries.json", contents: text)
+        let compressed = try Self.gzip(plain)
+        guard error.isEmpty else {
+            var found: [String] = []
+            for path in [plain, compressed] {
+                let thrown = #expect(throws: DiagnosticsError.self) { try Self.report(path) }
+                let description = thrown?.diagnostics.first?.description ?? ""
+                #expect(description.hasPrefix(path) && description.contains(error), "\(description)")
+                found.append(String(description.dropFirst(path.count)))
+            }
+            #expect(found[0] == found[1])
+            return
+        }
+        let fromPlain = try Self.report(plain)
+        let fromGzip = try Self.report(compressed)
+        #expect(fromGzip.inputs.first?.records == 21_000)
+        #expect(fromGzip.inputs.first?.records == fromPlain.inputs.first?.records)
+        #expect(fromGzip.inputs.first?.eventsMade == fromPlain.inputs.first?.eventsMade)
+        #expect(fromGzip.findings.map(\.fingerprint) == fromPlain.findings.map(\.fingerprint))
+        #expect(fromGzip.findings.map(\.location?.line) == fromPlain.findings.map(\.location?.line))
+        #expect(fromGzip.inputs.first?.eventsMade == 21_000)
+    }
+
+    /// Read a run of elements at a time, a gzip array has the pipe's cap on an element, as JSON
+    /// Lines have it on a line: an element past it stops the run where the element starts.
+    @Test func anElementLongerThanTheCapInAGzipArrayStopsTheRun() throws {
+        let long = #"{"insertId":"x","padding":""# + String(repeating: "x", count: InputLimits.lineBytes) + #""}"#
+        let text = "[" + Self.cloudEntry(1, subject: "u1") + ",\n " + long + "]\n"
+        let compressed = try Self.gzip(try Fixtures.temporaryFile(named: "long.json", contents: text))
+        let error = #expect(throws: DiagnosticsError.self) { try Self.report(compressed) }
+        #expect(
+            error?.diagnostics.map(\.description) == [
+                "\(compressed):2:2: error: stopped reading: an element of the JSON array is longer than 16 MiB "
+                    + "(from a pipe or a gzip file, relaylint holds one element at a time)"
+            ])
+    }
+
     /// Read a run of lines at a time, a gzip log has the pipe's cap on a line: a line past it
     /// stops the run at its line (read whole, it was decompressed into memory and parsed).
     @Test func aLineLongerThanTheCapInAGzipMappedLogStopsAtItsLine() throws {

@@ -30,8 +30,12 @@ struct FileBytes {
     /// without a newline, `/dev/zero` would grow it until memory runs out. From a pipe or device
     /// (`opened`), a run ends as soon as it holds a whole line and nothing more is ready to read,
     /// so that a writer still writing does not hold back the lines it wrote.
+    ///
+    /// `recordsEnd` says where the whole records of a run end, for records other than lines (a
+    /// streamed JSON array's elements: `ArrayRunScan`); `lineLimit` then caps a partial record.
     static func forEachRun(
-        path: String, opened: OpenedInput? = nil, lineLimit: Int = InputLimits.lineBytes, _ body: (ArraySlice<UInt8>) throws -> Void
+        path: String, opened: OpenedInput? = nil, lineLimit: Int = InputLimits.lineBytes,
+        recordsEnd: ((UnsafeBufferPointer<UInt8>) -> Int?)? = nil, _ body: (ArraySlice<UInt8>) throws -> Void
     ) throws -> String {
         let gzip = opened == nil && GzipStream.isGzip(path: path) ? try GzipStream(path: path) : nil
         guard let handle = opened?.handle ?? FileHandle(forReadingAtPath: path) else {
@@ -57,13 +61,16 @@ struct FileBytes {
             guard run.count > carried.count || !atEnd else { break }
             // A gzip file's hash is the compressed file's, worked out at the end.
             if gzip == nil { hasher.update(run, carried.count..<run.count) }
-            guard let lastNewline = run.withUnsafeBufferPointer({ FileBytes.indexOfLastNewline(in: $0) }) else {
+            let end = run.withUnsafeBufferPointer { bytes in
+                recordsEnd.map { $0(bytes) } ?? FileBytes.indexOfLastNewline(in: bytes).map { $0 + 1 }
+            }
+            guard let end, end > 0 else {
                 if run.count > lineLimit { throw LineTooLong() }
                 carried = run
                 continue
             }
-            carried = Array(run[(lastNewline + 1)...])
-            try body(run[...lastNewline])
+            carried = Array(run[end...])
+            try body(run[..<end])
         }
         if !carried.isEmpty { try body(carried[...]) }
         if gzip != nil {

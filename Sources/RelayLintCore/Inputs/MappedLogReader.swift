@@ -123,13 +123,13 @@ struct MappedLogReader: Sendable {
         return totals
     }
 
-    /// The first bytes of a log read a run of lines at a time, or nil for one read whole.
+    /// The first bytes of a log read a run of records at a time, or nil for one read whole.
     ///
-    /// JSON Lines on a pipe are streamed, so that a bad first record is reported while the
-    /// writer still writes, and a long stream is never held whole; so are JSON Lines in a gzip
-    /// file, which would otherwise be decompressed into memory whole (a 5 MB file of one line
-    /// and 5 GiB of newlines took 4.2 GB). A gcloud array is one JSON value, read whole; so is a
-    /// regular file, which is mapped rather than read.
+    /// A log on a pipe is streamed, so that a bad first record is reported while the writer
+    /// still writes, and a long stream is never held whole; so is a log in a gzip file, which
+    /// would otherwise be decompressed into memory whole (a 5 MB file of one line and 5 GiB of
+    /// newlines took 4.2 GB). JSON Lines come a run of lines at a time, a gcloud array a run of
+    /// elements at a time (`ArrayRunScan`). A regular file is mapped rather than read.
     private func streamedPrefix() throws(InputError) -> [UInt8]? {
         let prefix: [UInt8]
         if let opened {
@@ -142,8 +142,7 @@ struct MappedLogReader: Sendable {
         } else {
             return nil
         }
-        guard let start = EventLogFormat.firstRecordByte(in: prefix) else { return prefix }
-        return prefix[start] == UInt8(ascii: "[") ? nil : prefix
+        return prefix
     }
 
     /// A regular file (mapped), a gcloud array in a gzip file or on a pipe (read into memory).
@@ -187,6 +186,9 @@ struct MappedLogReader: Sendable {
                     at: SourceLocation(file: path, line: 1, column: 1))
             ])
         }
+        if let start = EventLogFormat.firstRecordByte(in: prefix), prefix[start] == UInt8(ascii: "[") {
+            return try readStreamingArray(workers: workers, body)
+        }
         var totals = Totals()
         var nextLine = 1
         do {
@@ -204,6 +206,64 @@ struct MappedLogReader: Sendable {
             throw EventLogReader.lineTooLong(path: path, at: error.line ?? nextLine, limit: InputLimits.lineBytes)
         } catch {
             throw InputError.unreadable(path: path, reason: "\(error)")
+        }
+        return totals
+    }
+
+    /// A gcloud array on a pipe or in a gzip file, a run of whole elements at a time
+    /// (`ArrayRunScan`), as JSON Lines are read: an element is capped at `InputLimits.lineBytes`,
+    /// and errors name the stream's line and column.
+    private func readStreamingArray(
+        workers: [Worker], _ body: (consuming Delivery, _ record: DeliveredRecord, _ batch: PreparedBatch) throws -> Void
+    ) throws(InputError) -> Totals {
+        var totals = Totals()
+        var scan = ArrayRunScan()
+        var place = RecordCursor.ArrayRunPlace.start
+        // Where the next run starts in the stream.
+        var line = 1
+        var column = 1
+        // Runs cut where the scan said: the last one may not be (the rest of the stream at its
+        // end, and all of it when it fit in the bytes read to recognise the format), and is
+        // scanned as it is handed over, so that its `]` counts.
+        var cut = 0
+        var handedOver = 0
+        let recordsEnd = { (bytes: UnsafeBufferPointer<UInt8>) -> Int? in
+            let end = scan.end(of: bytes)
+            if end != nil { cut += 1 }
+            return end
+        }
+        do {
+            totals.sha256 = try FileBytes.forEachRun(path: path, opened: opened, recordsEnd: recordsEnd) { run in
+                try run.withUnsafeBufferPointer { bytes in
+                    handedOver += 1
+                    if handedOver > cut { _ = scan.end(of: bytes) }
+                    let cursor = RecordCursor(arrayRun: bytes, path: path, place: place, line: line, column: column)
+                    totals.records += try deliver(cursor, in: bytes, workers: workers, body)
+                    if let lastNewline = bytes.lastIndex(of: 0x0A) {
+                        line += bytes[...lastNewline].count { $0 == 0x0A }
+                        column = bytes.count - lastNewline
+                    } else {
+                        column += bytes.count
+                    }
+                    place = scan.closed ? .after : .element
+                }
+            }
+        } catch let error as InputError {
+            throw error
+        } catch is FileBytes.LineTooLong {
+            throw InputError.invalidRecords([
+                Diagnostic(.error, RecordCursor.elementTooLong, at: SourceLocation(file: path, line: line, column: column))
+            ])
+        } catch {
+            throw InputError.unreadable(path: path, reason: "\(error)")
+        }
+        // A stream that ends inside the array, just past a `,` or before its first element.
+        guard scan.closed else {
+            throw InputError.invalidRecords([
+                Diagnostic(
+                    .error, "invalid JSON: unexpected end of input, expected a value",
+                    at: SourceLocation(file: path, line: line, column: column))
+            ])
         }
         return totals
     }
@@ -262,6 +322,8 @@ struct MappedLogReader: Sendable {
     struct RecordCursor {
         private var offset: Int
         private var line = 1
+        /// The line the bytes start on.
+        private var firstLine = 1
         private var count: Int
         /// For a top-level array: how far its elements were found, and the error that ended them.
         private var array: ArrayScan?
@@ -270,9 +332,15 @@ struct MappedLogReader: Sendable {
             var path: String
             /// Whether the `[` was read.
             var opened = false
+            /// Whether the `]` was read: what follows may only be whitespace.
+            var closed = false
             var finished = false
             /// Up to where newlines were counted into `line`.
             var counted = 0
+            /// For a run of a streamed array (`ArrayRunScan`): the run may end after a `,`, and
+            /// its first line starts at this column.
+            var isRun = false
+            var firstColumn = 1
         }
 
         init(bytes: UnsafeBufferPointer<UInt8>, path: String) {
@@ -284,6 +352,27 @@ struct MappedLogReader: Sendable {
                 array = ArrayScan(path: path)
                 offset = parser.offset
             }
+        }
+
+        /// Where a run of a streamed array stands in the array (`ArrayRunScan`).
+        enum ArrayRunPlace {
+            /// At the stream's start: whitespace, a byte order mark, then the `[`.
+            case start
+            /// Past a `,`: the next element.
+            case element
+            /// Past the `]`: only whitespace may follow.
+            case after
+        }
+
+        /// The elements of a run of a streamed array, which starts at `place`, at `line` and
+        /// `column` of the stream.
+        init(arrayRun bytes: UnsafeBufferPointer<UInt8>, path: String, place: ArrayRunPlace, line: Int, column: Int) {
+            count = bytes.count
+            self.line = line
+            firstLine = line
+            offset = place == .start && bytes.count >= 3 && bytes[0] == 0xEF && bytes[1] == 0xBB && bytes[2] == 0xBF ? 3 : 0
+            array = ArrayScan(
+                path: path, opened: place != .start, closed: place == .after, isRun: true, firstColumn: column)
         }
 
         /// The lines of a run of whole lines (`FileBytes.forEachRun`), numbered from `firstLine`;
@@ -359,7 +448,9 @@ struct MappedLogReader: Sendable {
                 return line
             }
             do throws(JSONParser.SyntaxError) {
-                if !scan.opened {
+                if scan.closed {
+                    try Self.finish(&parser, &scan)
+                } else if !scan.opened {
                     scan.opened = true
                     try parser.expect(UInt8(ascii: "["), "an array")
                     if parser.consume(UInt8(ascii: "]")) { try Self.finish(&parser, &scan) }
@@ -368,22 +459,49 @@ struct MappedLogReader: Sendable {
                     parser.skipWhitespace()
                     let first = parser.offset
                     try parser.skipValue(depth: 1)
+                    // From a stream, one element at a time is held, up to the cap on a line.
+                    if scan.isRun, parser.offset - first > InputLimits.lineBytes {
+                        scan.finished = true
+                        syntaxError = InputError.invalidRecords([
+                            Diagnostic(
+                                .error, Self.elementTooLong, at: place(of: first, in: bytes, path: scan.path, firstColumn: scan.firstColumn)
+                            )
+                        ])
+                        break
+                    }
                     spans.append(RecordSpan(bytes: first..<parser.offset, line: lineOf(first)))
-                    if parser.consume(UInt8(ascii: ",")) { continue }
+                    if parser.consume(UInt8(ascii: ",")) {
+                        // A run of a streamed array ends just past a `,`: the next run goes on.
+                        if scan.isRun, parser.offset == bytes.count { scan.finished = true }
+                        continue
+                    }
                     try parser.expect(UInt8(ascii: "]"), "',' or ']' in an array")
                     try Self.finish(&parser, &scan)
                 }
                 offset = parser.offset
             } catch {
                 scan.finished = true
-                let position = FileBytes.lineAndColumn(of: error.offset, in: bytes)
                 syntaxError = InputError.invalidRecords([
                     Diagnostic(
                         .error, "invalid JSON: \(error.reason)",
-                        at: SourceLocation(file: scan.path, line: position.line, column: position.column))
+                        at: place(of: error.offset, in: bytes, path: scan.path, firstColumn: scan.firstColumn))
                 ])
             }
             return spans
+        }
+
+        /// Why a streamed array stopped at an element longer than the cap on a line.
+        static let elementTooLong =
+            "stopped reading: an element of the JSON array is longer than \(InputLimits.describe(InputLimits.lineBytes)) "
+            + "(from a pipe or a gzip file, relaylint holds one element at a time)"
+
+        /// The line and column of `offset` of the bytes, which start at `firstLine`, column
+        /// `firstColumn`.
+        private func place(of offset: Int, in bytes: UnsafeBufferPointer<UInt8>, path: String, firstColumn: Int) -> SourceLocation {
+            let position = FileBytes.lineAndColumn(of: offset, in: bytes)
+            return SourceLocation(
+                file: path, line: firstLine + position.line - 1,
+                column: position.line == 1 ? firstColumn + position.column - 1 : position.column)
         }
 
         /// After the array's `]`: only whitespace may follow.

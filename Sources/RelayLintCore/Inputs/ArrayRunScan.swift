@@ -1,0 +1,64 @@
+/// Where a top-level JSON array read from a stream (a `gcloud` array on a pipe or in a gzip file)
+/// can be cut into runs of whole elements, so that it is read a run at a time as JSON Lines are,
+/// never held whole: a 5 MB gzip file of 4 GiB of JSON took 4 GiB.
+///
+/// A run starts where the one before ended: at the stream's start (whitespace, a byte order mark,
+/// the `[`), or just past a `,` between two elements. The scan follows strings and nesting only;
+/// the elements are parsed strictly afterwards (`MappedLogReader.RecordCursor`), which reports
+/// anything the structure hides. Once the array's `]` is seen, the rest of the stream is text
+/// after the array, handed over as it comes.
+struct ArrayRunScan {
+    /// Whether a run handed over held the array's `[`.
+    private(set) var opened = false
+    /// Whether a run handed over held the array's `]`.
+    private(set) var closed = false
+
+    /// Just past the last whole element of `bytes`, which start where the last run ended; nil
+    /// when no element ends there yet.
+    mutating func end(of bytes: UnsafeBufferPointer<UInt8>) -> Int? {
+        if closed { return bytes.count }
+        var index = 0
+        if !opened {
+            while index < bytes.count, [0x20, 0x09, 0x0A, 0x0D, 0xEF, 0xBB, 0xBF].contains(bytes[index]) { index += 1 }
+            guard index < bytes.count else { return nil }
+            // Not an array after all: the strict reading says what it is.
+            guard bytes[index] == UInt8(ascii: "[") else { return bytes.count }
+            index += 1
+        }
+        var depth = 0
+        var inString = false
+        var last: Int?
+        while index < bytes.count {
+            if inString {
+                index = PlainTextScan.end(in: bytes, from: index)
+                guard index < bytes.count else { break }
+                if bytes[index] == UInt8(ascii: "\\") {
+                    index += 2
+                    continue
+                }
+                if bytes[index] == UInt8(ascii: "\"") { inString = false }
+                index += 1
+                continue
+            }
+            switch bytes[index] {
+            case UInt8(ascii: "\""): inString = true
+            case UInt8(ascii: "{"), UInt8(ascii: "["): depth += 1
+            case UInt8(ascii: "}"), UInt8(ascii: "]"):
+                if depth > 0 {
+                    depth -= 1
+                } else {
+                    // The array's end, or a stray `}` the strict reading reports: either way the
+                    // rest is handed over as it comes.
+                    opened = true
+                    closed = true
+                    return bytes.count
+                }
+            case UInt8(ascii: ","): if depth == 0 { last = index + 1 }
+            default: break
+            }
+            index += 1
+        }
+        if last != nil { opened = true }
+        return last
+    }
+}
