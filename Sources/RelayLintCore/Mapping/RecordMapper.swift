@@ -206,11 +206,14 @@ final class RecordMapper {
         // Its parts are taken out once: read in the loop, each template copied the dispatch.
         var possible: [Int]?
         let dispatched = dispatch?.dispatched ?? []
-        for (number, template) in templates.enumerated() {
+        // By number, a template taken out only once the dispatch leaves it possible: taken out
+        // for every number, each of the eight templates was retained and released per record.
+        for number in templates.indices {
             if number < dispatched.count, dispatched[number] {
                 if possible == nil { possible = try dispatch!.possible(in: scope) }
                 guard possible!.contains(number) else { continue }
             }
+            let template = templates[number]
             guard try template.condition?.holds(in: scope) ?? true else { continue }
             guard let forEach = template.forEach else {
                 // One event, without a list of one item made for it.
