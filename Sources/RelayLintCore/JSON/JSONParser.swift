@@ -412,14 +412,35 @@ struct JSONParser: ~Copyable {
             if byte < 0x20 { throw error("control character in a string (escape it)") }
             // A backslash: the escapes are decoded below.
         }
-        var scalars = Array(bytes[contentStart..<offset])
-        scalars.reserveCapacity(offset - contentStart + 64)
+        // Decoded in room for the whole string as written, taken once: decoding never lengthens
+        // it (an escape of n bytes stands for at most n bytes). Grown as a list, one run at a
+        // time, the JSON a Cloud Logging entry holds in a string (`rawUserInfo`) cost two
+        // allocations and a generic append for each run between its escaped quotes.
+        let (extent, isASCII) = extentOfEscapedString(from: contentStart)
+        let decoded = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: min(extent, bytes.count) - contentStart)
+        defer { decoded.deallocate() }
+        var count = 0
+        func put(_ run: UnsafeBufferPointer<UInt8>) {
+            precondition(count + run.count <= decoded.count, "a decoded string is longer than its text")
+            if let source = run.baseAddress, !run.isEmpty { (decoded.baseAddress! + count).initialize(from: source, count: run.count) }
+            count += run.count
+        }
+        func put(_ byte: UInt8) {
+            precondition(count < decoded.count, "a decoded string is longer than its text")
+            decoded[count] = byte
+            count += 1
+        }
+        put(UnsafeBufferPointer(rebasing: bytes[contentStart..<offset]))
         while offset < bytes.count {
             let byte = bytes[offset]
             switch byte {
             case UInt8(ascii: "\""):
                 offset += 1
-                guard let text = String(validating: scalars, as: UTF8.self) else {
+                let text = UnsafeBufferPointer(rebasing: decoded[..<count])
+                // Escapes decode to whole, valid scalars, so text whose own bytes are ASCII is
+                // valid UTF-8 as decoded.
+                if isASCII { return String(decoding: text, as: UTF8.self) }
+                guard let text = String(validating: text, as: UTF8.self) else {
                     throw SyntaxError(offset: start, reason: "string is not valid UTF-8")
                 }
                 return text
@@ -428,14 +449,14 @@ struct JSONParser: ~Copyable {
                 guard let escaped = currentByte else { break }
                 offset += 1
                 switch escaped {
-                case UInt8(ascii: "\""): scalars.append(0x22)
-                case UInt8(ascii: "\\"): scalars.append(0x5C)
-                case UInt8(ascii: "/"): scalars.append(0x2F)
-                case UInt8(ascii: "b"): scalars.append(0x08)
-                case UInt8(ascii: "f"): scalars.append(0x0C)
-                case UInt8(ascii: "n"): scalars.append(0x0A)
-                case UInt8(ascii: "r"): scalars.append(0x0D)
-                case UInt8(ascii: "t"): scalars.append(0x09)
+                case UInt8(ascii: "\""): put(0x22)
+                case UInt8(ascii: "\\"): put(0x5C)
+                case UInt8(ascii: "/"): put(0x2F)
+                case UInt8(ascii: "b"): put(0x08)
+                case UInt8(ascii: "f"): put(0x0C)
+                case UInt8(ascii: "n"): put(0x0A)
+                case UInt8(ascii: "r"): put(0x0D)
+                case UInt8(ascii: "t"): put(0x09)
                 case UInt8(ascii: "u"):
                     var code = try parseHex4()
                     if (0xD800...0xDBFF).contains(code) {
@@ -451,7 +472,7 @@ struct JSONParser: ~Copyable {
                     } else if (0xDC00...0xDFFF).contains(code) {
                         throw error("unpaired UTF-16 surrogate in a \\u escape")
                     }
-                    scalars.append(contentsOf: String(Unicode.Scalar(code)!).utf8)
+                    for unit in String(Unicode.Scalar(code)!).utf8 { put(unit) }
                 default:
                     offset -= 1
                     throw error("invalid escape '\\\(Self.printable(escaped))' in a string")
@@ -460,11 +481,33 @@ struct JSONParser: ~Copyable {
                 if byte < 0x20 { throw error("control character in a string (escape it)") }
                 // The plain run up to the next escape or quote, copied at once.
                 let end = endOfPlainRun(from: offset, stopsAtNonASCII: false)
-                scalars.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[offset..<end]))
+                put(UnsafeBufferPointer(rebasing: bytes[offset..<end]))
                 offset = end
             }
         }
         throw SyntaxError(offset: start, reason: "unterminated string")
+    }
+
+    /// Where the string whose text starts at `start` stops: its closing quote, a control
+    /// character or the end of the buffer (or one past it, after a backslash at the end); and
+    /// whether its bytes up to there are ASCII. Escaped bytes are passed over, so an escaped
+    /// quote does not end it.
+    private func extentOfEscapedString(from start: Int) -> (end: Int, isASCII: Bool) {
+        var index = start
+        var isASCII = true
+        while true {
+            index = endOfPlainRun(from: index, stopsAtNonASCII: true)
+            guard index < bytes.count else { return (index, isASCII) }
+            switch bytes[index] {
+            case UInt8(ascii: "\\"):
+                index += 2
+            case 0x80...:
+                isASCII = false
+                index += 1
+            default:
+                return (index, isASCII)
+            }
+        }
     }
 
     /// Reads past a string as `parseString` does, without making it when it is plain ASCII.
