@@ -184,9 +184,17 @@ struct JSONParser: ~Copyable {
     /// Reads the next member's key and its `:`, and gives the key's index in `keys` (nil for any
     /// other key); the member's value is next.
     mutating func memberKey(in keys: JSONKeys, of object: inout ObjectReading) throws(SyntaxError) -> Int? {
+        try memberKey(in: keys, among: keys.names.indices, of: &object)
+    }
+
+    /// Reads the next member's key and its `:`, and gives the key's index among the names of
+    /// `keys` at `positions` (nil for any other key).
+    mutating func memberKey(in keys: JSONKeys, among positions: Range<Int>, of object: inout ObjectReading) throws(SyntaxError)
+        -> Int?
+    {
         switch try memberKey(of: &object) {
-        case .ascii(let range): keys.index(of: UnsafeBufferPointer(rebasing: bytes[range]))
-        case .text(let text): keys.index(of: text)
+        case .ascii(let range): keys.index(of: UnsafeBufferPointer(rebasing: bytes[range]), among: positions)
+        case .text(let text): keys.index(of: text, among: positions)
         }
     }
 
