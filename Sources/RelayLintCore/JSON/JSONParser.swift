@@ -113,7 +113,11 @@ struct JSONParser: ~Copyable {
             try parseArray(depth: depth) { parser throws(SyntaxError) in try parser.skipValue(depth: depth + 1) }
         case UInt8(ascii: "\""): try skipString()
         case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): try skipNumber()
-        default: _ = try parseValue(depth: depth)  // a literal or an error: nothing to build
+        // The literals as `parseValue` reads them, without a value made and destroyed.
+        case UInt8(ascii: "t"): try parseLiteral("true")
+        case UInt8(ascii: "f"): try parseLiteral("false")
+        case UInt8(ascii: "n"): try parseLiteral("null")
+        default: _ = try parseValue(depth: depth)  // an error: nothing to build
         }
     }
 
@@ -554,13 +558,16 @@ struct JSONParser: ~Copyable {
         return JSONNumber(text: text, value: value)
     }
 
-    /// Reads past a number as `parseNumber` does, with the same errors, without building it.
+    /// Reads past a number as `parseNumber` does, with the same errors, without building it:
+    /// its text is made only for the rare number that may be out of range (the timestamps in a
+    /// Cloud Logging entry's `rawUserInfo` each cost a `String` and a generic search of it).
     private mutating func skipNumber() throws(SyntaxError) {
         let start = offset
-        let text = try scanNumber()
+        let extent = try scanNumberExtent()
         // Without an exponent, only a number of more than 308 digits can be out of range.
-        if text.utf8.count > 300 || text.utf8.contains(where: { $0 == UInt8(ascii: "e") || $0 == UInt8(ascii: "E") }) {
-            guard let value = Double(text), value.isFinite else {
+        if extent.count > 300 || bytes[extent].contains(where: { $0 == UInt8(ascii: "e") || $0 == UInt8(ascii: "E") }) {
+            guard let value = Double(String(decoding: UnsafeBufferPointer(rebasing: bytes[extent]), as: UTF8.self)), value.isFinite
+            else {
                 throw SyntaxError(offset: start, reason: "number out of range")
             }
         }
@@ -591,6 +598,12 @@ struct JSONParser: ~Copyable {
 
     /// The text of the number at the current offset, checked against JSON's grammar.
     private mutating func scanNumber() throws(SyntaxError) -> String {
+        let extent = try scanNumberExtent()
+        return String(decoding: UnsafeBufferPointer(rebasing: bytes[extent]), as: UTF8.self)
+    }
+
+    /// Where the number at the current offset lies, checked against JSON's grammar.
+    private mutating func scanNumberExtent() throws(SyntaxError) -> Range<Int> {
         let start = offset
         if currentByte == UInt8(ascii: "-") { offset += 1 }
         guard let first = currentByte, Self.isDigit(first) else { throw error("invalid number") }
@@ -611,7 +624,7 @@ struct JSONParser: ~Copyable {
             guard let digit = currentByte, Self.isDigit(digit) else { throw error("invalid number (digit expected in exponent)") }
             skipDigits()
         }
-        return String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<offset]), as: UTF8.self)
+        return start..<offset
     }
 
     private mutating func skipDigits() {
