@@ -15,14 +15,21 @@ struct JSONKeys: Sendable {
     }
 
     /// The position of a key given as the bytes of an unescaped ASCII string.
-    func index(of key: UnsafeBufferPointer<UInt8>) -> Int? {
-        if let index = spellings.firstIndex(where: { spelling in spelling.withUnsafeBufferPointer { $0.hasSameBytes(as: key) } }) {
-            return index
-        }
-        // Keys are the same when a dictionary would take them for one (`String` equality).
-        return hasNonASCIIName ? index(of: String(decoding: key, as: UTF8.self)) : nil
-    }
+    func index(of key: UnsafeBufferPointer<UInt8>) -> Int? { index(of: key, among: names.indices) }
 
     /// The position of a decoded key (compared as `String`s are, as a dictionary's keys).
-    func index(of key: String) -> Int? { names.firstIndex(of: key) }
+    func index(of key: String) -> Int? { index(of: key, among: names.indices) }
+
+    /// The position of a key given as the bytes of an unescaped ASCII string, among the names at
+    /// `positions` only (`RecordLayout` keeps the keys of all its objects in one list).
+    func index(of key: UnsafeBufferPointer<UInt8>, among positions: Range<Int>) -> Int? {
+        for position in positions where spellings[position].withUnsafeBufferPointer({ $0.hasSameBytes(as: key) }) {
+            return position
+        }
+        // Keys are the same when a dictionary would take them for one (`String` equality).
+        return hasNonASCIIName ? index(of: String(decoding: key, as: UTF8.self), among: positions) : nil
+    }
+
+    /// The position of a decoded key among the names at `positions` only.
+    func index(of key: String, among positions: Range<Int>) -> Int? { names[positions].firstIndex(of: key) }
 }

@@ -113,7 +113,11 @@ struct JSONParser: ~Copyable {
             try parseArray(depth: depth) { parser throws(SyntaxError) in try parser.skipValue(depth: depth + 1) }
         case UInt8(ascii: "\""): try skipString()
         case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): try skipNumber()
-        default: _ = try parseValue(depth: depth)  // a literal or an error: nothing to build
+        // The literals as `parseValue` reads them, without a value made and destroyed.
+        case UInt8(ascii: "t"): try parseLiteral("true")
+        case UInt8(ascii: "f"): try parseLiteral("false")
+        case UInt8(ascii: "n"): try parseLiteral("null")
+        default: _ = try parseValue(depth: depth)  // an error: nothing to build
         }
     }
 
@@ -184,9 +188,17 @@ struct JSONParser: ~Copyable {
     /// Reads the next member's key and its `:`, and gives the key's index in `keys` (nil for any
     /// other key); the member's value is next.
     mutating func memberKey(in keys: JSONKeys, of object: inout ObjectReading) throws(SyntaxError) -> Int? {
+        try memberKey(in: keys, among: keys.names.indices, of: &object)
+    }
+
+    /// Reads the next member's key and its `:`, and gives the key's index among the names of
+    /// `keys` at `positions` (nil for any other key).
+    mutating func memberKey(in keys: JSONKeys, among positions: Range<Int>, of object: inout ObjectReading) throws(SyntaxError)
+        -> Int?
+    {
         switch try memberKey(of: &object) {
-        case .ascii(let range): keys.index(of: UnsafeBufferPointer(rebasing: bytes[range]))
-        case .text(let text): keys.index(of: text)
+        case .ascii(let range): keys.index(of: UnsafeBufferPointer(rebasing: bytes[range]), among: positions)
+        case .text(let text): keys.index(of: text, among: positions)
         }
     }
 
@@ -328,7 +340,9 @@ struct JSONParser: ~Copyable {
         return ((word ^ UInt64(range.count)) &* 0x9E37_79B9_7F4A_7C15) >> 57
     }
 
-    /// The `count` (at most 8) bytes at `start` as a little-endian number.
+    /// The `count` (at most 8) bytes at `start` as a little-endian number. Inlined into
+    /// `keyBit`: a call for each of a key's two words was a fifth of the cost of noting a key.
+    @inline(__always)
     private func word(at start: Int, count: Int) -> UInt64 {
         if let base = bytes.baseAddress, start + 8 <= bytes.count {
             let word = UInt64(littleEndian: UnsafeRawPointer(base).loadUnaligned(fromByteOffset: start, as: UInt64.self))
@@ -412,14 +426,35 @@ struct JSONParser: ~Copyable {
             if byte < 0x20 { throw error("control character in a string (escape it)") }
             // A backslash: the escapes are decoded below.
         }
-        var scalars = Array(bytes[contentStart..<offset])
-        scalars.reserveCapacity(offset - contentStart + 64)
+        // Decoded in room for the whole string as written, taken once: decoding never lengthens
+        // it (an escape of n bytes stands for at most n bytes). Grown as a list, one run at a
+        // time, the JSON a Cloud Logging entry holds in a string (`rawUserInfo`) cost two
+        // allocations and a generic append for each run between its escaped quotes.
+        let (extent, isASCII) = extentOfEscapedString(from: contentStart)
+        let decoded = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: min(extent, bytes.count) - contentStart)
+        defer { decoded.deallocate() }
+        var count = 0
+        func put(_ run: UnsafeBufferPointer<UInt8>) {
+            precondition(count + run.count <= decoded.count, "a decoded string is longer than its text")
+            if let source = run.baseAddress, !run.isEmpty { (decoded.baseAddress! + count).initialize(from: source, count: run.count) }
+            count += run.count
+        }
+        func put(_ byte: UInt8) {
+            precondition(count < decoded.count, "a decoded string is longer than its text")
+            decoded[count] = byte
+            count += 1
+        }
+        put(UnsafeBufferPointer(rebasing: bytes[contentStart..<offset]))
         while offset < bytes.count {
             let byte = bytes[offset]
             switch byte {
             case UInt8(ascii: "\""):
                 offset += 1
-                guard let text = String(validating: scalars, as: UTF8.self) else {
+                let text = UnsafeBufferPointer(rebasing: decoded[..<count])
+                // Escapes decode to whole, valid scalars, so text whose own bytes are ASCII is
+                // valid UTF-8 as decoded.
+                if isASCII { return String(decoding: text, as: UTF8.self) }
+                guard let text = String(validating: text, as: UTF8.self) else {
                     throw SyntaxError(offset: start, reason: "string is not valid UTF-8")
                 }
                 return text
@@ -428,14 +463,14 @@ struct JSONParser: ~Copyable {
                 guard let escaped = currentByte else { break }
                 offset += 1
                 switch escaped {
-                case UInt8(ascii: "\""): scalars.append(0x22)
-                case UInt8(ascii: "\\"): scalars.append(0x5C)
-                case UInt8(ascii: "/"): scalars.append(0x2F)
-                case UInt8(ascii: "b"): scalars.append(0x08)
-                case UInt8(ascii: "f"): scalars.append(0x0C)
-                case UInt8(ascii: "n"): scalars.append(0x0A)
-                case UInt8(ascii: "r"): scalars.append(0x0D)
-                case UInt8(ascii: "t"): scalars.append(0x09)
+                case UInt8(ascii: "\""): put(0x22)
+                case UInt8(ascii: "\\"): put(0x5C)
+                case UInt8(ascii: "/"): put(0x2F)
+                case UInt8(ascii: "b"): put(0x08)
+                case UInt8(ascii: "f"): put(0x0C)
+                case UInt8(ascii: "n"): put(0x0A)
+                case UInt8(ascii: "r"): put(0x0D)
+                case UInt8(ascii: "t"): put(0x09)
                 case UInt8(ascii: "u"):
                     var code = try parseHex4()
                     if (0xD800...0xDBFF).contains(code) {
@@ -451,7 +486,7 @@ struct JSONParser: ~Copyable {
                     } else if (0xDC00...0xDFFF).contains(code) {
                         throw error("unpaired UTF-16 surrogate in a \\u escape")
                     }
-                    scalars.append(contentsOf: String(Unicode.Scalar(code)!).utf8)
+                    for unit in String(Unicode.Scalar(code)!).utf8 { put(unit) }
                 default:
                     offset -= 1
                     throw error("invalid escape '\\\(Self.printable(escaped))' in a string")
@@ -460,11 +495,33 @@ struct JSONParser: ~Copyable {
                 if byte < 0x20 { throw error("control character in a string (escape it)") }
                 // The plain run up to the next escape or quote, copied at once.
                 let end = endOfPlainRun(from: offset, stopsAtNonASCII: false)
-                scalars.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[offset..<end]))
+                put(UnsafeBufferPointer(rebasing: bytes[offset..<end]))
                 offset = end
             }
         }
         throw SyntaxError(offset: start, reason: "unterminated string")
+    }
+
+    /// Where the string whose text starts at `start` stops: its closing quote, a control
+    /// character or the end of the buffer (or one past it, after a backslash at the end); and
+    /// whether its bytes up to there are ASCII. Escaped bytes are passed over, so an escaped
+    /// quote does not end it.
+    private func extentOfEscapedString(from start: Int) -> (end: Int, isASCII: Bool) {
+        var index = start
+        var isASCII = true
+        while true {
+            index = endOfPlainRun(from: index, stopsAtNonASCII: true)
+            guard index < bytes.count else { return (index, isASCII) }
+            switch bytes[index] {
+            case UInt8(ascii: "\\"):
+                index += 2
+            case 0x80...:
+                isASCII = false
+                index += 1
+            default:
+                return (index, isASCII)
+            }
+        }
     }
 
     /// Reads past a string as `parseString` does, without making it when it is plain ASCII.
@@ -503,13 +560,16 @@ struct JSONParser: ~Copyable {
         return JSONNumber(text: text, value: value)
     }
 
-    /// Reads past a number as `parseNumber` does, with the same errors, without building it.
+    /// Reads past a number as `parseNumber` does, with the same errors, without building it:
+    /// its text is made only for the rare number that may be out of range (the timestamps in a
+    /// Cloud Logging entry's `rawUserInfo` each cost a `String` and a generic search of it).
     private mutating func skipNumber() throws(SyntaxError) {
         let start = offset
-        let text = try scanNumber()
+        let extent = try scanNumberExtent()
         // Without an exponent, only a number of more than 308 digits can be out of range.
-        if text.utf8.count > 300 || text.utf8.contains(where: { $0 == UInt8(ascii: "e") || $0 == UInt8(ascii: "E") }) {
-            guard let value = Double(text), value.isFinite else {
+        if extent.count > 300 || bytes[extent].contains(where: { $0 == UInt8(ascii: "e") || $0 == UInt8(ascii: "E") }) {
+            guard let value = Double(String(decoding: UnsafeBufferPointer(rebasing: bytes[extent]), as: UTF8.self)), value.isFinite
+            else {
                 throw SyntaxError(offset: start, reason: "number out of range")
             }
         }
@@ -540,6 +600,12 @@ struct JSONParser: ~Copyable {
 
     /// The text of the number at the current offset, checked against JSON's grammar.
     private mutating func scanNumber() throws(SyntaxError) -> String {
+        let extent = try scanNumberExtent()
+        return String(decoding: UnsafeBufferPointer(rebasing: bytes[extent]), as: UTF8.self)
+    }
+
+    /// Where the number at the current offset lies, checked against JSON's grammar.
+    private mutating func scanNumberExtent() throws(SyntaxError) -> Range<Int> {
         let start = offset
         if currentByte == UInt8(ascii: "-") { offset += 1 }
         guard let first = currentByte, Self.isDigit(first) else { throw error("invalid number") }
@@ -560,7 +626,7 @@ struct JSONParser: ~Copyable {
             guard let digit = currentByte, Self.isDigit(digit) else { throw error("invalid number (digit expected in exponent)") }
             skipDigits()
         }
-        return String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<offset]), as: UTF8.self)
+        return start..<offset
     }
 
     private mutating func skipDigits() {

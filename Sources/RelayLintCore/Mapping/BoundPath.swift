@@ -4,8 +4,9 @@
 /// `protoPayload`) one record path for each the alias may pick, read where it picked.
 ///
 /// Resolving one costs a few array reads, where a path by name cost a search of the named values
-/// and a dictionary lookup per segment for every record.
-indirect enum BoundPath: Sendable, Equatable {
+/// and a dictionary lookup per segment for every record. Not `indirect`: no case holds another
+/// path, and a boxed case was one more reference to retain for each path a record resolves.
+enum BoundPath: Sendable, Equatable {
     case record(RecordRead)
     /// Through the alias at this position in `let`: the path read for each path it may pick.
     case aliased(Int, values: [RecordRead])
@@ -46,7 +47,8 @@ indirect enum BoundPath: Sendable, Equatable {
         case .record(let read):
             return read.resolve(in: scope.slots)
         case .aliased(let alias, let values):
-            return try scope.pathChosen(byAlias: alias).flatMap { values[$0].resolve(in: scope.slots) }
+            guard let chosen = try scope.pathChosen(byAlias: alias) else { return nil }
+            return values[chosen].resolve(in: scope.slots)
         case .named(let index, let segments):
             // Most paths through a named value are the value itself (`$method`).
             guard !segments.isEmpty else { return try scope.value(at: index) }

@@ -123,7 +123,9 @@ indirect enum MappingExpression: Sendable, Equatable {
                 guard !mark.isEmpty, bytes.count >= mark.count else { return text }
                 var start = bytes.count - mark.count
                 while start >= 0 {
-                    if UnsafeBufferPointer(rebasing: bytes[start..<start + mark.count]).elementsEqual(mark) {
+                    // The first byte alone first: comparing the whole mark at every place was
+                    // most of the cost of a `methodName`'s last part.
+                    if bytes[start] == mark[0], UnsafeBufferPointer(rebasing: bytes[start..<start + mark.count]).hasSameBytes(as: mark) {
                         return String(decoding: UnsafeBufferPointer(rebasing: bytes[(start + mark.count)...]), as: UTF8.self)
                     }
                     start -= 1

@@ -76,7 +76,10 @@ final class MappingScope {
     /// The position of the path the alias at `index` of the mapping's `let` picks for this
     /// record (`AliasChoice`); nil when it picks none.
     func pathChosen(byAlias index: Int) throws(MappingFailure) -> Int? {
-        try once(picks, at: index) { () throws(MappingFailure) in
+        // Most reads find it chosen: answered before a closure is made to choose it, which
+        // retained and released the scope for every path read through an alias.
+        if case .done(let path) = picks[index] { return path }
+        return try once(picks, at: index) { () throws(MappingFailure) in
             guard let alias = aliases[index] else { return nil }
             return try choose(alias.choice, of: alias)
         }
@@ -104,7 +107,9 @@ final class MappingScope {
 
     /// The value of the named value at `index` of the mapping's `let`; nil when it has none.
     func value(at index: Int) throws(MappingFailure) -> JSONValue? {
-        try once(values, at: index) { () throws(MappingFailure) in
+        // Answered before a closure is made to work it out, as `pathChosen` is.
+        if case .done(let value) = values[index] { return value }
+        return try once(values, at: index) { () throws(MappingFailure) in
             if let projection = projections[index], case .parseJSON(let inner) = lets[index].value {
                 return try MappingExpression.parseJSON(try inner.evaluate(in: self), from: inner, projection: projection)
             }

@@ -10,33 +10,46 @@
 /// own nodes; any other value there is held whole, and a path through it is resolved in it.
 final class RecordLayout: Sendable {
     private let nodes: [Node]
+    /// The keys of the members every node reads, node after node (a node's are at its
+    /// `members`), and the node of each member by the same position.
+    private let keys: JSONKeys
+    private let children: [Int]
 
+    /// Positions in `keys` and `children` rather than lists of its own: a node holds no
+    /// reference, so a record's parse, which reads a node for each object it enters, retains
+    /// nothing for it (a node's three lists were retained and released each time).
     private struct Node: Sendable {
         let whole: Bool
-        /// The keys of the members read, and their nodes by the same position.
-        let keys: JSONKeys
-        let children: [Int]
+        let members: Range<Int>
     }
 
     /// The layout of a projection; a single node read whole for none (a mapping that reads
     /// whole records).
     init(_ projection: RecordProjection?) {
         var nodes: [Node] = []
+        var keys: [String] = []
+        var children: [Int] = []
         func add(_ projection: RecordProjection) -> Int {
             let index = nodes.count
-            nodes.append(Node(whole: true, keys: JSONKeys([]), children: []))
+            nodes.append(Node(whole: true, members: 0..<0))
             guard !projection.whole else { return index }
-            let keys = projection.childKeys
-            let children = keys.map { add(projection.child($0)!) }
-            nodes[index] = Node(whole: false, keys: JSONKeys(keys), children: children)
+            // Each node's members in one run, taken before the nodes below it add theirs.
+            let names = projection.childKeys
+            let first = keys.count
+            keys += names
+            children += Array(repeating: 0, count: names.count)
+            nodes[index] = Node(whole: false, members: first..<keys.count)
+            for (offset, name) in names.enumerated() { children[first + offset] = add(projection.child(name)!) }
             return index
         }
         if let projection {
             _ = add(projection)
         } else {
-            nodes = [Node(whole: true, keys: JSONKeys([]), children: [])]
+            nodes = [Node(whole: true, members: 0..<0)]
         }
         self.nodes = nodes
+        self.keys = JSONKeys(keys)
+        self.children = children
     }
 
     /// How many nodes the layout has: a slot each (`RecordSlots`).
@@ -48,8 +61,10 @@ final class RecordLayout: Sendable {
         var path = [0]
         var node = 0
         var consumed = 0
-        while consumed < segments.count, !nodes[node].whole, let position = nodes[node].keys.index(of: segments[consumed]) {
-            node = nodes[node].children[position]
+        while consumed < segments.count, !nodes[node].whole,
+            let position = keys.index(of: segments[consumed], among: nodes[node].members)
+        {
+            node = children[position]
             path.append(node)
             consumed += 1
         }
@@ -66,14 +81,17 @@ final class RecordLayout: Sendable {
         slots.clear()
         var parser = JSONParser(bytes: bytes)
         parser.skipWhitespace()
-        try parse(node: 0, &parser, depth: 0, into: slots)
+        // The lists taken once per record and handed down: read through `self` in each object,
+        // they were retained and released there.
+        try Self.parse(node: 0, &parser, depth: 0, into: slots, nodes: nodes, keys: keys, children: children)
         parser.skipWhitespace()
         if !parser.isAtEnd { throw parser.error("unexpected text after the JSON value") }
     }
 
-    private func parse(node index: Int, _ parser: inout JSONParser, depth: Int, into slots: RecordSlots) throws(JSONParser
-        .SyntaxError)
-    {
+    private static func parse(
+        node index: Int, _ parser: inout JSONParser, depth: Int, into slots: RecordSlots, nodes: [Node], keys: JSONKeys,
+        children: [Int]
+    ) throws(JSONParser.SyntaxError) {
         parser.skipWhitespace()
         let node = nodes[index]
         guard !node.whole, parser.currentByte == UInt8(ascii: "{") else {
@@ -83,8 +101,9 @@ final class RecordLayout: Sendable {
         slots.values[index] = RecordSlots.objectMark
         guard var object = try parser.openObject(depth: depth) else { return }
         repeat {
-            if let position = try parser.memberKey(in: node.keys, of: &object) {
-                try parse(node: node.children[position], &parser, depth: depth + 1, into: slots)
+            if let position = try parser.memberKey(in: keys, among: node.members, of: &object) {
+                try parse(
+                    node: children[position], &parser, depth: depth + 1, into: slots, nodes: nodes, keys: keys, children: children)
             } else {
                 try parser.skipValue(depth: depth + 1)
             }
@@ -105,8 +124,8 @@ final class RecordLayout: Sendable {
             return
         }
         slots.values[index] = RecordSlots.objectMark
-        for (position, key) in node.keys.names.enumerated() {
-            if let member = members[key] { fill(node: node.children[position], member, into: slots) }
+        for position in node.members {
+            if let member = members[keys.names[position]] { fill(node: children[position], member, into: slots) }
         }
     }
 }

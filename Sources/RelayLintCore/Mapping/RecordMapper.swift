@@ -11,10 +11,12 @@ final class RecordMapper {
     /// references retained and released.
     private let recognize: MappingCondition
     private let skips: [LogMapping.SkipRule]
+    /// The templates, each with the mapping's defaults put in its reserved fields where it
+    /// gives none: chosen per event, each default was a copy of its expression (a retain and a
+    /// release) five times an event.
     private let templates: [EventTemplate]
     /// Which templates a record may match, told from the value most of their conditions test.
     private let dispatch: TemplateDispatch?
-    private let defaults: EventTemplate.Reserved
     private let unmatched: LogMapping.SkipRule
     /// One scope, begun again for each record: a scope per record was an allocation each.
     private let scope: MappingScope
@@ -42,9 +44,13 @@ final class RecordMapper {
         let bound = binder.bind(mapping)
         recognize = bound.recognize
         skips = bound.skips
-        templates = bound.events
+        templates = bound.events.map { template in
+            EventTemplate(
+                condition: template.condition, forEach: template.forEach, type: template.type,
+                reserved: Self.reserved(template.reserved, defaults: bound.defaults), fields: template.fields,
+                location: template.location)
+        }
         dispatch = dispatching ? TemplateDispatch(bound.events) : nil
-        defaults = bound.defaults
         unmatched = bound.unmatched
         sortedNames = bound.events.map { $0.fields.map(\.name).sorted() }
         fieldOrder = zip(bound.events, sortedNames).map { template, sorted in
@@ -95,10 +101,17 @@ final class RecordMapper {
             for field in fields { body(field.key, field.value) }
         }
 
-        /// The digest of its content, every member as `forEachMember` gives it.
+        /// The digest of its content, every member as `forEachMember` gives it. Read in place
+        /// rather than through `forEachMember`: each member handed to a closure was copied, a
+        /// retain and a release of its value (and of a field's name) for every event.
         var contentDigest: ContentDigest {
             var digest = ContentDigest.Accumulator()
-            forEachMember { digest.add($0, $1) }
+            if id != nil { digest.add("id", id!) }
+            if time != nil { digest.add("time", time!) }
+            if type != nil { digest.add("type", type!) }
+            if app != nil { digest.add("app", app!) }
+            if subject != nil { digest.add("subject", subject!) }
+            for position in fields.indices { digest.add(fields[position].key, fields[position].value) }
             return digest.digest
         }
 
@@ -206,11 +219,14 @@ final class RecordMapper {
         // Its parts are taken out once: read in the loop, each template copied the dispatch.
         var possible: [Int]?
         let dispatched = dispatch?.dispatched ?? []
-        for (number, template) in templates.enumerated() {
+        // By number, a template taken out only once the dispatch leaves it possible: taken out
+        // for every number, each of the eight templates was retained and released per record.
+        for number in templates.indices {
             if number < dispatched.count, dispatched[number] {
                 if possible == nil { possible = try dispatch!.possible(in: scope) }
                 guard possible!.contains(number) else { continue }
             }
+            let template = templates[number]
             guard try template.condition?.holds(in: scope) ?? true else { continue }
             guard let forEach = template.forEach else {
                 // One event, without a list of one item made for it.
@@ -277,10 +293,10 @@ final class RecordMapper {
             if let value = fieldValues[position].take() { events[index].fields.append((names[position], value)) }
         }
         events[index].type = try template.type.evaluate(in: scope)
-        events[index].id = try (template.reserved.id ?? defaults.id)?.evaluate(in: scope).flatMap(Self.nonNull)
-        events[index].time = try (template.reserved.time ?? defaults.time)?.evaluate(in: scope).flatMap(Self.nonNull)
-        events[index].app = try (template.reserved.app ?? defaults.app)?.evaluate(in: scope).flatMap(Self.nonNull)
-        if let appleID = template.reserved.subjectAppleID ?? (template.reserved.subject == nil ? defaults.subjectAppleID : nil) {
+        events[index].id = try template.reserved.id?.evaluate(in: scope).flatMap(Self.nonNull)
+        events[index].time = try template.reserved.time?.evaluate(in: scope).flatMap(Self.nonNull)
+        events[index].app = try template.reserved.app?.evaluate(in: scope).flatMap(Self.nonNull)
+        if let appleID = template.reserved.subjectAppleID {
             guard let value = try appleID.evaluate(in: scope), value != .null else {
                 events.removeLast()
                 return false
@@ -291,7 +307,7 @@ final class RecordMapper {
             events[index].appleID = text
             return true
         }
-        guard let subject = try (template.reserved.subject ?? defaults.subject)?.evaluate(in: scope), subject != .null else {
+        guard let subject = try template.reserved.subject?.evaluate(in: scope), subject != .null else {
             events.removeLast()
             return false
         }
@@ -300,4 +316,13 @@ final class RecordMapper {
     }
 
     private static func nonNull(_ value: JSONValue) -> JSONValue? { value == .null ? nil : value }
+
+    /// A template's reserved fields with the mapping's defaults where it gives none. A template
+    /// that names its subject takes no default Apple user id: its subject is the one it names
+    /// unless it names an Apple user id too.
+    private static func reserved(_ own: EventTemplate.Reserved, defaults: EventTemplate.Reserved) -> EventTemplate.Reserved {
+        EventTemplate.Reserved(
+            id: own.id ?? defaults.id, time: own.time ?? defaults.time, subject: own.subject ?? defaults.subject,
+            app: own.app ?? defaults.app, subjectAppleID: own.subjectAppleID ?? (own.subject == nil ? defaults.subjectAppleID : nil))
+    }
 }

@@ -68,13 +68,17 @@ public struct Timestamp: Sendable, Hashable, Comparable, Codable, CustomStringCo
             }
             return value
         }
-        func literal(_ characters: String) -> Bool {
-            guard index < bytes.count, characters.utf8.contains(bytes[index]) else { return false }
+        // Bytes compared as bytes: a search of a `String`'s UTF-8 view for each of the six
+        // separators cost more than the digits of every event's time.
+        func literal(_ character: Unicode.Scalar, or other: Unicode.Scalar? = nil) -> Bool {
+            guard index < bytes.count else { return false }
+            let byte = bytes[index]
+            guard byte == UInt8(ascii: character) || other.map({ byte == UInt8(ascii: $0) }) == true else { return false }
             index += 1
             return true
         }
         guard let year = digits(4), literal("-"), let month = digits(2), literal("-"), let day = digits(2),
-            literal("Tt"), let hour = digits(2), literal(":"), let minute = digits(2), literal(":"),
+            literal("T", or: "t"), let hour = digits(2), literal(":"), let minute = digits(2), literal(":"),
             let second = digits(2)
         else { return .malformed }
         guard (1...12).contains(month), (1...Timestamp.daysIn(month: month, year: year)).contains(day),
@@ -93,7 +97,7 @@ public struct Timestamp: Sendable, Hashable, Comparable, Codable, CustomStringCo
             for _ in count..<9 { fraction *= 10 }
         }
         var offsetSeconds = 0
-        if literal("Zz") {
+        if literal("Z", or: "z") {
             // UTC
         } else if index < bytes.count, bytes[index] == UInt8(ascii: "+") || bytes[index] == UInt8(ascii: "-") {
             let sign = bytes[index] == UInt8(ascii: "-") ? -1 : 1

@@ -51,12 +51,13 @@ extension DatasetBuilder {
                 skip(reason, detail, at: SourceLocation(file: path, line: record.line))
             case .events(let positions):
                 batch.bytes.withUnsafeBufferPointer { buffer in
+                    // Each event read where the batch holds it, not copied out (`ingest`).
                     for position in positions {
-                        let event = batch.events[position]
                         made += 1
-                        let time = event.time
-                        let counted = ingest(event, in: buffer) { keep in
-                            let subject = String(decoding: UnsafeBufferPointer(rebasing: buffer[event.subject]), as: UTF8.self)
+                        let time = batch.events[position].time
+                        let counted = ingest(batch.events[position], in: buffer) { keep in
+                            let subject = String(
+                                decoding: UnsafeBufferPointer(rebasing: buffer[batch.events[position].subject]), as: UTF8.self)
                             guard
                                 let content = replay.content(ofEvent: position - positions.lowerBound, in: record.bytes, subject: subject)
                             else {
@@ -67,7 +68,9 @@ extension DatasetBuilder {
                                 return
                             }
                             // The content is the one the worker digested (tests run with this on).
-                            assert(content.contentDigest == event.digest, "the content mapped again differs from the worker's")
+                            assert(
+                                content.contentDigest == batch.events[position].digest, "the content mapped again differs from the worker's"
+                            )
                             var text = JSONValue.object(content.members).canonicalText
                             text.withUTF8 { keep($0) }
                         }

@@ -164,14 +164,16 @@ struct DatasetBuilder {
     /// `line` is its text, kept only when its id may have been used before. Returns whether the
     /// event is counted now; an event whose id may have been used before is counted by `finish`,
     /// once the duplicate check has told whether it repeats an earlier event.
-    mutating func ingest(_ event: consuming PreparedEvent, in buffer: UnsafeBufferPointer<UInt8>, line: UnsafeBufferPointer<UInt8>) -> Bool
+    mutating func ingest(_ event: borrowing PreparedEvent, in buffer: UnsafeBufferPointer<UInt8>, line: UnsafeBufferPointer<UInt8>) -> Bool
     {
         ingest(event, in: buffer) { keep in keep(line) }
     }
 
     /// As `ingest(_:in:line:)`, with the line made only when the duplicate check keeps it.
+    /// Borrowed: a mapped log's event is read where the worker's batch holds it, and a copy of
+    /// it is a retain and a release of its location's file and of its look-alikes.
     mutating func ingest(
-        _ event: consuming PreparedEvent, in buffer: UnsafeBufferPointer<UInt8>,
+        _ event: borrowing PreparedEvent, in buffer: UnsafeBufferPointer<UInt8>,
         line withLine: ((UnsafeBufferPointer<UInt8>) -> Void) -> Void
     ) -> Bool {
         eventsRead += 1

@@ -41,7 +41,7 @@ struct PreparedEvent: Sendable {
             _ event: consuming Event, digest: ContentDigest, names: inout NameTable.Cache, into bytes: inout [UInt8]
         ) -> PreparedEvent {
             let start = bytes.count
-            let id = StoredEvents.pack(event, names: &names, into: &bytes)
+            let stored = StoredEvents.pack(event, names: &names, into: &bytes)
             let packed = start..<bytes.count
             bytes.append(contentsOf: event.subject.utf8)
             var lookAlikes: [(field: String, text: String)] = []
@@ -50,9 +50,9 @@ struct PreparedEvent: Sendable {
             }
             var prepared = bytes.withUnsafeBufferPointer { buffer in
                 self.prepared(
-                    type: names.index(of: event.type), app: event.app.map { names.index(of: $0) }, time: event.time,
-                    sequence: event.sequence, location: event.location, digest: digest, lookAlikes: lookAlikes, packed: packed,
-                    id: id, subject: packed.upperBound..<buffer.count, in: buffer)
+                    type: stored.type, app: stored.app, time: event.time, sequence: event.sequence, location: event.location,
+                    digest: digest, lookAlikes: lookAlikes, packed: packed, id: stored.id, subject: packed.upperBound..<buffer.count,
+                    in: buffer)
             }
             if event.fields["provider"] == .string("apple.com"), case .string(let value)? = event.fields["value"] {
                 prepared.appleID = value

@@ -17,9 +17,11 @@ struct StoredEvents: Sendable {
 
     /// Appends an event's packed form to `bytes`. Its discriminator is not packed: it is known
     /// only at ingest, for the rare reused id, and the dataset keeps it by sequence number.
-    /// - Returns: where the id's bytes lie in `bytes`.
+    /// - Returns: where the id's bytes lie in `bytes`, and the name-table indices of the event's
+    ///   type and app, which a prepared event carries too (looked up again, they were two more
+    ///   searches of the worker's names for every event).
     @discardableResult
-    static func pack(_ event: borrowing Event, names: inout NameTable.Cache, into bytes: inout [UInt8]) -> Range<Int> {
+    static func pack(_ event: borrowing Event, names: inout NameTable.Cache, into bytes: inout [UInt8]) -> Packed {
         var writer = PackedWriter(bytes: consume bytes)
         let head = Head(
             time: event.time, sequence: event.sequence, type: names.index(of: event.type),
@@ -32,7 +34,16 @@ struct StoredEvents: Sendable {
             writer.value(value)
         }
         bytes = writer.bytes
-        return idBytes
+        return Packed(id: idBytes, type: head.type, app: head.app)
+    }
+
+    /// What `pack` tells of the event it packed.
+    struct Packed {
+        /// Where the id's bytes lie.
+        let id: Range<Int>
+        /// The indices in the name table of the type and the app (nil for none).
+        let type: Int
+        let app: Int?
     }
 
     /// What a packed event begins with; its fields follow, each its key's index in the name
