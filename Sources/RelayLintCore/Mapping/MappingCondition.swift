@@ -13,7 +13,7 @@ indirect enum MappingCondition: Sendable, Equatable {
     enum Test: Sendable, Equatable {
         case equals(JSONValue)
         case notEquals(JSONValue)
-        case isIn([JSONValue])
+        case isIn(CandidateValues)
         case exists(Bool)
         case kind(Kind)
     }
@@ -57,7 +57,7 @@ extension MappingCondition.Test {
         switch self {
         case .equals(let expected): return value.map { MappingCondition.Test.same($0, expected) } ?? false
         case .notEquals(let expected): return !(value.map { MappingCondition.Test.same($0, expected) } ?? false)
-        case .isIn(let candidates): return value.map { value in candidates.contains { MappingCondition.Test.same(value, $0) } } ?? false
+        case .isIn(let candidates): return value.map(candidates.contains) ?? false
         case .exists(let expected): return (value != nil && value != .null) == expected
         case .kind(let kind):
             switch (kind, value) {

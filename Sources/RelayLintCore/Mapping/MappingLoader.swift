@@ -320,7 +320,7 @@ struct MappingLoader {
         if let node = map["not_equals"]?.value { tests.append(.notEquals(node.jsonValue)) }
         if let node = map["in"]?.value {
             if case .sequence(let elements) = node.content {
-                tests.append(.isIn(elements.map(\.jsonValue)))
+                tests.append(.isIn(CandidateValues(elements.map(\.jsonValue))))
             } else {
                 reader.report("'in' must be a list, found \(node.kindName)", at: node.location)
             }

@@ -72,7 +72,7 @@ struct TemplateDispatch {
                 return (value, [text])
             case .isIn(let candidates):
                 var texts: [String] = []
-                for candidate in candidates {
+                for candidate in candidates.values {
                     guard case .string(let text) = candidate else { return nil }
                     texts.append(text)
                 }
