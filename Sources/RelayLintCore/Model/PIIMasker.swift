@@ -31,11 +31,25 @@ public struct PIIMasker: Sendable {
     /// ways, as nothing and as a break: what either reading finds is masked.
     public func maskText(_ text: String) -> String {
         guard isEnabled, Self.mayHoldPII(text) else { return text }
-        return Self.mask(Self.mask(text, controls: .separating), controls: .leftOut)
+        let separated = Self.mask(text, controls: .separating)
+        // Without a control character both readings are one.
+        guard Self.holdsControlCharacter(separated) else { return separated }
+        return Self.mask(separated, controls: .leftOut)
+    }
+
+    /// Whether `text` holds a control character other than tab and line ends (C0, DEL, C1).
+    private static func holdsControlCharacter(_ text: String) -> Bool {
+        var afterC2 = false
+        for byte in text.utf8 {
+            if byte < 0x20 && byte != 0x09 && byte != 0x0A && byte != 0x0D || byte == 0x7F { return true }
+            // C1 controls are U+0080 to U+009F: 0xC2 then 0x80 to 0x9F in UTF-8.
+            if afterC2 && (0x80...0x9F).contains(byte) { return true }
+            afterC2 = byte == 0xC2
+        }
+        return false
     }
 
     private static func mask(_ text: String, controls: FoldedText.ControlCharacters) -> String {
-        guard mayHoldPII(text) else { return text }
         let folded = FoldedText(text, controls: controls)
         let scalars = folded.scalars
         // What is masked, found first: most texts that may hold an address hold none, or only
