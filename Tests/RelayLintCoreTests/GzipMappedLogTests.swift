@@ -99,14 +99,15 @@ import Testing
 
     /// Read a run of elements at a time, a gzip array has the pipe's cap on an element, as JSON
     /// Lines have it on a line: an element past it stops the run where the element starts.
-    @Test func anElementLongerThanTheCapInAGzipArrayStopsTheRun() throws {
+    @Test(arguments: [(" ", "]", "2:2"), ("", ",\n{}]", "2:1"), ("  ", String(repeating: "y", count: 4 << 20), "2:3")])
+    func anElementLongerThanTheCapInAGzipArrayStopsTheRun(before: String, after: String, place: String) throws {
         let long = #"{"insertId":"x","padding":""# + String(repeating: "x", count: InputLimits.lineBytes) + #""}"#
-        let text = "[" + Self.cloudEntry(1, subject: "u1") + ",\n " + long + "]\n"
+        let text = "[" + Self.cloudEntry(1, subject: "u1") + ",\n" + before + long + after + "\n"
         let compressed = try Self.gzip(try Fixtures.temporaryFile(named: "long.json", contents: text))
         let error = #expect(throws: DiagnosticsError.self) { try Self.report(compressed) }
         #expect(
             error?.diagnostics.map(\.description) == [
-                "\(compressed):2:2: error: stopped reading: an element of the JSON array is longer than 16 MiB "
+                "\(compressed):\(place): error: stopped reading: an element of the JSON array is longer than 16 MiB "
                     + "(from a pipe or a gzip file, relaylint holds one element at a time)"
             ])
     }

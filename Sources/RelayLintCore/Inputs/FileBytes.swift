@@ -65,7 +65,7 @@ struct FileBytes {
                 recordsEnd.map { $0(bytes) } ?? FileBytes.indexOfLastNewline(in: bytes).map { $0 + 1 }
             }
             guard let end, end > 0 else {
-                if run.count > lineLimit { throw LineTooLong() }
+                if run.count > lineLimit { throw LineTooLong(line: nil, leading: run.withUnsafeBufferPointer(Self.leadingWhitespace)) }
                 carried = run
                 continue
             }
@@ -93,6 +93,25 @@ struct FileBytes {
     struct LineTooLong: Error {
         /// The line's number, when its reader knows it.
         var line: Int?
+        /// The whitespace the partial record starts with (a streamed array's element starts past
+        /// it): its line breaks, and the bytes after the last one (all of it without one).
+        var leading: (lineBreaks: Int, bytesAfter: Int) = (0, 0)
+    }
+
+    /// The line breaks of the whitespace `bytes` start with, and the bytes after the last one.
+    static func leadingWhitespace(_ bytes: UnsafeBufferPointer<UInt8>) -> (lineBreaks: Int, bytesAfter: Int) {
+        var lineBreaks = 0
+        var bytesAfter = 0
+        for byte in bytes {
+            switch byte {
+            case 0x0A:
+                lineBreaks += 1
+                bytesAfter = 0
+            case 0x20, 0x09, 0x0D: bytesAfter += 1
+            default: return (lineBreaks, bytesAfter)
+            }
+        }
+        return (lineBreaks, bytesAfter)
     }
 
     /// `prefix` followed by up to `blockSize` bytes read from `descriptor` (fewer only at the

@@ -250,10 +250,14 @@ struct MappedLogReader: Sendable {
             }
         } catch let error as InputError {
             throw error
-        } catch is FileBytes.LineTooLong {
-            throw InputError.invalidRecords([
-                Diagnostic(.error, RecordCursor.elementTooLong, at: SourceLocation(file: path, line: line, column: column))
-            ])
+        } catch let error as FileBytes.LineTooLong {
+            // Where the element starts: past the whitespace the run starts with.
+            let leading = error.leading
+            let place =
+                leading.lineBreaks > 0
+                ? SourceLocation(file: path, line: line + leading.lineBreaks, column: leading.bytesAfter + 1)
+                : SourceLocation(file: path, line: line, column: column + leading.bytesAfter)
+            throw InputError.invalidRecords([Diagnostic(.error, RecordCursor.elementTooLong, at: place)])
         } catch {
             throw InputError.unreadable(path: path, reason: "\(error)")
         }

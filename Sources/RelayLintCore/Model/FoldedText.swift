@@ -34,6 +34,13 @@ struct FoldedText {
     private let isAsWritten: Bool
     /// The original scalars.
     let original: [Unicode.Scalar]
+    /// Whether the text holds a control character other than tab and line ends, written or as
+    /// a reference: only then do the two readings (`ControlCharacters`) differ.
+    private(set) var heldControlCharacter = false
+    /// Read with control characters left out: the scalars a left-out control character stood
+    /// before. An address's domain ends there (`jane@example.com\u{1}0612…` is an address and
+    /// a number, whatever the local part reads through).
+    private(set) var afterLeftOutControl: Set<Int> = []
 
     init(_ text: String, controls: ControlCharacters) {
         let original = Array(text.unicodeScalars)
@@ -57,8 +64,10 @@ struct FoldedText {
         while index < original.count {
             var (read, length) = Self.escape(in: original, at: index) ?? (original[index], 1)
             if Self.isControl(read) {
+                heldControlCharacter = true
                 read = " "
                 if controls == .leftOut {
+                    afterLeftOutControl.insert(scalars.count)
                     index += length
                     continue
                 }
@@ -83,11 +92,11 @@ struct FoldedText {
     /// Just past where the scalar `index` of `scalars` ends in `original`.
     func end(of index: Int) -> Int { isAsWritten ? index + 1 : ends[index] }
 
-    /// The original text of the folded scalars `range`, without the characters left out between
-    /// them (a masked address's kept domain, as it was written), onto `output`.
+    /// The original text of the folded scalars `range`, as it was written (a masked address's
+    /// kept domain), onto `output`.
     func appendWritten(_ range: Range<Int>, to output: inout [Unicode.Scalar]) {
-        if isAsWritten { return output.append(contentsOf: original[range]) }
-        for index in range { output.append(contentsOf: original[starts[index]..<ends[index]]) }
+        guard !range.isEmpty else { return }
+        output.append(contentsOf: original[start(of: range.lowerBound)..<end(of: range.upperBound - 1)])
     }
 
     /// A control character other than tab, line feed and carriage return (C0, DEL, C1).
@@ -144,6 +153,12 @@ struct FoldedText {
             next += 1
             let hex = next < scalars.count && (scalars[next] == "x" || scalars[next] == "X")
             if hex { next += 1 }
+            // Leading zeros, as many as there are, as browsers read them (`&#000000064;`).
+            var zeros = 0
+            while next < scalars.count, scalars[next] == "0" {
+                zeros += 1
+                next += 1
+            }
             var number: UInt32 = 0
             var digits = 0
             while next < scalars.count, let digit = hex ? hexDigit(scalars[next]) : decimalDigit(scalars[next]), digits < 8 {
@@ -151,7 +166,7 @@ struct FoldedText {
                 digits += 1
                 next += 1
             }
-            guard digits > 0, let read = Unicode.Scalar(number) else { return nil }
+            guard digits + zeros > 0, let read = Unicode.Scalar(number) else { return nil }
             if next < scalars.count, scalars[next] == ";" { next += 1 }
             return (read, next - index)
         }

@@ -31,58 +31,17 @@ public struct PIIMasker: Sendable {
     /// ways, as nothing and as a break: what either reading finds is masked.
     public func maskText(_ text: String) -> String {
         guard isEnabled, Self.mayHoldPII(text) else { return text }
-        let separated = Self.mask(text, controls: .separating)
-        // Without a control character both readings are one.
-        guard Self.holdsControlCharacter(separated) else { return separated }
-        return Self.mask(separated, controls: .leftOut)
-    }
-
-    /// Whether `text` holds a control character other than tab and line ends (C0, DEL, C1).
-    private static func holdsControlCharacter(_ text: String) -> Bool {
-        var afterC2 = false
-        for byte in text.utf8 {
-            if byte < 0x20 && byte != 0x09 && byte != 0x0A && byte != 0x0D || byte == 0x7F { return true }
-            // C1 controls are U+0080 to U+009F: 0xC2 then 0x80 to 0x9F in UTF-8.
-            if afterC2 && (0x80...0x9F).contains(byte) { return true }
-            afterC2 = byte == 0xC2
-        }
-        return false
-    }
-
-    private static func mask(_ text: String, controls: FoldedText.ControlCharacters) -> String {
-        let folded = FoldedText(text, controls: controls)
-        let scalars = folded.scalars
-        // What is masked, found first: most texts that may hold an address hold none, or only
-        // ones masked already (a rule's message quotes masked values), and are given back as
-        // they are, without a copy.
-        var masks: [(range: Range<Int>, replacement: [Unicode.Scalar])] = []
-        var index = 0
-        // How far the text is masked, in `scalars`.
-        var masked = 0
-        while index < scalars.count {
-            // An address right after another (`a@x.com|jane@example.com`) may reach back into
-            // it: it starts where the one before ended, rather than not being masked at all.
-            if scalars[index] == "@", let found = email(in: scalars, at: index), max(found.start, masked) < index {
-                let start = max(found.start, masked)
-                var replacement = [scalars[start], "•", "•", "•"]
-                folded.appendWritten(index..<found.end, to: &replacement)
-                masks.append((start..<found.end, replacement))
-                masked = found.end
-                index = found.end
-                continue
-            }
-            if index >= masked, let phone = phoneNumber(in: scalars, from: index) {
-                masks.append((index..<phone, Array(maskedPhone(scalars[index..<phone]).unicodeScalars)))
-                masked = phone
-                index = phone
-                continue
-            }
-            index += 1
+        let separated = FoldedText(text, controls: .separating)
+        var masks = Self.masks(in: separated)
+        // Without a control character (written, or as a reference) both readings are one. With
+        // one, what either reading finds on the text is masked: masking one reading's result
+        // again hid the local part from the other (`jane\u{1}d•••@`).
+        if separated.heldControlCharacter {
+            masks = Self.union(masks, Self.masks(in: FoldedText(text, controls: .leftOut)))
         }
         guard !masks.isEmpty else { return text }
-        // The text between the masked stretches is copied as it was written, with the characters
-        // left out of `scalars` that stand there; as UTF-8, once (a scalar view appended to a
-        // piece at a time took seconds for a value of a megabyte).
+        // The text between the masked stretches is copied as it was written; as UTF-8, once (a
+        // scalar view appended to a piece at a time took seconds for a value of a megabyte).
         var output: [UInt8] = []
         output.reserveCapacity(text.utf8.count)
         func append(_ scalars: some Sequence<Unicode.Scalar>) {
@@ -90,12 +49,65 @@ public struct PIIMasker: Sendable {
         }
         var copied = 0
         for mask in masks {
-            append(folded.original[copied..<folded.start(of: mask.range.lowerBound)])
+            append(separated.original[copied..<mask.range.lowerBound])
             append(mask.replacement)
-            copied = folded.end(of: mask.range.upperBound - 1)
+            copied = mask.range.upperBound
         }
-        append(folded.original[copied...])
+        append(separated.original[copied...])
         return String(decoding: output, as: UTF8.self)
+    }
+
+    /// A stretch of the text as written (its scalars) and what it is shown as.
+    private typealias Mask = (range: Range<Int>, replacement: [Unicode.Scalar])
+
+    /// What to mask in one reading of a text, in order, as stretches of the text as written.
+    private static func masks(in folded: FoldedText) -> [Mask] {
+        let scalars = folded.scalars
+        var masks: [Mask] = []
+        var index = 0
+        // How far the text is masked, in `scalars`.
+        var masked = 0
+        while index < scalars.count {
+            // An address right after another (`a@x.com|jane@example.com`) may reach back into
+            // it: it starts where the one before ended, rather than not being masked at all.
+            if scalars[index] == "@", let found = email(in: scalars, at: index, domainEndsBefore: folded.afterLeftOutControl),
+                max(found.start, masked) < index
+            {
+                let start = max(found.start, masked)
+                var replacement = [scalars[start], "•", "•", "•"]
+                folded.appendWritten(index..<found.end, to: &replacement)
+                masks.append((folded.start(of: start)..<folded.end(of: found.end - 1), replacement))
+                masked = found.end
+                index = found.end
+                continue
+            }
+            if index >= masked, let phone = phoneNumber(in: scalars, from: index) {
+                let replacement = Array(maskedPhone(scalars[index..<phone]).unicodeScalars)
+                masks.append((folded.start(of: index)..<folded.end(of: phone - 1), replacement))
+                masked = phone
+                index = phone
+                continue
+            }
+            index += 1
+        }
+        return masks
+    }
+
+    /// The masks of two readings of one text, as one list in order: a stretch either masks is
+    /// masked; of two that overlap, the longer is shown, and what the other adds is hidden.
+    private static func union(_ first: [Mask], _ second: [Mask]) -> [Mask] {
+        let all = (first + second).sorted { ($0.range.lowerBound, -$0.range.count) < ($1.range.lowerBound, -$1.range.count) }
+        var merged: [Mask] = []
+        for mask in all {
+            guard let last = merged.last, mask.range.lowerBound < last.range.upperBound else {
+                merged.append(mask)
+                continue
+            }
+            if mask.range.upperBound > last.range.upperBound {
+                merged[merged.count - 1] = (last.range.lowerBound..<mask.range.upperBound, last.replacement + ["•", "•", "•"])
+            }
+        }
+        return merged
     }
 
     /// A quick look at the bytes, for the ids most values are: an address needs an `@` (or an
@@ -120,7 +132,7 @@ public struct PIIMasker: Sendable {
     /// that opens a quote (`'jane@…'`); the domain is labels of letters, digits, hyphens and
     /// underscores: a name of letters (`jane@localhost`), names joined by dots
     /// ending in one of letters (`pkg@1.2.3` is a version), or an IPv4 address (`jane@10.0.0.1`).
-    static func email(in scalars: [Unicode.Scalar], at: Int) -> (start: Int, end: Int)? {
+    static func email(in scalars: [Unicode.Scalar], at: Int, domainEndsBefore breaks: Set<Int> = []) -> (start: Int, end: Int)? {
         let domainStart = at + 1
         var start = at
         // A quoted local part (`"john q"@example.com`), which RFC 5322 allows: from its quote.
@@ -148,7 +160,7 @@ public struct PIIMasker: Sendable {
             return (start, close + 1)
         }
         var end = domainStart
-        while end < scalars.count, isDomain(scalars[end]) { end += 1 }
+        while end < scalars.count, isDomain(scalars[end]), end == domainStart || !breaks.contains(end) { end += 1 }
         // A sentence's full stop or a dash after the address is not part of it.
         while end > domainStart, scalars[end - 1] == "." || scalars[end - 1] == "-" { end -= 1 }
         let domain = scalars[domainStart..<end]
