@@ -25,36 +25,29 @@ struct ArrayRunScan {
             guard bytes[index] == UInt8(ascii: "[") else { return bytes.count }
             index += 1
         }
-        var depth = 0
-        var inString = false
+        var nesting = JSONNesting()
         var last: Int?
         while index < bytes.count {
-            if inString {
+            if nesting.inString {
                 index = PlainTextScan.end(in: bytes, from: index)
                 guard index < bytes.count else { break }
                 if bytes[index] == UInt8(ascii: "\\") {
                     index += 2
                     continue
                 }
-                if bytes[index] == UInt8(ascii: "\"") { inString = false }
+                if bytes[index] == UInt8(ascii: "\"") { nesting.inString = false }
                 index += 1
                 continue
             }
-            switch bytes[index] {
-            case UInt8(ascii: "\""): inString = true
-            case UInt8(ascii: "{"), UInt8(ascii: "["): depth += 1
-            case UInt8(ascii: "}"), UInt8(ascii: "]"):
-                if depth > 0 {
-                    depth -= 1
-                } else {
-                    // The array's end, or a stray `}` the strict reading reports: either way the
-                    // rest is handed over as it comes.
-                    opened = true
-                    closed = true
-                    return bytes.count
-                }
-            case UInt8(ascii: ","): if depth == 0 { last = index + 1 }
-            default: break
+            switch nesting.follow(bytes[index]) {
+            case .comma: last = index + 1
+            case .close:
+                // The array's end, or a stray `}` the strict reading reports: either way the rest
+                // is handed over as it comes.
+                opened = true
+                closed = true
+                return bytes.count
+            case nil: break
             }
             index += 1
         }

@@ -11,8 +11,7 @@ struct UsersArrayScan {
     typealias Element = (bytes: Range<Int>, line: Int)
 
     private let bytes: UnsafeBufferPointer<UInt8>
-    private var depth = 0
-    private var inString = false
+    private var nesting = JSONNesting()
     private var index: Int
     private var line: Int
     private var elementStart: Int
@@ -45,11 +44,11 @@ struct UsersArrayScan {
     /// The next user (nil for none: the array ended empty), or nil where the structure is broken.
     private mutating func nextElement() -> Element?? {
         while index < bytes.count {
-            if inString {
+            if nesting.inString {
                 // The bytes of a string, eight at a time up to its end, an escape or a line break.
                 index = PlainTextScan.end(in: bytes, from: index)
                 guard index < bytes.count else { break }
-            } else if depth > 0 {
+            } else if nesting.depth > 0 {
                 // Indentation, eight spaces at a time.
                 while index + 8 <= bytes.count,
                     UnsafeRawPointer(bytes.baseAddress! + index).loadUnaligned(as: UInt64.self) == PlainTextScan.eightSpaces
@@ -60,36 +59,28 @@ struct UsersArrayScan {
             }
             let byte = bytes[index]
             if byte == 0x0A { line += 1 }
-            if inString {
+            if nesting.inString {
                 if byte == UInt8(ascii: "\\") {
                     index += 1
                     if index < bytes.count, bytes[index] == 0x0A { line += 1 }
                 } else if byte == UInt8(ascii: "\"") {
-                    inString = false
+                    nesting.inString = false
                 }
             } else {
-                switch byte {
-                case UInt8(ascii: "\""): inString = true
-                case UInt8(ascii: "{"), UInt8(ascii: "["): depth += 1
-                case UInt8(ascii: "}"), UInt8(ascii: "]"):
-                    if depth > 0 {
-                        depth -= 1
-                    } else {
-                        guard byte == UInt8(ascii: "]") else { return nil }
-                        let boundary = index
-                        index += 1
-                        end = index
-                        // `[` + whitespace + `]` is an empty array; otherwise the last user ends here.
-                        if found == 0 && bytes[elementStart..<boundary].allSatisfy(Self.isWhitespace) { return .some(nil) }
-                        return close(at: boundary).map { .some($0) } ?? nil
-                    }
-                case UInt8(ascii: ","):
-                    if depth == 0 {
-                        let boundary = index
-                        index += 1
-                        return close(at: boundary).map { .some($0) } ?? nil
-                    }
-                default: break
+                switch nesting.follow(byte) {
+                case .close(let bracket):
+                    guard bracket == UInt8(ascii: "]") else { return nil }
+                    let boundary = index
+                    index += 1
+                    end = index
+                    // `[` + whitespace + `]` is an empty array; otherwise the last user ends here.
+                    if found == 0 && bytes[elementStart..<boundary].allSatisfy(Self.isWhitespace) { return .some(nil) }
+                    return close(at: boundary).map { .some($0) } ?? nil
+                case .comma:
+                    let boundary = index
+                    index += 1
+                    return close(at: boundary).map { .some($0) } ?? nil
+                case nil: break
                 }
             }
             index += 1
