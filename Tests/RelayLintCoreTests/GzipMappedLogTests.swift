@@ -97,6 +97,23 @@ import Testing
         #expect(fromGzip.inputs.first?.eventsMade == 21_000)
     }
 
+    /// Columns count Unicode scalars: an error on the line a run starts in is placed as in the
+    /// file also after letters of several bytes (runs once advanced the column by bytes).
+    @Test func anErrorAfterARunOfNonASCIITextIsPlacedAsInTheFile() throws {
+        let entry = Self.cloudEntry(1, subject: "Zoë-Ünlü-Ærø-" + String(repeating: "é", count: 100))
+        let count = FileBytes.blockSize / entry.utf8.count + 10
+        let text = "[" + Array(repeating: entry, count: count).joined(separator: ",") + #",{"x": ]]"# + "\n"
+        let plain = try Fixtures.temporaryFile(named: "one-line.json", contents: text)
+        let compressed = try Self.gzip(plain)
+        var found: [String] = []
+        for path in [plain, compressed] {
+            let thrown = #expect(throws: DiagnosticsError.self) { try Self.report(path) }
+            found.append(String((thrown?.diagnostics.first?.description ?? "").dropFirst(path.count)))
+        }
+        #expect(found[0] == ":1:\(text.unicodeScalars.count - 2): error: invalid JSON: unexpected character ']', expected a value")
+        #expect(found[1] == found[0])
+    }
+
     /// Read a run of elements at a time, a gzip array has the pipe's cap on an element, as JSON
     /// Lines have it on a line: an element past it stops the run where the element starts.
     @Test(arguments: [(" ", "]", "2:2"), ("", ",\n{}]", "2:1"), ("  ", String(repeating: "y", count: 4 << 20), "2:3")])

@@ -145,7 +145,7 @@ struct MappedLogReader: Sendable {
         return prefix
     }
 
-    /// A regular file (mapped), a gcloud array in a gzip file or on a pipe (read into memory).
+    /// A regular file, mapped (a pipe and a gzip file are streamed: `streamedPrefix`).
     private func readWhole(
         workers: [Worker], _ body: (consuming Delivery, _ record: DeliveredRecord, _ batch: PreparedBatch) throws -> Void
     ) throws(InputError) -> Totals {
@@ -239,11 +239,14 @@ struct MappedLogReader: Sendable {
                     if handedOver > cut { _ = scan.end(of: bytes) }
                     let cursor = RecordCursor(arrayRun: bytes, path: path, place: place, line: line, column: column)
                     totals.records += try deliver(cursor, in: bytes, workers: workers, body)
+                    // Columns count Unicode scalars, as `FileBytes.lineAndColumn` does: the bytes
+                    // that start none are not counted.
+                    let isScalarStart = { (byte: UInt8) in byte & 0xC0 != 0x80 }
                     if let lastNewline = bytes.lastIndex(of: 0x0A) {
                         line += bytes[...lastNewline].count { $0 == 0x0A }
-                        column = bytes.count - lastNewline
+                        column = 1 + bytes[(lastNewline + 1)...].count(where: isScalarStart)
                     } else {
-                        column += bytes.count
+                        column += bytes.count(where: isScalarStart)
                     }
                     place = scan.closed ? .after : .element
                 }
@@ -302,11 +305,10 @@ struct MappedLogReader: Sendable {
         return pipeline.records
     }
 
-    /// The caps on a log read into memory (a device, a gcloud array in a gzip file or on a pipe): a
-    /// log that starts with a NUL byte (`/dev/zero`, a stream of zeros) stops at its first block
-    /// instead of filling 4 GiB first, while a NUL line further on is an invalid record like any
-    /// other (`--skip-invalid` skips it). Lines are not capped: a gcloud array may be one long
-    /// line.
+    /// The caps on a log read into memory (a file that cannot be mapped; pipes, devices and gzip
+    /// files are streamed): a log that starts with a NUL byte stops at its first block instead
+    /// of filling 4 GiB first, while a NUL line further on is an invalid record like any other
+    /// (`--skip-invalid` skips it). Lines are not capped: a gcloud array may be one long line.
     static var caps: CappedRead {
         var caps = MappedFile.defaultCaps
         caps.refusesLeadingNUL = true
