@@ -5,7 +5,7 @@
 ///   (zero-width spaces and joiners, soft hyphens, bidirectional marks and overrides, variation
 ///   selectors, the combining grapheme joiner, Hangul fillers);
 /// - a control character other than tab and line ends is read both ways (`ControlCharacters`),
-///   as a reports prints it escaped (`\u{1}`) or as a break: `secretjane\u{1}@example.com` reads
+///   as a report prints it escaped (`\u{1}`) or as a break: `secretjane\u{1}@example.com` reads
 ///   as an address, `tel\u{B}0612345678` holds a number;
 /// - compatibility forms become the ASCII they show: fullwidth `＠`, letters and digits, the
 ///   small commercial at `﹫`, the ideographic full stops IDNA reads as dots;

@@ -130,7 +130,7 @@ public struct PIIMasker: Sendable {
     /// The address around the `@` at `at`: its first scalar and the end of its domain, or nil.
     /// The local part is what RFC 5322 allows unquoted, less `/` (a URL's) and an apostrophe
     /// that opens a quote (`'jane@…'`); the domain is labels of letters, digits, hyphens and
-    /// underscores: a name of letters (`jane@localhost`), names joined by dots
+    /// underscores: one name of letters and hyphens (`jane@localhost`), names joined by dots
     /// ending in one of letters (`pkg@1.2.3` is a version), or an IPv4 address (`jane@10.0.0.1`).
     static func email(in scalars: [Unicode.Scalar], at: Int, domainEndsBefore breaks: Set<Int> = []) -> (start: Int, end: Int)? {
         let domainStart = at + 1
@@ -169,7 +169,7 @@ public struct PIIMasker: Sendable {
             // A host name alone, as mail inside a network is addressed (`jane@localhost`): a word
             // of letters and hyphens. One with a digit is a version or a tag (`node@18`,
             // `job@v2`, `worker@queue-3`).
-            let hostName = domain.allSatisfy { $0.properties.isAlphabetic || $0 == "-" } && domain.first != "-"
+            let hostName = first != "-" && domain.allSatisfy { $0.properties.isAlphabetic || $0 == "-" }
             return hostName ? (start, end) : nil
         }
         let topLevel = domain[(dot + 1)...]
