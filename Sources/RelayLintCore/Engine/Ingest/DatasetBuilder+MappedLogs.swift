@@ -12,20 +12,12 @@ extension DatasetBuilder {
         var summary = InputFileSummary(path: path, kind: .events, sha256: "", records: 0)
         summary.format = mapping.id
         var made = 0
-        var skipped: [String: (reason: String, detail: String?, count: Int)] = [:]
-        var skipOrder: [String] = []
+        var skipped = SkippedRecordTally()
         var unjoined: (count: Int, first: SourceLocation?) = (0, nil)
         var ambiguous: (count: Int, first: SourceLocation?) = (0, nil)
         var unattributed: (count: Int, first: SourceLocation?) = (0, nil)
         func skip(_ reason: String, _ detail: String?, at location: SourceLocation) {
-            var detail = detail
-            var key = reason + "\u{0}" + (detail ?? "")
-            if skipped[key] == nil, detail != nil, skipOrder.count >= InputLimits.listedSkipDetails {
-                detail = InputFileSummary.SkippedRecords.unlistedDetails
-                key = reason + "\u{0}" + detail!
-            }
-            if skipped[key] == nil { skipOrder.append(key) }
-            skipped[key, default: (reason, detail, 0)].count += 1
+            skipped.records[skipped.place(reason: reason, detail: detail)].count += 1
             if reason == AppleAccountIndex.noAccount {
                 unjoined.count += 1
                 unjoined.first = unjoined.first ?? location
@@ -85,10 +77,7 @@ extension DatasetBuilder {
         summary.sha256 = totals.sha256
         summary.records = totals.records
         summary.eventsMade = made
-        summary.skippedRecords = skipOrder.map { key in
-            let entry = skipped[key]!
-            return InputFileSummary.SkippedRecords(reason: entry.reason, detail: entry.detail, count: entry.count)
-        }
+        summary.skippedRecords = skipped.records
         if totals.tokensDecoded > 0 {
             summary.signedTokens = totals.tokensDecoded
             summary.verifiedSignatures = keys == nil ? nil : totals.tokensVerified

@@ -407,12 +407,6 @@ public enum PartitionMerger {
         return builder.notesSoFar.first
     }
 
-    /// A reason and detail records of an input were skipped for.
-    private struct SkipKey: Hashable {
-        let reason: String
-        let detail: String?
-    }
-
     /// The partials' inputs added up: the data under their original names, the rest as each
     /// partition read it (alike in all).
     private static func mergedInputs(
@@ -465,25 +459,14 @@ public enum PartitionMerger {
             // order, the others counted under their reason. Past that many, a partition counted
             // some details under their reason already, so the list may differ from one run's (the
             // README says so); the totals do not.
-            var skipPlaces: [SkipKey: Int] = [:]
-            merged[index].skippedRecords = []
+            var skipped = SkippedRecordTally()
             for (number, (partial, input)) in zip(partials, all).enumerated() {
                 let earlier = partials[..<number].map(\.path)
-                for var record in input.skippedRecords {
-                    var key = SkipKey(reason: record.reason, detail: record.detail)
-                    if skipPlaces[key] == nil, record.detail != nil, skipPlaces.count >= InputLimits.listedSkipDetails {
-                        record.detail = InputFileSummary.SkippedRecords.unlistedDetails
-                        key = SkipKey(reason: record.reason, detail: record.detail)
-                    }
-                    if let place = skipPlaces[key] {
-                        try PartitionMerger.add(
-                            record.count, to: &merged[index].skippedRecords[place].count,
-                            "evaluation.inputs[\(index)].skippedRecords count",
-                            in: partial.path, after: earlier)
-                    } else {
-                        skipPlaces[key] = merged[index].skippedRecords.count
-                        merged[index].skippedRecords.append(record)
-                    }
+                for record in input.skippedRecords {
+                    let place = skipped.place(reason: record.reason, detail: record.detail)
+                    try PartitionMerger.add(
+                        record.count, to: &skipped.records[place].count, "evaluation.inputs[\(index)].skippedRecords count",
+                        in: partial.path, after: earlier)
                 }
                 guard number > 0 else { continue }
                 func add(_ value: Int, to total: inout Int, _ what: String) throws(DiagnosticsError) {
@@ -504,6 +487,7 @@ public enum PartitionMerger {
                 try add(input.signedTokens, to: &merged[index].signedTokens, "signedTokens")
                 try add(input.verifiedSignatures, to: &merged[index].verifiedSignatures, "verifiedSignatures")
             }
+            merged[index].skippedRecords = skipped.records
         }
         guard problems.isEmpty else { throw DiagnosticsError(problems) }
         return merged
