@@ -151,6 +151,7 @@ import Testing
         "100% done", "50%40 ratio", "+1 42 exam", "0x1234567", "see https://medium.com/@jane.doe/post",
         "AT&T", "&#64;octocat", "tom &amp; jerry", "50%2B", "٢٠٢٦-٠١-١٥", "ｖｅｒｓｉｏｎ　１．２．３",
         "job@v2", "worker@queue-3", "image@sha256:9f86d081", "com.example.app@2x", "&#+64;x", "hotel:0612345678",
+        "100%25 done", "50%2540 ratio", "%C3%28 %FF%FE %E2%82 %F5%80%80%80", "a%0A@%0Ab",
     ])
     func leavesIdsDatesTimesVersionsAndHashes(value: String) {
         #expect(PIIMasker().mask(value) == value)
@@ -200,6 +201,14 @@ import Testing
         ("sekrit30&#65312;example.com", "s•••&#65312;example.com"),
         ("jane&#64example.com", "j•••&#64example.com"),
         ("%73ekrit%40example.com", "s•••%40example.com"),
+        // Percent-encoded UTF-8 (a fullwidth at sign, fullwidth digits) and escapes encoded
+        // twice, as a URL inside a URL is: `%25` is the `%` of the escape after it.
+        ("jane%EF%BC%A0example.com", "j•••%EF%BC%A0example.com"),
+        ("jane%2540example.com", "j•••%2540example.com"),
+        ("next=%252Fmail%253Fto%253Djane%252540example.com", "next=%252Fm•••%252540example.com"),
+        ("to=%252B14155550188", "to=+1••••••••88"),
+        ("%EF%BC%90%EF%BC%96%EF%BC%911234%EF%BC%9578", "••••••••78"),
+        ("jane%E2%80%8B@example.com", "j•••@example.com"),
         ("tel:0612340117", "tel:••••••••17"),
         ("jane@10.0.0.1", "j•••@10.0.0.1"),
         ("jane@example.x", "j•••@example.x"),

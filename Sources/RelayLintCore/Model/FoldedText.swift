@@ -11,8 +11,8 @@
 ///   small commercial at `﹫`, the ideographic full stops IDNA reads as dots;
 /// - decimal digits of any script become ASCII digits (`٠٦١٢٣٤٥٦٧٨` is a phone number);
 /// - characters escaped for HTML or URLs are read as the characters they stand for
-///   (`jane&#64;example.com`, `&commat;`, `&#x200B;`, `%40`, `%2B1`): a value quoted from a web
-///   form or a request log keeps its escapes.
+///   (`jane&#64;example.com`, `&commat;`, `&#x200B;`, `%40`, `%2B1`, the UTF-8 of `%EF%BC%A0`,
+///   `%2540` encoded twice): a value quoted from a web form or a request log keeps its escapes.
 ///
 /// Each folded scalar remembers the span of the text it stands for, so the masker replaces the
 /// original characters and copies the rest as it was written.
@@ -132,16 +132,61 @@ struct FoldedText {
     private static func escape(in scalars: [Unicode.Scalar], at index: Int) -> (Unicode.Scalar, Int)? {
         switch scalars[index] {
         case "%":
-            // `%40`, `%2B`, `%65`: printable ASCII percent-encoded.
-            guard index + 2 < scalars.count, let high = hexDigit(scalars[index + 1]), let low = hexDigit(scalars[index + 2]),
-                (0x20...0x7E).contains(high << 4 | low)
-            else { return nil }
-            return (Unicode.Scalar(UInt8(high << 4 | low)), 3)
+            return percentEncoded(in: scalars, at: index)
         case "&":
             return characterReference(in: scalars, at: index)
         default:
             return nil
         }
+    }
+
+    /// A percent-encoded character at the `%` at `index`, and how many scalars spell it:
+    /// printable ASCII (`%40`, `%2B`, `%65`), a control character (`%01`, read as any is), or the
+    /// UTF-8 of any other (`%EF%BC%A0`, a fullwidth at sign); encoded twice or more too, as a
+    /// URL inside a URL is (`%2540`: `%25` is the `%` of `%40`).
+    private static func percentEncoded(in scalars: [Unicode.Scalar], at index: Int) -> (Unicode.Scalar, Int)? {
+        guard let (lead, afterLead) = percentEncodedByte(in: scalars, at: index) else { return nil }
+        if lead < 0x80 {
+            // Tab and line ends stay as written: a reader of an escaped `%0A` sees no break.
+            guard lead >= 0x20 || isControl(Unicode.Scalar(lead)) else { return nil }
+            return (Unicode.Scalar(lead), afterLead - index)
+        }
+        // The bytes of one UTF-8 sequence, each percent-encoded; any other byte over 0x7F is
+        // no character a reader sees, and is left as written.
+        let length: Int
+        switch lead {
+        case 0xC2...0xDF: length = 2
+        case 0xE0...0xEF: length = 3
+        case 0xF0...0xF4: length = 4
+        default: return nil
+        }
+        var bytes = [lead]
+        var next = afterLead
+        while bytes.count < length {
+            guard next < scalars.count, scalars[next] == "%", let (byte, after) = percentEncodedByte(in: scalars, at: next) else {
+                return nil
+            }
+            bytes.append(byte)
+            next = after
+        }
+        var decoder = UTF8()
+        var iterator = bytes.makeIterator()
+        guard case .scalarValue(let scalar) = decoder.decode(&iterator), iterator.next() == nil else { return nil }
+        return (scalar, next - index)
+    }
+
+    /// The byte a `%` at `index` and the two hex digits after it stand for, through any `%25`s
+    /// in front of them (each the `%` of the escape after it), and where its escape ends.
+    private static func percentEncodedByte(in scalars: [Unicode.Scalar], at index: Int) -> (UInt8, Int)? {
+        var digits = index + 1
+        func hexPair(at position: Int) -> UInt8? {
+            guard position + 1 < scalars.count, let high = hexDigit(scalars[position]), let low = hexDigit(scalars[position + 1])
+            else { return nil }
+            return UInt8(high << 4 | low)
+        }
+        while hexPair(at: digits) == 0x25, hexPair(at: digits + 2) != nil { digits += 2 }
+        guard let byte = hexPair(at: digits) else { return nil }
+        return (byte, digits + 2)
     }
 
     /// An HTML character reference at the `&` at `index`: a numeric one (`&#64;`, `&#x40;`, also
