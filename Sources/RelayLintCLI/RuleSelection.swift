@@ -14,6 +14,7 @@ struct RuleSelection: ParsableArguments {
     var disabled: [String] = []
 
     func validate() throws {
+        guard !ArgumentChecks.areHeldBack else { return }
         if let both = enabled.first(where: disabled.contains) {
             throw ValidationError("rule '\(both)' is given with both --enable and --disable")
         }

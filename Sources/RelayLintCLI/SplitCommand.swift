@@ -34,6 +34,7 @@ struct SplitCommand: ParsableCommand {
     var output: String
 
     func validate() throws {
+        guard !ArgumentChecks.areHeldBack else { return }
         guard (1...Shard.maximumCount).contains(partitions) else {
             throw ValidationError("--partitions must be from 1 to \(Shard.maximumCount); found \(partitions)")
         }

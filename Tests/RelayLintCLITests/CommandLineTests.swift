@@ -292,6 +292,28 @@ import Testing
         #expect(!result.stderr.isEmpty)
     }
 
+    /// A mistyped option is told as such, though the command's own checks (nothing to check,
+    /// a bad --shard) would fail too: those run first in ArgumentParser, and hid the typo.
+    @Test(arguments: [
+        (["check", "--event", "Examples/events.jsonl"], "Unknown option '--event'"),
+        (["check", "--events", "x", "--shard", "9/2", "--bogus"], "Unknown option '--bogus'"),
+        (["split", "--partitions", "2", "--output", "/tmp/x", "--acounts", "a.json"], "Unknown option '--acounts'"),
+        (["merge", "x.json", "--fail-on", "fatal", "--frobnicate"], "Unknown option '--frobnicate'"),
+    ])
+    func aMistypedOptionIsToldBeforeTheCommandsChecks(arguments: [String], message: String) throws {
+        let result = try CommandRunner.run(arguments)
+        #expect(result.status == 2)
+        #expect(result.stderr.contains(message), "\(result.stderr)")
+        #expect(!result.stderr.contains("nothing to"), "\(result.stderr)")
+    }
+
+    /// Without a typo, the command's checks are told as before.
+    @Test func theCommandsOwnChecksAreToldWhenTheOptionsAreKnown() throws {
+        let result = try CommandRunner.run(["check", "--events", "x", "--shard", "9/2"])
+        #expect(result.status == 2)
+        #expect(result.stderr.contains("--shard takes K/N"), "\(result.stderr)")
+    }
+
     /// A report that cannot be written all the way (here: a device that is always full) fails
     /// the run with exit code 2, and the device is left alone.
     @Test(.enabled(if: FileManager.default.fileExists(atPath: "/dev/full")))
