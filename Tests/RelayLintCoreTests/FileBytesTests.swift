@@ -68,4 +68,37 @@ import Testing
             #expect(once.map(\.column) == offsets.map { FileBytes.lineAndColumn(of: $0, in: buffer).column })
         }
     }
+
+    /// Lines split the simple way: each up to its line feed, less a carriage return before it,
+    /// numbered from 1; empty ones left out.
+    static func simpleLineRanges(_ bytes: [UInt8]) -> [(bytes: Range<Int>, number: Int)] {
+        var ranges: [(bytes: Range<Int>, number: Int)] = []
+        var start = 0
+        var number = 1
+        while start < bytes.count {
+            let newline = bytes[start...].firstIndex(of: 0x0A) ?? bytes.count
+            let end = newline > start && bytes[newline - 1] == 0x0D ? newline - 1 : newline
+            if end > start { ranges.append((start..<end, number)) }
+            number += 1
+            start = newline + 1
+        }
+        return ranges
+    }
+
+    /// Runs of empty lines (`\n`, `\r\n`, mixed, longer and shorter than a word) are stepped
+    /// over a word at a time, and every line after them keeps its number; a lone `\r` is no
+    /// line break.
+    @Test func emptyLinesAreSkippedWithoutLosingCount() {
+        let pieces = ["\n", "\r\n", "\n\n\n\n\n\n\n\n\n", "\r\n\r\n\r\n\r\n\r\n", "\r", "{}", " ", "x\r"]
+        var generator = SystemRandomNumberGenerator()
+        for _ in 0..<400 {
+            let text = (0..<Int.random(in: 0...24, using: &generator)).map { _ in pieces.randomElement(using: &generator)! }.joined()
+            let bytes = Array(text.utf8)
+            let split = bytes.withUnsafeBufferPointer { FileBytes.lineRanges(in: $0, firstLine: 1) }
+            let simple = Self.simpleLineRanges(bytes)
+            #expect(split.ranges.map(\.bytes) == simple.map(\.bytes), "\(text.debugDescription)")
+            #expect(split.ranges.map(\.number) == simple.map(\.number), "\(text.debugDescription)")
+            #expect(split.lineCount == bytes.count { $0 == 0x0A } + (bytes.last.map { $0 == 0x0A ? 0 : 1 } ?? 0), "\(text.debugDescription)")
+        }
+    }
 }

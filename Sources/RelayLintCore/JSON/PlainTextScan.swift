@@ -1,9 +1,7 @@
-/// Finds where the plain part of a JSON string ends, a word at a time: the readers step over
-/// millions of string bytes that are neither a quote, a backslash nor a control character.
+/// Finds where the plain part of a JSON string, or a run of whitespace between values, ends a
+/// word at a time: the readers step over millions of string bytes that are neither a quote, a
+/// backslash nor a control character, and a hostile file over gigabytes of whitespace.
 enum PlainTextScan {
-    /// Eight spaces as one little- or big-endian word: pretty-printed JSON is indented in them.
-    static let eightSpaces = UInt64(0x2020_2020_2020_2020)
-
     /// The first index at or after `start` holding `"`, `\\` or a byte below 0x20 (the end of
     /// `bytes` if none). Whole 8-byte words of other bytes are skipped at once, by the classic
     /// test for a zero byte (`word ^ pattern`) and for a byte below 0x20.
@@ -24,5 +22,40 @@ enum PlainTextScan {
         }
         while index < bytes.count, bytes[index] != 0x22, bytes[index] != 0x5C, bytes[index] >= 0x20 { index += 1 }
         return index
+    }
+
+    /// The first index at or after `start` that is not JSON whitespace (space, tab, line feed,
+    /// carriage return; the end of `bytes` if none), and how many line feeds lie before it.
+    /// Whole words of whitespace are skipped at once: a 5 MB gzip file of an export holding 4 GiB
+    /// of spaces was scanned a byte at a time, for most of a minute.
+    static func endOfWhitespace(in bytes: UnsafeBufferPointer<UInt8>, from start: Int) -> (end: Int, lineFeeds: Int) {
+        let lows: UInt64 = 0x7F7F_7F7F_7F7F_7F7F
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        // The top bit of each byte of `word` that equals `byte`, exactly (no borrow reaches into
+        // the next byte, as it can in the shorter test `end(in:from:)` uses).
+        func equal(_ word: UInt64, _ byte: UInt8) -> UInt64 {
+            let difference = word ^ (ones &* UInt64(byte))
+            return ~(((difference & lows) &+ lows) | difference) & ~lows
+        }
+        var index = start
+        var lineFeeds = 0
+        if let base = bytes.baseAddress {
+            while index + 8 <= bytes.count {
+                let word = UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self)
+                let feeds = equal(word, 0x0A)
+                guard equal(word, 0x20) | feeds | equal(word, 0x09) | equal(word, 0x0D) == ~lows else { break }
+                lineFeeds += feeds.nonzeroBitCount
+                index += 8
+            }
+        }
+        while index < bytes.count {
+            switch bytes[index] {
+            case 0x0A: lineFeeds += 1
+            case 0x20, 0x09, 0x0D: break
+            default: return (index, lineFeeds)
+            }
+            index += 1
+        }
+        return (index, lineFeeds)
     }
 }

@@ -397,6 +397,10 @@ struct MappedLogReader: Sendable {
             var offset = 0
             var firstLong: Int?
             while offset < bytes.count {
+                let empty = FileBytes.endOfEmptyLines(in: bytes, from: offset)
+                lines += empty.count
+                offset = empty.end
+                guard offset < bytes.count else { break }
                 let end = FileBytes.indexOfNewline(in: bytes, from: offset) ?? bytes.count
                 if firstLong == nil, end - offset > limit { firstLong = lines }
                 offset = end + 1
@@ -422,6 +426,12 @@ struct MappedLogReader: Sendable {
             var spans: [RecordSpan] = []
             spans.reserveCapacity(limit)
             while spans.count < limit, offset < count {
+                if bytes[offset] == 0x0A || bytes[offset] == 0x0D {
+                    let empty = FileBytes.endOfEmptyLines(in: UnsafeBufferPointer(rebasing: bytes[..<count]), from: offset)
+                    line += empty.count
+                    offset = empty.end
+                    guard offset < count else { break }
+                }
                 let newline = FileBytes.indexOfNewline(in: bytes, from: offset) ?? count
                 // The cap on one line of a log holds for a file as for a pipe or a gzip file,
                 // which stop there: the same log must not read differently by how it came.

@@ -39,6 +39,8 @@ struct ArrayRunScan {
                 index += 1
                 continue
             }
+            index = PlainTextScan.endOfWhitespace(in: bytes, from: index).end
+            guard index < bytes.count else { break }
             switch nesting.follow(bytes[index]) {
             case .comma: last = index + 1
             case .close:

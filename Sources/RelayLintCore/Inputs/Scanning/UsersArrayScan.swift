@@ -48,13 +48,11 @@ struct UsersArrayScan {
                 // The bytes of a string, eight at a time up to its end, an escape or a line break.
                 index = PlainTextScan.end(in: bytes, from: index)
                 guard index < bytes.count else { break }
-            } else if nesting.depth > 0 {
-                // Indentation, eight spaces at a time.
-                while index + 8 <= bytes.count,
-                    UnsafeRawPointer(bytes.baseAddress! + index).loadUnaligned(as: UInt64.self) == PlainTextScan.eightSpaces
-                {
-                    index += 8
-                }
+            } else {
+                // Indentation and line breaks, a word at a time.
+                let whitespace = PlainTextScan.endOfWhitespace(in: bytes, from: index)
+                index = whitespace.end
+                line += whitespace.lineFeeds
                 guard index < bytes.count else { break }
             }
             let byte = bytes[index]
@@ -74,7 +72,7 @@ struct UsersArrayScan {
                     index += 1
                     end = index
                     // `[` + whitespace + `]` is an empty array; otherwise the last user ends here.
-                    if found == 0 && bytes[elementStart..<boundary].allSatisfy(Self.isWhitespace) { return .some(nil) }
+                    if found == 0 && PlainTextScan.endOfWhitespace(in: bytes, from: elementStart).end >= boundary { return .some(nil) }
                     return close(at: boundary).map { .some($0) } ?? nil
                 case .comma:
                     let boundary = index
@@ -91,18 +89,13 @@ struct UsersArrayScan {
     /// The user that ends at `boundary` (a `,` or the `]`), past its leading whitespace; nil for
     /// none (`[1,,2]`).
     private mutating func close(at boundary: Int) -> Element? {
-        var first = elementStart
-        var firstLine = elementStartLine
-        while first < boundary, Self.isWhitespace(bytes[first]) {
-            if bytes[first] == 0x0A { firstLine += 1 }
-            first += 1
-        }
+        let whitespace = PlainTextScan.endOfWhitespace(in: bytes, from: elementStart)
+        let first = min(whitespace.end, boundary)
+        let firstLine = elementStartLine + whitespace.lineFeeds
         elementStart = boundary + 1
         elementStartLine = line
         guard first < boundary else { return nil }
         found += 1
         return (first..<boundary, firstLine)
     }
-
-    private static func isWhitespace(_ byte: UInt8) -> Bool { byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D }
 }
