@@ -98,7 +98,8 @@ import Testing
             let simple = Self.simpleLineRanges(bytes)
             #expect(split.ranges.map(\.bytes) == simple.map(\.bytes), "\(text.debugDescription)")
             #expect(split.ranges.map(\.number) == simple.map(\.number), "\(text.debugDescription)")
-            #expect(split.lineCount == bytes.count { $0 == 0x0A } + (bytes.last.map { $0 == 0x0A ? 0 : 1 } ?? 0), "\(text.debugDescription)")
+            #expect(
+                split.lineCount == bytes.count { $0 == 0x0A } + (bytes.last.map { $0 == 0x0A ? 0 : 1 } ?? 0), "\(text.debugDescription)")
         }
     }
 }
