@@ -49,6 +49,9 @@ public struct YAMLTree: Sendable, Equatable {
 
     /// Parses YAML text; syntax errors and non-string keys become diagnostics.
     public static func parse(_ text: String, path: String) -> Result<YAMLTree?, DiagnosticsError> {
+        // A byte order mark, as editors on Windows write one, is no part of the document: libyaml,
+        // told the text is UTF-8, read it as a character, and `\u{FEFF}mapping: x` failed at line 2.
+        if text.unicodeScalars.first == "\u{FEFF}" { return parse(String(text.unicodeScalars.dropFirst()), path: path) }
         // Before composing: an alias bomb blows up in whatever walks the composed tree.
         if let alias = YAMLAliases.first(in: text) {
             return .failure(

@@ -33,6 +33,28 @@ import Testing
         #expect(error.diagnostics.count == 7)
     }
 
+    /// A byte order mark before the first key, as editors on Windows save YAML, is no part of
+    /// the mapping: it loaded only when a comment came first.
+    @Test func aByteOrderMarkBeforeTheFirstKeyIsSkipped() throws {
+        let text = """
+            mapping: backend
+            recognize: {path: action, is: string}
+            events:
+              - type: consent.granted
+                id: {path: ts}
+                time: {path: ts}
+                subject: {path: uid}
+            """
+        let plain = try MappingLoader.load(text: text, path: "m.yml", sha256: "").get()
+        let marked = try MappingLoader.load(text: "\u{FEFF}" + text, path: "m.yml", sha256: "").get()
+        #expect(marked.id == plain.id && marked.events.count == plain.events.count)
+        guard case .failure(let error) = MappingLoader.load(text: "\u{FEFF}mapping: Bad_Name\n", path: "m.yml", sha256: "") else {
+            Issue.record("the mapping loaded")
+            return
+        }
+        #expect(error.diagnostics.contains { $0.location.line == 1 && $0.message.contains("must be kebab-case") })
+    }
+
     /// Named values are worked out when first read: one named `item` would be the list element
     /// or the value depending on where it was first read, so the name is refused.
     @Test func aValueNamedItemIsRefused() {
