@@ -168,6 +168,33 @@ import Testing
         #expect(try Linter.run(request).inputs.last?.skippedRecords.map(\.detail) == ["jane.doe@example.com"])
     }
 
+    /// One id of a batch deletion that names no account (null, or empty) leaves the entry's
+    /// other deletions in place, with a note; an entry none of whose events names an account is
+    /// skipped as naming no subject. A null among the ids dropped every deletion of the entry,
+    /// and an empty localId became an account of its own.
+    @Test func anIdThatNamesNoAccountLeavesTheEntrysOtherEventsInPlace() throws {
+        let entry = { (id: String, method: String, request: String) in
+            #"{"insertId":"\#(id)","timestamp":"2026-01-05T00:00:00Z","protoPayload":{"@type":"type.googleapis.com/google.cloud.audit.AuditLog","#
+                + #""methodName":"google.cloud.identitytoolkit.v1.AccountManagementService.\#(method)","request":\#(request)}}"#
+        }
+        let log = try Fixtures.temporaryFile(
+            named: "audit.jsonl",
+            contents: [
+                entry("b1", "BatchDeleteAccounts", #"{"localIds":["u1",null,"","u2"]}"#),
+                entry("d1", "DeleteAccount", #"{"localId":""}"#),
+            ].joined(separator: "\n") + "\n")
+        var request = try Self.request(events: [])
+        request.eventPaths = [log]
+        let report = try Linter.run(request)
+        let input = try #require(report.inputs.last)
+        #expect(input.records == 2 && input.eventsMade == 2)
+        #expect(input.skippedRecords == [.init(reason: RecordMapper.noSubject, detail: nil, count: 1)])
+        let leftOut = report.notes.filter { $0.message.contains("named no account") }
+        #expect(leftOut.count == 1)
+        #expect(leftOut.first?.message.hasPrefix("1 record of 'cloud-logging-by-app' gave events, but 2 more events of it") == true)
+        #expect(leftOut.first?.location.line == 1)
+    }
+
     /// With Apple's keys given, a notification given as decoded claims carries nothing to
     /// verify: it is read (the contract accepts the form) and the report warns that it was not
     /// verified, instead of counting only the signatures that were.

@@ -16,6 +16,7 @@ extension DatasetBuilder {
         var unjoined: (count: Int, first: SourceLocation?) = (0, nil)
         var ambiguous: (count: Int, first: SourceLocation?) = (0, nil)
         var unattributed: (count: Int, first: SourceLocation?) = (0, nil)
+        var leftOut: (count: Int, records: Int, first: SourceLocation?) = (0, 0, nil)
         func skip(_ reason: String, _ detail: String?, at location: SourceLocation) {
             skipped.records[skipped.place(reason: reason, detail: detail)].count += 1
             if reason == AppleAccountIndex.noAccount {
@@ -41,7 +42,12 @@ extension DatasetBuilder {
                 try addInvalid(diagnostic, fromPipe: opened != nil)
             case .skipped(let reason, let detail):
                 skip(reason, detail, at: SourceLocation(file: path, line: record.line))
-            case .events(let positions):
+            case .events(let positions, let leftOutWithoutSubject):
+                if leftOutWithoutSubject > 0 {
+                    leftOut.count += leftOutWithoutSubject
+                    leftOut.records += 1
+                    leftOut.first = leftOut.first ?? SourceLocation(file: path, line: record.line)
+                }
                 batch.bytes.withUnsafeBufferPointer { buffer in
                     // Each event read where the batch holds it, not copied out (`ingest`).
                     for position in positions {
@@ -104,6 +110,14 @@ extension DatasetBuilder {
             addNote(
                 .warning,
                 "\(unattributed.count) record\(unattributed.count == 1 ? "" : "s") of '\(mapping.id)' would give events but name no account; skipped",
+                at: first)
+        }
+        if leftOut.count > 0, let first = leftOut.first {
+            addNote(
+                .warning,
+                "\(leftOut.records) record\(leftOut.records == 1 ? "" : "s") of '\(mapping.id)' gave events, but \(leftOut.count) more "
+                    + "event\(leftOut.count == 1 ? "" : "s") of \(leftOut.records == 1 ? "it" : "them") named no account "
+                    + "(a null or empty id in a list, such as a batch deletion's localIds): left out",
                 at: first)
         }
         if totals.unsignedRecords > 0, keys != nil {

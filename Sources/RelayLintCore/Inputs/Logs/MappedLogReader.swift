@@ -42,8 +42,9 @@ struct MappedLogReader: Sendable {
 
     /// What one record became.
     enum Delivery {
-        /// Its events, at these positions of its slice's `PreparedBatch`.
-        case events(Range<Int>)
+        /// Its events, at these positions of its slice's `PreparedBatch`, and how many more it
+        /// would have given but for naming no subject (`RecordMapper.eventsLeftOutWithoutSubject`).
+        case events(Range<Int>, leftOutWithoutSubject: Int)
         case skipped(reason: String, detail: String?)
         case invalid(Diagnostic)
     }
@@ -592,7 +593,7 @@ struct MappedLogReader: Sendable {
             guard failure.invalid else { return .skipped(reason: failure.reason, detail: nil) }
             return .invalid(Diagnostic(.error, "\(failure.reason) (mapping '\(mapping.id)')", at: location))
         }
-        return .events(first..<batch.events.count)
+        return .events(first..<batch.events.count, leftOutWithoutSubject: worker.mapper.eventsLeftOutWithoutSubject)
     }
 }
 

@@ -75,6 +75,11 @@ final class RecordMapper {
     /// The reason a record that names no subject is skipped under; it is also a data-quality note.
     static let noSubject = "no subject"
 
+    /// How many of the last record's events were left out for naming no subject while others
+    /// named one (`["u1", null]` in a batch deletion's `localIds`): the record gives the others,
+    /// and the run notes these (a null among the ids dropped every deletion of the entry).
+    private(set) var eventsLeftOutWithoutSubject = 0
+
     /// One event a record gave, before `Event.make` validates it: the reserved fields as the
     /// mapping gave them, and the others sorted by name as `EventFields` keeps them. A
     /// dictionary of all of them, hashed, then searched and sorted by `Event.make` and walked
@@ -189,6 +194,7 @@ final class RecordMapper {
     ///   together (`InputLimits.eventBytes(ofRecord:)`).
     private func mapLaidOut(into events: inout [MappedEvent], idBytesLimit: Int = InputLimits.eventBytes(ofRecord: 0)) -> Verdict {
         scope.begin()
+        eventsLeftOutWithoutSubject = 0
         // A record that is not an object, nor of the mapping's format (`1`, `null`, `[]` in a
         // Cloud Logging file), is not a record of this log at all: invalid, not "not an account
         // change". Objects are not tested: a sink holds other services' entries, skipped as such.
@@ -214,7 +220,7 @@ final class RecordMapper {
         for index in skips.indices where try skips[index].condition?.holds(in: scope) ?? true {
             return .skipped(reason: skips[index].reason, detail: try skips[index].detail?.evaluate(in: scope)?.displayText)
         }
-        var namesNoSubject = false
+        var withoutSubject = 0
         // The templates the dispatch leaves possible, once the first dispatched one is reached.
         // Its parts are taken out once: read in the loop, each template copied the dispatch.
         var possible: [Int]?
@@ -230,7 +236,7 @@ final class RecordMapper {
             guard try template.condition?.holds(in: scope) ?? true else { continue }
             guard let forEach = template.forEach else {
                 // One event, without a list of one item made for it.
-                if try !append(template, number: number, in: scope, to: &events) { namesNoSubject = true }
+                if try !append(template, number: number, in: scope, to: &events) { withoutSubject += 1 }
                 continue
             }
             let items: [JSONValue]
@@ -242,13 +248,17 @@ final class RecordMapper {
             for item in items {
                 scope.item = item
                 defer { scope.item = nil }
-                if try !append(template, number: number, in: scope, to: &events) { namesNoSubject = true }
+                if try !append(template, number: number, in: scope, to: &events) { withoutSubject += 1 }
                 if events.count - first > Self.maximumEvents {
                     throw MappingFailure("a record gives more than \(Self.maximumEvents) events; at most \(Self.maximumEvents) are read")
                 }
             }
         }
-        if namesNoSubject { return .skipped(reason: RecordMapper.noSubject, detail: nil) }
+        if withoutSubject > 0 {
+            // Only a record none of whose events names a subject is skipped for it.
+            if events.count == first { return .skipped(reason: RecordMapper.noSubject, detail: nil) }
+            eventsLeftOutWithoutSubject = withoutSubject
+        }
         if events.count == first {
             return .skipped(reason: unmatched.reason, detail: try unmatched.detail?.evaluate(in: scope)?.displayText)
         }
@@ -270,7 +280,7 @@ final class RecordMapper {
     }
 
     /// Appends the event a template gives in a scope to `events`; false, and nothing appended,
-    /// when it names no subject. Appended where it was made: an event returned was copied once
+    /// when it names no subject (none, null, or an empty string, which names no account). Appended where it was made: an event returned was copied once
     /// more on its way into the list.
     private func append(
         _ template: EventTemplate, number: Int, in scope: MappingScope, to events: inout [MappedEvent]
@@ -297,7 +307,7 @@ final class RecordMapper {
         events[index].time = try template.reserved.time?.evaluate(in: scope).flatMap(Self.nonNull)
         events[index].app = try template.reserved.app?.evaluate(in: scope).flatMap(Self.nonNull)
         if let appleID = template.reserved.subjectAppleID {
-            guard let value = try appleID.evaluate(in: scope), value != .null else {
+            guard let value = try appleID.evaluate(in: scope), value != .null, value != .string("") else {
                 events.removeLast()
                 return false
             }
@@ -307,7 +317,7 @@ final class RecordMapper {
             events[index].appleID = text
             return true
         }
-        guard let subject = try template.reserved.subject?.evaluate(in: scope), subject != .null else {
+        guard let subject = try template.reserved.subject?.evaluate(in: scope), subject != .null, subject != .string("") else {
             events.removeLast()
             return false
         }
