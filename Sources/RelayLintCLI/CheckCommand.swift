@@ -133,9 +133,13 @@ struct CheckCommand: ParsableCommand {
     @Option(
         name: .customLong("data-end"),
         help: ArgumentHelp(
-            "The latest event time of all the data (RFC 3339), when the inputs are a part of it: windows still open then are pending, as in one run over all the data.",
+            "The latest event time of all the data (RFC 3339), when the inputs are a part of it: windows still open then are pending, as in one run over all the data; empty when the data has no event.",
             valueName: "time"))
-    var dataEnd: String?
+    var dataEndOption: String?
+
+    /// `--data-end`, nil when given empty: `split` writes an empty `data-end.txt` for data without
+    /// events, and the recipes pass it as `--data-end "$(cat parts/data-end.txt)"`.
+    private var dataEnd: String? { dataEndOption?.isEmpty == false ? dataEndOption : nil }
 
     @Flag(name: .shortAndLong, help: "No progress on standard error (progress shows only on a terminal, never in CI).")
     var quiet = false

@@ -29,6 +29,36 @@ import Testing
         }
     }
 
+    /// Data without events (an export alone) has no end: `data-end.txt` is empty, and the
+    /// recipe's `--data-end "$(cat parts/data-end.txt)"` passes an empty time, which means none.
+    /// Every partition run failed on it.
+    @Test func anExportAloneSplitsChecksAndMergesAsTheRecipeWritesIt() throws {
+        let folder = try Fixtures.temporaryDirectory()
+        let split = try CommandRunner.run([
+            "split", "--partitions", "2", "--accounts", "Examples/accounts.json", "--output", folder.path,
+        ])
+        #expect(split.status == 0, "\(split.stderr)")
+        let dataEnd = try String(contentsOf: folder.appendingPathComponent("data-end.txt"), encoding: .utf8)
+            .trimmingCharacters(in: .newlines)
+        #expect(dataEnd.isEmpty)
+        var partials: [String] = []
+        for index in 1...2 {
+            let partial = folder.appendingPathComponent("partial-\(index).json").path
+            let check = try CommandRunner.run([
+                "check", "--partition", "\(index)/2", "--data-end", dataEnd, "--accounts",
+                folder.appendingPathComponent("partition-\(index)-of-2/accounts.json").path, "--format", "json", "--output", partial,
+            ])
+            #expect(check.status == 0 || check.status == 1, "\(check.stderr)")
+            partials.append(partial)
+        }
+        let merged = try CommandRunner.run(
+            ["merge", "--sources", folder.appendingPathComponent("sources.json").path, "--format", "json"] + partials)
+        let single = try CommandRunner.run(["check", "--accounts", "Examples/accounts.json", "--format", "json"])
+        #expect(merged.status == single.status, "\(merged.stderr)")
+        let summary = { (text: String) in (try? JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])?["summary"] as? NSDictionary }
+        #expect(summary(merged.stdout) != nil && summary(merged.stdout) == summary(single.stdout))
+    }
+
     /// split reads files whole and records their hashes: standard input is bad usage that says
     /// so, and a missing file is said in three words, not Foundation's sentence.
     @Test func standardInputAndAMissingFileAreRefusedSayingWhy() throws {
