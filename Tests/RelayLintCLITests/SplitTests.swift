@@ -55,7 +55,9 @@ import Testing
             ["merge", "--sources", folder.appendingPathComponent("sources.json").path, "--format", "json"] + partials)
         let single = try CommandRunner.run(["check", "--accounts", "Examples/accounts.json", "--format", "json"])
         #expect(merged.status == single.status, "\(merged.stderr)")
-        let summary = { (text: String) in (try? JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])?["summary"] as? NSDictionary }
+        let summary = { (text: String) in
+            (try? JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])?["summary"] as? NSDictionary
+        }
         #expect(summary(merged.stdout) != nil && summary(merged.stdout) == summary(single.stdout))
     }
 
