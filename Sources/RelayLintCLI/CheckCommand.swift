@@ -182,8 +182,9 @@ struct CheckCommand: ParsableCommand {
         }
         // Read once, standard input has nothing left for a second --events - (which then "held
         // no record").
-        if eventPaths.filter({ $0 == "-" || $0 == "/dev/stdin" }).count > 1 {
-            throw ValidationError("standard input can be read once: give --events - (or /dev/stdin) at most once")
+        if (eventPaths + accountPaths).filter({ $0 == "-" || $0 == "/dev/stdin" }).count > 1 {
+            throw ValidationError(
+                "standard input can be read once: give - (or /dev/stdin) at most once, to --events or to --accounts")
         }
         if eventPaths.isEmpty && accountPaths.isEmpty {
             throw ValidationError("nothing to check: give --events FILE and/or --accounts FILE")
@@ -241,7 +242,8 @@ struct CheckCommand: ParsableCommand {
         let ruleSet = try rules.load(configuration: configuration, selection: selection)
         var request = LintRequest(
             // `-` is standard input, named as the system names it in reports.
-            eventPaths: eventPaths.map { $0 == "-" ? "/dev/stdin" : $0 }, accountPaths: accountPaths, manifestPath: manifestPath,
+            eventPaths: eventPaths.map { $0 == "-" ? "/dev/stdin" : $0 }, accountPaths: accountPaths.map { $0 == "-" ? "/dev/stdin" : $0 },
+            manifestPath: manifestPath,
             rules: ruleSet,
             skipInvalid: skipInvalid, showPII: showPII)
         if let domains = configuration?.relayDomains { request.relayDomains = RelayDomains(domains) }

@@ -180,6 +180,30 @@ import Testing
         let twice = try CommandRunner.run(Self.common + ["--events", "-", "--events", "/dev/stdin"])
         #expect(twice.status == 2)
         #expect(twice.stderr.contains("standard input can be read once"), "\(twice.stderr)")
+        let both = try CommandRunner.run(["check", "--accounts", "-", "--events", "-"])
+        #expect(both.status == 2)
+        #expect(both.stderr.contains("standard input can be read once"), "\(both.stderr)")
+    }
+
+    /// `--accounts -` reads the export from standard input, as `--events -` reads a log: it said
+    /// "cannot read file: no such file".
+    @Test func anExportOnStandardInputGivesTheFindingsOfTheFile() throws {
+        let arguments = ["check", "--events", "Examples/events.jsonl", "--manifest", "Examples/manifest.yml", "--format", "json"]
+        let file = try CommandRunner.run(arguments + ["--accounts", "Examples/accounts.json"])
+        let piped = try Self.piped("Examples/accounts.json", arguments + ["--accounts", "-"])
+        #expect(piped.status == file.status, "\(piped.stderr)")
+        #expect(try Self.findings(piped) == Self.findings(file))
+    }
+
+    /// An empty or blank JSON export holds no account, as an empty CSV export does: a warning
+    /// that nothing was read (an error with `--fail-on-empty`), not "invalid JSON".
+    @Test(arguments: ["", " \n\n", "\u{FEFF}\n"])
+    func anEmptyJSONExportIsReadAsNoAccounts(contents: String) throws {
+        let export = try Fixtures.temporaryFile(named: "accounts.json", contents: contents)
+        let result = try CommandRunner.run(["check", "--accounts", export])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stderr.contains("warning: no records were read from \(export)"), "\(result.stderr)")
+        #expect(try CommandRunner.run(["check", "--accounts", export, "--fail-on-empty"]).status == 2)
     }
 
     static let realLogs = [

@@ -54,6 +54,9 @@ struct FirebaseJSONExportReader {
         var lineCounter = LineCounter(bytes: bytes)
         do throws(JSONParser.SyntaxError) {
             parser.skipWhitespace()
+            // An empty (or blank) export holds no account, as an empty CSV export does: the run
+            // warns that no records were read, rather than calling it invalid JSON.
+            if parser.isAtEnd { return .success(()) }
             if parser.currentByte == UInt8(ascii: "[") {
                 try readUsers(&parser, bytes, &lineCounter, into: &deliver, &invalid)
             } else {
