@@ -23,6 +23,29 @@ import Testing
         #expect(throws: Never.self) { try Self.load([try Self.exampleKey()]).get() }
     }
 
+    /// A key marked for encryption (`use: enc`) or for another algorithm (`alg: ES256`) does
+    /// not verify an RS256 signature (RFC 7517): a set of only such keys is refused, and a token
+    /// naming one fails saying so. Both verified tokens before.
+    @Test(arguments: [("use", "enc"), ("alg", "ES256")])
+    func aKeyMarkedForAnotherUseVerifiesNothing(member: String, value: String) throws {
+        var marked = try Self.exampleKey()
+        marked[member] = value
+        let alone = try #require(try Self.load([marked]).failure)
+        #expect(alone.diagnostics.first?.message.contains("no RSA key for RS256 signatures") == true, "\(alone.diagnostics)")
+        var other = try Self.exampleKey()
+        other["kid"] = "another"
+        let keys = try Self.load([marked, other]).get()
+        #expect(keys.count == 1)
+        let line = try #require(
+            try String(contentsOfFile: Fixtures.path("Examples/real-logs/apple-notifications.jsonl"), encoding: .utf8)
+                .split(separator: "\n").first)
+        let body = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+        let token = try SignedToken(compact: try #require(body["payload"] as? String))
+        #expect(throws: Never.self) { try Self.load([try Self.exampleKey()]).get().verify(token) }
+        let failure = try #require(Result { () throws(MappingFailure) in try keys.verify(token) }.failure)
+        #expect(failure.reason.contains("marked '\(member)': \(value), not a key for RS256 signatures"), "\(failure.reason)")
+    }
+
     @Test func aKeyIdListedTwiceIsRefused() throws {
         let key = try Self.exampleKey()
         let error = try #require(try Self.load([key, key]).failure)

@@ -8,6 +8,9 @@ import _CryptoExtras
 public struct SigningKeySet: Sendable {
     /// The RSA keys by `kid`.
     private let keys: [String: _RSA.Signing.PublicKey]
+    /// The RSA keys the set marks for another use (`use` other than `sig`) or algorithm (`alg`
+    /// other than RS256), by `kid`, with what it marks: a token naming one is not verified by it.
+    private let otherKeys: [String: String]
     public let path: String
     public let sha256: String
 
@@ -86,6 +89,7 @@ public struct SigningKeySet: Sendable {
             throw DiagnosticsError([Diagnostic(.error, "expected a JSON Web Key Set: an object with a 'keys' list", at: setLocation)])
         }
         var keys: [String: _RSA.Signing.PublicKey] = [:]
+        var otherKeys: [String: String] = [:]
         var problems: [Diagnostic] = []
         for (index, entry) in entries.enumerated() {
             let location = index < keyLocations.count ? keyLocations[index] : setLocation
@@ -99,7 +103,7 @@ public struct SigningKeySet: Sendable {
             }
             // Quoted masked: a key id is the file's own text, and may be anything.
             let quoted = PIIMasker().mask(kid)
-            guard keys[kid] == nil else {
+            guard keys[kid] == nil, otherKeys[kid] == nil else {
                 problems.append(Diagnostic(.error, "key '\(quoted)' is in the set twice: which one signs is not clear", at: location))
                 continue
             }
@@ -109,6 +113,16 @@ public struct SigningKeySet: Sendable {
             guard bits >= 2048 else {
                 problems.append(
                     Diagnostic(.error, "key '\(quoted)' is an RSA key of \(bits) bits; at least 2048 are needed", at: location))
+                continue
+            }
+            // RFC 7517: a key whose `use` is `enc` encrypts, and one whose `alg` names another
+            // algorithm signs with that one; neither verifies an RS256 signature.
+            if let use = members["use"], use.stringValue != "sig" {
+                otherKeys[kid] = "marked 'use': \(PIIMasker().mask(use.displayText))"
+                continue
+            }
+            if let alg = members["alg"], alg.stringValue != "RS256" {
+                otherKeys[kid] = "marked 'alg': \(PIIMasker().mask(alg.displayText))"
                 continue
             }
             do {
@@ -121,16 +135,21 @@ public struct SigningKeySet: Sendable {
             }
         }
         if keys.isEmpty, problems.isEmpty {
-            problems.append(Diagnostic(.error, "the key set holds no RSA key", at: setLocation))
+            let why = otherKeys.isEmpty ? "" : " for RS256 signatures (every RSA key is marked for another use or algorithm)"
+            problems.append(Diagnostic(.error, "the key set holds no RSA key\(why)", at: setLocation))
         }
         guard problems.isEmpty else { throw DiagnosticsError(problems) }
         self.keys = keys
+        self.otherKeys = otherKeys
     }
 
     /// Checks an RS256 signature with the key the token's `kid` names.
     func verify(_ token: SignedToken) throws(MappingFailure) {
         guard token.header["alg"]?.stringValue == "RS256" else {
             throw MappingFailure("the token is signed with '\(token.header["alg"]?.displayText ?? "none")', expected RS256")
+        }
+        if let kid = token.header["kid"]?.stringValue, let use = otherKeys[kid] {
+            throw MappingFailure("the token's key '\(PIIMasker().mask(kid))' of \(path) is \(use), not a key for RS256 signatures")
         }
         guard let kid = token.header["kid"]?.stringValue, let key = keys[kid] else {
             throw MappingFailure("the token's key '\(token.header["kid"]?.displayText ?? "")' is not in \(path)")
