@@ -1,4 +1,6 @@
+import Foundation
 @testable import RelayLintCore
+import RelayLintTestSupport
 import Testing
 
 /// A mapping with mistakes is refused with every problem at its line and column at once.
@@ -31,6 +33,19 @@ import Testing
         #expect(lines.contains { $0.hasPrefix("12:40 'pattern' is not a valid regular expression") })
         #expect(lines.contains { $0.hasPrefix("2:12 'recognize' needs a test") })
         #expect(error.diagnostics.count == 7)
+    }
+
+    /// A folder given as a mapping that holds none is an error at the folder, as it is for
+    /// `--rules`: it was taken for no mapping, and the log it was meant for went unrecognised.
+    @Test func aFolderWithoutMappingsIsAnError() throws {
+        let folder = try Fixtures.temporaryDirectory().path
+        guard case .failure(let error) = Result(catching: { () throws(DiagnosticsError) in try MappingSet.load(userPaths: [folder]) })
+        else {
+            Issue.record("an empty folder loaded as mappings")
+            return
+        }
+        #expect(error.diagnostics.map { $0.message } == ["no mapping files (.yml, .yaml) found"])
+        #expect(error.diagnostics.first?.location.file == folder)
     }
 
     /// A byte order mark before the first key, as editors on Windows save YAML, is no part of

@@ -14,7 +14,15 @@ public struct MappingSet: Sendable {
     public static func load(userPaths: [String], includeBuiltIn: Bool = true) throws(DiagnosticsError) -> MappingSet {
         var files: [(path: String, isBuiltIn: Bool, read: Result<(text: String, sha256: String), InputError>)] = []
         var problems: [Diagnostic] = []
-        for path in userPaths { files += yamlFiles(at: path).map { ($0.path, false, read(path: $0.path, listed: $0.listed)) } }
+        for path in userPaths {
+            let found = yamlFiles(at: path)
+            // A folder without a mapping in it is a wrong path, as it is for `--rules`: read as
+            // no mapping at all, the log it was meant for was refused as of no known format.
+            if found.isEmpty {
+                problems.append(Diagnostic(.error, "no mapping files (.yml, .yaml) found", at: SourceLocation(file: path)))
+            }
+            files += found.map { ($0.path, false, read(path: $0.path, listed: $0.listed)) }
+        }
         if includeBuiltIn {
             let pack = BuiltInPack.mappings
             if let directory = pack.overrideDirectory {
