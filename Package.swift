@@ -58,7 +58,9 @@ let package = Package(
         ),
         .testTarget(
             name: "RelayLintCoreTests",
-            dependencies: ["RelayLintCore", "RelayLintTestSupport"],
+            // Plot: the HTML report's tests render its document whole, to compare with what the
+            // reporter writes a piece at a time.
+            dependencies: ["RelayLintCore", "RelayLintTestSupport", .product(name: "Plot", package: "Plot")],
             swiftSettings: strictSettings
         ),
         .testTarget(

@@ -2,6 +2,7 @@ import Foundation
 #if canImport(FoundationXML)
     import FoundationXML
 #endif
+import Plot
 @testable import RelayLintCore
 import RelayLintTestSupport
 import Testing
@@ -204,6 +205,30 @@ import Testing
                 .replacingOccurrences(of: #"relaylint-tests-[0-9A-F-]+"#, with: "X", options: .regularExpression)
         }
         #expect(withoutTemporaryFolder(hostileFirst) == withoutTemporaryFolder(hostileSecond))
+    }
+
+    /// The reporter writes each list of findings apart from the rest of the document, a batch
+    /// at a time and on several threads, into the place of an empty element standing for it:
+    /// the bytes are those of the document rendered whole, line breaks inside values, findings
+    /// of rules the report does not describe, and lists of several batches included.
+    @Test func findingsWrittenApartGiveTheBytesOfTheWholeDocument() throws {
+        var many = try AuditReportFixtures.exampleReport()
+        many.findings = Array(repeating: many.findings, count: 40).flatMap { $0 }
+        let reports = [
+            try AuditReportFixtures.exampleReport(), try AuditReportFixtures.hostileReport(),
+            try AuditReportFixtures.edgeCaseReport(), many,
+        ]
+        for report in reports {
+            for parallelism in [1, 3] {
+                let options = ReportOptions(parallelism: parallelism)
+                let whole =
+                    HTMLReport(content: AuditReportContent(report: report, options: options)).document()
+                    .render(indentedBy: .spaces(1)) + "\n"
+                let written = reporter.render(report, options: options)
+                #expect(written == whole, "\(report.findings.count) findings on \(parallelism) threads")
+            }
+        }
+        #expect(reporter.render(many, options: ReportOptions()).components(separatedBy: "<article class=\"finding").count > 64 * 2)
     }
 
     @Test func isRegisteredAsHTML() throws {

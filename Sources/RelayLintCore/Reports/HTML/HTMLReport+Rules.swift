@@ -40,7 +40,7 @@ extension HTMLReport {
                 )
             ),
             .h3(.escapedText(findingsHeading(section.findings))),
-            findingList(section.findings, passing: section.outcome)
+            findingList(section.findings, passing: section.outcome, number: section.number)
         )
     }
 
@@ -52,7 +52,7 @@ extension HTMLReport {
             .id("other-findings"),
             .h2(.escapedText("Findings of other rules")),
             .p(.escapedText("These findings name rules that the report does not describe.")),
-            findingList(content.otherFindings, passing: nil)
+            findingList(content.otherFindings, passing: nil, number: 0)
         )
     }
 
@@ -63,17 +63,30 @@ extension HTMLReport {
         return "Findings (\(findings.count)" + (suppressed > 0 ? ", \(suppressed) suppressed)" : ")")
     }
 
-    private func findingList(_ findings: [Finding], passing outcome: LintReport.RuleOutcome?) -> Node<HTML.BodyContext> {
+    /// The findings of the rule section `number` (0: of other rules), or a placeholder for them
+    /// when `holdsFindingsOut` (`HTMLReporter` writes them into its place a batch at a time).
+    private func findingList(_ findings: [Finding], passing outcome: LintReport.RuleOutcome?, number: Int) -> Node<HTML.BodyContext> {
         guard !findings.isEmpty else {
             return .p(.class("muted"), .escapedText("No findings" + (outcome.map { ": " + content.coverage(of: $0) + "." } ?? ".")))
         }
+        if holdsFindingsOut { return .element(named: Self.placeholder(ofList: number)) }
         return .group(
             findings.enumerated().map { index, finding in
                 self.finding(finding, number: index + 1, of: findings.count, rule: outcome?.rule)
             })
     }
 
-    private func finding(_ finding: Finding, number: Int, of count: Int, rule: Rule?) -> Node<HTML.BodyContext> {
+    /// The name of the empty element that stands for a list of findings held out.
+    static func placeholder(ofList number: Int) -> String { "relaylint-findings-\(number)" }
+
+    /// The lists of findings in the order the document holds them: each rule section's (by its
+    /// number), then those of other rules (0).
+    var findingLists: [(number: Int, findings: [Finding], rule: Rule?)] {
+        content.sections.filter { !$0.findings.isEmpty }.map { ($0.number, $0.findings, $0.rule) }
+            + (content.otherFindings.isEmpty ? [] : [(0, content.otherFindings, nil)])
+    }
+
+    func finding(_ finding: Finding, number: Int, of count: Int, rule: Rule?) -> Node<HTML.BodyContext> {
         .article(
             .class("finding " + finding.severity.rawValue + (finding.suppression == nil ? "" : " suppressed")),
             .h4(
