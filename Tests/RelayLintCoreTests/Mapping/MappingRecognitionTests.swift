@@ -57,6 +57,27 @@ import Testing
         #expect(input.records == 6 && input.invalid == 4)
     }
 
+    /// Records that are not objects at the start of a log (`1`, `null` in an array or on the first
+    /// lines) say nothing of its format either: the first object does, and each of them is an
+    /// invalid record of its own. Told by the first element, a `gcloud` array was one invalid
+    /// record, its entries lost.
+    @Test(arguments: [true, false])
+    func recordsThatAreNotObjectsDoNotDecideTheFormat(asArray: Bool) throws {
+        let entry = try String(contentsOfFile: Fixtures.path("Examples/real-logs/identity-platform.jsonl"), encoding: .utf8)
+            .split(separator: "\n")[0]
+        let records = ["1", #""x""#, "null", String(entry)]
+        let log = try Fixtures.temporaryFile(
+            named: asArray ? "entries.json" : "entries.jsonl",
+            contents: asArray ? "[\n" + records.joined(separator: ",\n") + "\n]\n" : records.joined(separator: "\n") + "\n")
+        var request = LintRequest(eventPaths: [log], rules: try RuleSet.load(paths: [Fixtures.rules]), skipInvalid: true)
+        request.mappings = try MappingSet.load(userPaths: []).mappings
+        let report = try Linter.run(request)
+        let input = try #require(report.inputs.first { $0.path == log })
+        #expect(input.format == "google-cloud-logging")
+        #expect(input.records == 4 && input.invalid == 3 && input.eventsMade == 1)
+        #expect(report.skipped.map(\.location.line) == (asArray ? [2, 3, 4] : [1, 2, 3]))
+    }
+
     /// A first line that is not JSON says nothing of the format: the first line that is JSON does.
     /// Read as relaylint events, a Cloud Logging file after one bad line was 78 invalid records,
     /// and with --skip-invalid a clean run that exited 0.

@@ -204,6 +204,17 @@ enum EventLogFormat {
                 // An array whose first element does not parse: the reader reports where.
                 return mappings.first.map(EventLogFormat.mapped) ?? .native
             }
+            // Elements that are not objects (`1`, `null`) are invalid records of any log, and
+            // tell nothing of its format: the first object does. Told by the first, the whole
+            // array was read as one invalid record.
+            while let value = first, value.objectValue == nil {
+                element.skipWhitespace()
+                guard element.consume(UInt8(ascii: ",")) else { break }
+                element.skipWhitespace()
+                let offset = element.offset
+                guard let next = try? element.parseValue(depth: 1) else { break }
+                (first, firstOffset) = (next, offset)
+            }
         } else {
             let lineEnd =
                 UnsafeBufferPointer(rebasing: bytes[parser.offset...]).firstIndex(of: 0x0A).map { $0 + parser.offset } ?? bytes.count
@@ -215,6 +226,12 @@ enum EventLogFormat {
                 // Cloud Logging file after one bad line gave every entry as invalid, and with
                 // --skip-invalid a clean run.
                 guard let next = firstJSONLine(in: bytes, from: lineEnd, isWhole: isWhole) else { return .native }
+                (first, firstOffset) = next
+            }
+            // A line that is JSON but no object tells nothing of the format either.
+            if let value = first, value.objectValue == nil,
+                let next = firstJSONLine(in: bytes, from: lineEnd, isWhole: isWhole, objectsOnly: true)
+            {
                 (first, firstOffset) = next
             }
         }
@@ -250,14 +267,16 @@ enum EventLogFormat {
     /// The first line at or after `start` that is a JSON document, among the whole lines of the
     /// prefix (the last one only when the prefix is the whole input).
     private static func firstJSONLine(
-        in bytes: UnsafeBufferPointer<UInt8>, from start: Int, isWhole: Bool
+        in bytes: UnsafeBufferPointer<UInt8>, from start: Int, isWhole: Bool, objectsOnly: Bool = false
     ) -> (value: JSONValue, start: Int)? {
         var lineStart = start
         while lineStart < bytes.count {
             let newline = UnsafeBufferPointer(rebasing: bytes[lineStart...]).firstIndex(of: 0x0A).map { $0 + lineStart }
             guard let lineEnd = newline ?? (isWhole ? bytes.count : nil) else { return nil }
             let line = UnsafeBufferPointer(rebasing: bytes[lineStart..<lineEnd])
-            if firstRecordByte(in: line) != nil, let value = try? JSONParser.parseDocument(line) { return (value, lineStart) }
+            if firstRecordByte(in: line) != nil, let value = try? JSONParser.parseDocument(line), !objectsOnly || value.objectValue != nil {
+                return (value, lineStart)
+            }
             lineStart = lineEnd + 1
         }
         return nil
