@@ -30,6 +30,12 @@ enum GitHubMarkdown {
                 continue
             }
             if atStart && scalar == " " { continue }
+            if BidiControls.contains(scalar) {
+                // Visible, its backslash escaped: `\u{202E}` as the text report prints it.
+                output += "\\" + BidiControls.visible(scalar)
+                atStart = false
+                continue
+            }
             if significant.contains(scalar) {
                 output += "\\"
             } else if atStart && (scalar == "-" || scalar == "+" || scalar == "=") {

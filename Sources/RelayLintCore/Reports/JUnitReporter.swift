@@ -302,6 +302,10 @@ public struct JUnitReporter: Reporter {
                 output += replacement
                 continue
             }
+            if BidiControls.contains(scalar) {
+                output += BidiControls.visible(scalar)
+                continue
+            }
             switch scalar {
             case "&": output += "&amp;"
             case "<": output += "&lt;"

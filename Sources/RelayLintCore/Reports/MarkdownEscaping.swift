@@ -29,6 +29,9 @@ enum MarkdownEscaping {
             if significant.contains(scalar) {
                 output += "\\"
                 output.unicodeScalars.append(scalar)
+            } else if BidiControls.contains(scalar) {
+                // Visible, its backslash escaped: `\u{202E}` as the text report prints it.
+                output += "\\" + BidiControls.visible(scalar)
             } else if scalar.value < 0x20 && scalar != "\t" || (0x7F...0x9F).contains(scalar.value) {
                 output += "&#x" + String(scalar.value, radix: 16, uppercase: true) + ";"
             } else {

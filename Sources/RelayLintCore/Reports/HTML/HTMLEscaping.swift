@@ -55,7 +55,10 @@ enum HTMLEscaping {
     }
 
     private static func append(_ scalar: Unicode.Scalar, to output: inout String) {
-        if scalar.value < 0x20 && scalar != "\t" || (0x7F...0x9F).contains(scalar.value) || scalar == "\u{2028}"
+        // A reference to a bidi control would still reorder the text: it is printed visibly.
+        if BidiControls.contains(scalar) {
+            output += BidiControls.visible(scalar)
+        } else if scalar.value < 0x20 && scalar != "\t" || (0x7F...0x9F).contains(scalar.value) || scalar == "\u{2028}"
             || scalar == "\u{2029}"
         {
             output += "&#x" + String(scalar.value, radix: 16, uppercase: true) + ";"
