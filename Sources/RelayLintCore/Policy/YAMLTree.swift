@@ -41,10 +41,23 @@ public struct YAMLTree: Sendable, Equatable {
         } catch {
             throw DiagnosticsError(error.diagnostics)
         }
-        switch parse(String(decoding: file.data, as: UTF8.self), path: path) {
+        switch parse(try text(of: file.data, path: path), path: path) {
         case .failure(let error): throw error
         case .success(let tree): return (tree, file.sha256)
         }
+    }
+
+    /// A YAML file's text; an error at the first byte that is not UTF-8, which decoding would
+    /// have replaced with U+FFFD, silently (`type: "dat\xFFa"` became an event type of its own).
+    static func text(of data: Data, path: String) throws(DiagnosticsError) -> String {
+        if let text = String(validating: data, as: UTF8.self) { return text }
+        var bad = InvalidUTF8Lines(data)
+        let at = bad.next()
+        throw DiagnosticsError([
+            Diagnostic(
+                .error, "invalid UTF-8: the file must be UTF-8 text",
+                at: SourceLocation(file: path, line: at?.line ?? 1, column: at?.column))
+        ])
     }
 
     /// Parses YAML text; syntax errors and non-string keys become diagnostics.
@@ -69,7 +82,7 @@ public struct YAMLTree: Sendable, Equatable {
             // to standard output when YAMS_DEFAULT_ENCODING is set, which would corrupt a report).
             node = try Yams.compose(yaml: text, .basic, .default, .utf8)
         } catch let error as YamlError {
-            return .failure(DiagnosticsError([YAMLTree.diagnostic(for: error, path: path)]))
+            return .failure(DiagnosticsError([YAMLTree.diagnostic(for: error, path: path, text: text)]))
         } catch {
             return .failure(DiagnosticsError([Diagnostic(.error, "invalid YAML: \(error)", at: SourceLocation(file: path))]))
         }
@@ -149,7 +162,32 @@ public struct YAMLTree: Sendable, Equatable {
     /// How deep libyaml lets a document nest (its `MAX_NESTING_LEVEL`).
     static let maximumNesting = 1000
 
-    static func diagnostic(for error: YamlError, path: String) -> Diagnostic {
+    /// Where `key` is written a second time as a key of the mapping that starts at `start`: the
+    /// next time it is written at the column of its first (a block mapping's keys stand one
+    /// under the other), or on the line of its first (a flow mapping, `{a: 1, a: 2}`). Nil when
+    /// the text does not show it so (a key spelled with quotes or escapes).
+    static func repeatedKey(_ key: String, in text: String, from start: (line: Int, column: Int)) -> (line: Int, column: Int)? {
+        guard !key.isEmpty, let pattern = try? Regex(#"(?:^|[\s{,])("# + NSRegularExpression.escapedPattern(for: key) + #")\s*:(?:\s|$)"#)
+        else { return nil }
+        var first: (line: Int, column: Int)?
+        for (offset, lineText) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+            let line = offset + 1
+            guard line >= start.line else { continue }
+            for match in lineText.matches(of: pattern) {
+                guard let range = match.output[1].range else { continue }
+                let column = lineText.unicodeScalars.distance(from: lineText.startIndex, to: range.lowerBound) + 1
+                guard line > start.line || column >= start.column else { continue }
+                guard let seen = first else {
+                    first = (line, column)
+                    continue
+                }
+                if column == seen.column || line == seen.line { return (line, column) }
+            }
+        }
+        return nil
+    }
+
+    static func diagnostic(for error: YamlError, path: String, text: String = "") -> Diagnostic {
         switch error {
         case .parser(_, let problem, let mark, _) where problem.hasPrefix("Maximum nesting level reached"):
             // libyaml's own words name a C function a user cannot call.
@@ -180,9 +218,12 @@ public struct YAMLTree: Sendable, Equatable {
             // manifest of 60 MB, addresses and all, to standard error. Keys are masked like any
             // address or number a message quotes.
             let keys = duplicates.map { PIIMasker().maskText($0) }.joined(separator: "', '")
+            // libyaml marks the mapping, or its first key; the key given again is what to fix.
+            let place =
+                duplicates.first.flatMap { repeatedKey($0, in: text, from: (context.mark.line, context.mark.column)) }
+                ?? (context.mark.line, context.mark.column)
             return Diagnostic(
-                .error, "duplicate key '\(keys)' in a mapping",
-                at: SourceLocation(file: path, line: context.mark.line, column: context.mark.column))
+                .error, "duplicate key '\(keys)' in a mapping", at: SourceLocation(file: path, line: place.line, column: place.column))
         default:
             return Diagnostic(.error, "invalid YAML: \(error)", at: SourceLocation(file: path))
         }

@@ -48,6 +48,57 @@ import Testing
         #expect(error.diagnostics.first?.location.file == folder)
     }
 
+    /// A key written twice in a YAML mapping is reported where it is written the second time,
+    /// in a block mapping (one key under the other) and a flow one: libyaml's mark is the
+    /// mapping's, or its first key's, which pointed at a line with nothing wrong on it.
+    @Test(arguments: [
+        ("mapping: m\ndefaults:\n  id: {path: a}\n  time: {path: ts}\n  subject: {path: uid}\n  time: {path: other}\n", "6:3"),
+        ("mapping: m\nmapping: n\nevents: []\n", "2:1"),
+        ("mapping: m\ndefaults: {id: {path: a}, time: {path: t}, time: {path: u}}\n", "2:44"),
+        ("mapping: m\nlet:\n  time: {path: t}\ndefaults:\n  time: {path: t}\n  id: {path: a}\n  time: {path: u}\n", "7:3"),
+    ])
+    func aRepeatedKeyIsReportedWhereItIsRepeated(text: String, place: String) {
+        guard case .failure(let error) = MappingLoader.load(text: text, path: "m.yml", sha256: "") else {
+            Issue.record("the mapping loaded")
+            return
+        }
+        let places = error.diagnostics.filter { $0.message.hasPrefix("duplicate key") }.map {
+            "\($0.location.line):\($0.location.column ?? 0)"
+        }
+        #expect(places == [place], "\(error.diagnostics)")
+    }
+
+    /// A byte that is not UTF-8 in a YAML file (a mapping, a manifest) is an error at its line
+    /// and column, as in a rule file or a log: it was replaced with U+FFFD, silently, and
+    /// `type: "dat\xFFa"` made events of a type of its own.
+    @Test func aYAMLFileThatIsNotUTF8IsAnErrorAtTheByte() throws {
+        let folder = try Fixtures.temporaryDirectory()
+        let mapping = folder.appendingPathComponent("m.yml")
+        try Data("mapping: m\nrecognize: {path: a, is: string}\nevents:\n  - type: \"dat".utf8 + [0xFF] + Data("a\"\n".utf8))
+            .write(to: mapping)
+        guard case .failure(let error) = Result(catching: { () throws(DiagnosticsError) in try MappingSet.load(userPaths: [mapping.path]) })
+        else {
+            Issue.record("the mapping loaded")
+            return
+        }
+        #expect(
+            error.diagnostics.map { "\($0.location.line):\($0.location.column ?? 0) \($0.message)" } == [
+                "4:15 invalid UTF-8: the file must be UTF-8 text"
+            ])
+        let manifest = folder.appendingPathComponent("apps.yml")
+        try Data("apps:\n  - bundle_id: com.".utf8 + [0xC3] + Data("x\n".utf8)).write(to: manifest)
+        guard
+            case .failure(let manifestError) = Result(catching: { () throws(DiagnosticsError) in
+                try AppManifestLoader.load(path: manifest.path, ruleKeys: [])
+            })
+        else {
+            Issue.record("the manifest loaded")
+            return
+        }
+        #expect(manifestError.diagnostics.first?.location.line == 2)
+        #expect(manifestError.diagnostics.first?.message == "invalid UTF-8: the file must be UTF-8 text")
+    }
+
     /// A byte order mark before the first key, as editors on Windows save YAML, is no part of
     /// the mapping: it loaded only when a comment came first.
     @Test func aByteOrderMarkBeforeTheFirstKeyIsSkipped() throws {

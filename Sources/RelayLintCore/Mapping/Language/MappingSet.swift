@@ -66,11 +66,16 @@ public struct MappingSet: Sendable {
 
     private static func read(path: String, listed: Bool) -> Result<(text: String, sha256: String), InputError> {
         if listed, let problem = FileBytes.listedFileProblem(path) { return .failure(problem) }
+        let read: (data: Data, sha256: String)
         do {
-            let read = try FileBytes.read(path: path)
-            return .success((String(decoding: read.data, as: UTF8.self), read.sha256))
+            read = try FileBytes.read(path: path)
         } catch {
             return .failure(error)
+        }
+        do {
+            return .success((try YAMLTree.text(of: read.data, path: path), read.sha256))
+        } catch {
+            return .failure(.invalidRecords(error.diagnostics))
         }
     }
 
