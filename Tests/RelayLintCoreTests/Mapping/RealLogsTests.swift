@@ -290,6 +290,21 @@ import Testing
         #expect(joined.inputs.contains { $0.kind == .subjectMap && $0.records == 1 })
     }
 
+    /// A subject map whose header names the columns the other way round is refused at that
+    /// line: read as a row, it joined nothing and said only that notifications went unjoined.
+    @Test func aSubjectMapWithItsColumnsReversedIsRefused() throws {
+        var request = try Self.request(events: [])
+        request.eventPaths = [Fixtures.path(Self.realLogs + "apple-notifications.jsonl")]
+        request.subjectMapPath = try Fixtures.temporaryFile(
+            named: "map.csv", contents: "subject,apple_sub\nh986jXVzcJaAF9mILnxg5bX59wxD,001437.nobody.1204\n")
+        #expect {
+            try Linter.run(request)
+        } throws: { error in
+            let diagnostics = (error as? DiagnosticsError)?.diagnostics ?? []
+            return diagnostics.contains { $0.location.line == 1 && $0.message.contains("the columns are the other way round") }
+        }
+    }
+
     /// A subject map saved by a spreadsheet: CRLF line ends, quoted cells, a byte order mark.
     /// Each was read as no row at all, or as a subject whose id ended in CR LF.
     @Test(arguments: [
@@ -389,6 +404,8 @@ import Testing
         (#"{"apps": []}"#, "this is an app manifest"),
         // The contract's own manifest example, in YAML flow style: its '{' once hid it from the YAML test.
         ("apps: [{bundle_id: com.example.app, creates_accounts: true, in_app_deletion: true}]\n", "this looks like YAML"),
+        // Any key of YAML's: one starting with n, t or f read as a broken null, true or false.
+        ("name: nightly export\ntables: 3\n", "this looks like YAML"),
         (#"{"ts": 1, "who": "u1"}"#, "the first record is a JSON object with keys 'ts', 'who', which is none of the formats"),
     ])
     func aFileOfNoKnownFormatIsRefusedWithWhatItLooksLike(contents: String, message: String) throws {

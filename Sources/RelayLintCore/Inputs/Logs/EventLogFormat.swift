@@ -284,9 +284,9 @@ enum EventLogFormat {
 
     private static func notJSON(_ head: String, path: String) throws(InputError) -> EventLogFormat {
         let firstLine = head.split(separator: "\n", maxSplits: 1).first.map(String.init) ?? ""
-        if firstLine.hasPrefix("apps:") || firstLine.hasPrefix("rules:") || firstLine.hasPrefix("id:") || firstLine.hasPrefix("mapping:")
-            || firstLine.hasPrefix("#") || firstLine.hasPrefix("---")
-        {
+        // Any `key: value` line is YAML's (`name: x` too): no log record starts so.
+        let yamlKey = firstLine.range(of: #"^[A-Za-z_][A-Za-z0-9_.-]*:(\s|$)"#, options: .regularExpression) != nil
+        if yamlKey || firstLine.hasPrefix("#") || firstLine.hasPrefix("---") {
             throw refusal(path, "this looks like YAML (a manifest, rule, mapping or configuration file), not a log")
         }
         // A lone '{' on the first line: one JSON value over several lines, as `jq .` and most

@@ -52,6 +52,14 @@ enum SubjectMap {
                 // An empty row, or a spreadsheet's row of empty cells (`,`).
                 if fieldCount <= cells.count, cells.allSatisfy(\.isEmpty) { return }
                 if rows == 0, problems.isEmpty, cells.map({ $0.lowercased() }) == ["apple_sub", "subject"] { return }
+                // The header of a map written the other way round: read as a row, it joined nothing.
+                if rows == 0, problems.isEmpty, cells.map({ $0.lowercased() }) == ["subject", "apple_sub"] {
+                    problems.append(
+                        Diagnostic(
+                            .error, "the columns are the other way round: each row is 'apple_sub,subject', the Apple user id first",
+                            at: SourceLocation(file: path, line: line)))
+                    return
+                }
                 guard fieldCount == 2, !cells[0].isEmpty, !cells[1].isEmpty else {
                     problems.append(
                         Diagnostic(
