@@ -78,6 +78,20 @@ import Testing
         #expect(report.skipped.map(\.location.line) == (asArray ? [2, 3, 4] : [1, 2, 3]))
     }
 
+    /// A stray first line that reads like YAML (`WARNING: …` that gcloud printed on standard
+    /// error, captured with `2>&1`) does not make a log YAML when JSON records follow it.
+    @Test func aWarningLineBeforeTheEntriesDoesNotMakeTheLogYAML() throws {
+        let cloud = try String(contentsOfFile: Fixtures.path("Examples/real-logs/identity-platform.jsonl"), encoding: .utf8)
+        let log = try Fixtures.temporaryFile(named: "captured.jsonl", contents: "WARNING: Reading log entries of the last day\n" + cloud)
+        let mappings = try MappingSet.load(userPaths: []).mappings
+        guard case .mapped = try EventLogFormat.recognize(path: log, mappings: mappings).format else {
+            Issue.record("the file was not recognised as Cloud Logging entries")
+            return
+        }
+        let yaml = try Fixtures.temporaryFile(named: "notes.yml", contents: "name: nightly export\ntables: 3\n")
+        #expect(throws: InputError.self) { try EventLogFormat.recognize(path: yaml, mappings: mappings) }
+    }
+
     /// A first line that is not JSON says nothing of the format: the first line that is JSON does.
     /// Read as relaylint events, a Cloud Logging file after one bad line was 78 invalid records,
     /// and with --skip-invalid a clean run that exited 0.

@@ -220,13 +220,18 @@ enum EventLogFormat {
                 UnsafeBufferPointer(rebasing: bytes[parser.offset...]).firstIndex(of: 0x0A).map { $0 + parser.offset } ?? bytes.count
             first = try? JSONParser.parseDocument(UnsafeBufferPointer(rebasing: bytes[parser.offset..<lineEnd]))
             if first == nil {
-                _ = try notJSON(head, path: path)
-                // A first line that is not JSON (a write cut short, a stray line) tells nothing
-                // of the format; the first line that is JSON does. Read as relaylint events, a
-                // Cloud Logging file after one bad line gave every entry as invalid, and with
-                // --skip-invalid a clean run.
-                guard let next = firstJSONLine(in: bytes, from: lineEnd, isWhole: isWhole) else { return .native }
-                (first, firstOffset) = next
+                // A first line that is not JSON (a write cut short, a stray `WARNING: …` captured
+                // with the log) tells nothing of the format; the first line that is a JSON object
+                // does. Read as relaylint events, a Cloud Logging file after one bad line gave
+                // every entry as invalid, and with --skip-invalid a clean run. Only a file with
+                // no such line is told by its first line (YAML, CSV, JSON over several lines).
+                if let next = firstJSONLine(in: bytes, from: lineEnd, isWhole: isWhole, objectsOnly: true) {
+                    (first, firstOffset) = next
+                } else {
+                    _ = try notJSON(head, path: path)
+                    guard let next = firstJSONLine(in: bytes, from: lineEnd, isWhole: isWhole) else { return .native }
+                    (first, firstOffset) = next
+                }
             }
             // A line that is JSON but no object tells nothing of the format either.
             if let value = first, value.objectValue == nil,
