@@ -37,6 +37,9 @@ enum PlainTextScan {
             let difference = word ^ (ones &* UInt64(byte))
             return ~(((difference & lows) &+ lows) | difference) & ~lows
         }
+        // Most calls are at a byte that is no whitespace (a scan calls this at every byte
+        // outside strings): told by that byte alone.
+        if start < bytes.count, bytes[start] > 0x20 { return (start, 0) }
         var index = start
         var lineFeeds = 0
         if let base = bytes.baseAddress {
