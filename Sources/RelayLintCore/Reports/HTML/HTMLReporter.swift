@@ -21,22 +21,37 @@ public struct HTMLReporter: Reporter {
     /// is rendered with an empty element in place of each list of findings, and each finding
     /// apart, at the depth of that element (inside as many elements without a name, which add
     /// depth and no tag), then written where the element stood. So the document is never one
-    /// tree or one string: 66,000 findings took 1.4 GB and 27 s, now a batch's worth.
+    /// tree or one string: 66,000 findings took 1.4 GB and 28 s, now a batch's worth.
     public func write(_ report: LintReport, options: ReportOptions, to sink: (UnsafeRawBufferPointer) -> Void) {
         var html = HTMLReport(content: AuditReportContent(report: report, options: options))
         html.holdsFindingsOut = true
         let frame = Array((html.document().render(indentedBy: .spaces(1)) + "\n").utf8)
         func emit(_ bytes: ArraySlice<UInt8>) { bytes.withUnsafeBytes { sink($0) } }
-        var written = 0
-        let report = html
+        // Each list's placeholder line, in document order: where its line feed is, where the
+        // element ends, and its depth (the indentation: one space a level).
+        var places: [(lineFeed: Int, end: Int, depth: Int)] = []
         for list in html.findingLists {
-            // The placeholder's line: a line feed, its indentation (one space a level), the element.
-            let element = Array("<\(HTMLReport.placeholder(ofList: list.number))></\(HTMLReport.placeholder(ofList: list.number))>".utf8)
-            guard let start = Self.firstIndex(of: element, in: frame, from: written) else { continue }
+            let name = HTMLReport.placeholder(ofList: list.number)
+            let element = Array("<\(name)></\(name)>".utf8)
+            let from = places.last?.end ?? 0
+            guard let start = Self.firstIndex(of: element, in: frame, from: from) else { break }
             var lineStart = start
-            while lineStart > written, frame[lineStart - 1] == UInt8(ascii: " ") { lineStart -= 1 }
-            let depth = start - lineStart
-            emit(frame[written..<lineStart - 1])
+            while lineStart > from, frame[lineStart - 1] == UInt8(ascii: " ") { lineStart -= 1 }
+            guard lineStart > from, frame[lineStart - 1] == UInt8(ascii: "\n") else { break }
+            places.append((lineStart - 1, start + element.count, start - lineStart))
+        }
+        guard places.count == html.findingLists.count else {
+            // Not reached (the frame holds each list's placeholder on a line of its own, in
+            // order); should it ever not, the whole document is rendered rather than a list lost.
+            assertionFailure("a list of findings has no placeholder line in the frame")
+            html.holdsFindingsOut = false
+            emit(Array((html.document().render(indentedBy: .spaces(1)) + "\n").utf8)[...])
+            return
+        }
+        var written = 0
+        let document = html
+        for (list, place) in zip(html.findingLists, places) {
+            emit(frame[written..<place.lineFeed])
             let batches = stride(from: 0, to: list.findings.count, by: 64).map { $0..<min($0 + 64, list.findings.count) }
             let inFlight = max(1, min(options.parallelism, ProcessInfo.processInfo.activeProcessorCount)) * 2
             for window in stride(from: 0, to: batches.count, by: inFlight) {
@@ -44,8 +59,8 @@ public struct HTMLReporter: Reporter {
                 let rendered = Linter.parallelMap(round, parallelism: options.parallelism, serialUpTo: 1) { batch in
                     var bytes: [UInt8] = []
                     for index in batch {
-                        var node = report.finding(list.findings[index], number: index + 1, of: list.findings.count, rule: list.rule)
-                        for _ in 0..<depth { node = .element(named: "", nodes: [node]) }
+                        var node = document.finding(list.findings[index], number: index + 1, of: list.findings.count, rule: list.rule)
+                        for _ in 0..<place.depth { node = .element(named: "", nodes: [node]) }
                         let text = node.render(indentedBy: .spaces(1)).utf8
                         bytes.append(UInt8(ascii: "\n"))
                         bytes.append(contentsOf: text.drop { $0 == UInt8(ascii: "\n") })
@@ -54,7 +69,7 @@ public struct HTMLReporter: Reporter {
                 }
                 for part in rendered { emit(part[...]) }
             }
-            written = start + element.count
+            written = place.end
         }
         emit(frame[written...])
     }
