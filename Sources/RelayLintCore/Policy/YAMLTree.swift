@@ -162,26 +162,32 @@ public struct YAMLTree: Sendable, Equatable {
     /// How deep libyaml lets a document nest (its `MAX_NESTING_LEVEL`).
     static let maximumNesting = 1000
 
-    /// Where `key` is written a second time as a key of the mapping that starts at `start`: the
-    /// next time it is written at the column of its first (a block mapping's keys stand one
-    /// under the other), or on the line of its first (a flow mapping, `{a: 1, a: 2}`). Nil when
-    /// the text does not show it so (a key spelled with quotes or escapes).
+    /// Where `key` is written a second time as a key of the mapping libyaml marks at `start` (the
+    /// mapping, or its first key): in a block mapping, the next time it is written at the
+    /// column of the mapping's keys, before a line indented less ends the mapping; in a flow
+    /// mapping (`{a: 1, a: 2}`), on the same line. Comments are no keys. Nil when the text does
+    /// not show it so (a key spelled with quotes or escapes, a flow mapping over several lines).
     static func repeatedKey(_ key: String, in text: String, from start: (line: Int, column: Int)) -> (line: Int, column: Int)? {
         guard !key.isEmpty, let pattern = try? Regex(#"(?:^|[\s{,])("# + NSRegularExpression.escapedPattern(for: key) + #")\s*:(?:\s|$)"#)
         else { return nil }
         var first: (line: Int, column: Int)?
-        for (offset, lineText) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+        for (offset, written) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
             let line = offset + 1
             guard line >= start.line else { continue }
+            // The line without its comment (from a `#` at its start or after a space).
+            let lineText = written.firstRange(of: #/(?:^|\s)#/#).map { written[..<$0.lowerBound] } ?? written[...]
+            let content = lineText.drop { $0 == " " }
+            // A line indented less than the mapping's keys ends a block mapping.
+            if line > start.line, !content.isEmpty, lineText.count - content.count + 1 < start.column { return nil }
             for match in lineText.matches(of: pattern) {
                 guard let range = match.output[1].range else { continue }
                 let column = lineText.unicodeScalars.distance(from: lineText.startIndex, to: range.lowerBound) + 1
                 guard line > start.line || column >= start.column else { continue }
                 guard let seen = first else {
-                    first = (line, column)
+                    if column == start.column || line == start.line { first = (line, column) }
                     continue
                 }
-                if column == seen.column || line == seen.line { return (line, column) }
+                if line == seen.line || column == seen.column { return (line, column) }
             }
         }
         return nil

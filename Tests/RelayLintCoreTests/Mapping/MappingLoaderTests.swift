@@ -56,6 +56,9 @@ import Testing
         ("mapping: m\nmapping: n\nevents: []\n", "2:1"),
         ("mapping: m\ndefaults: {id: {path: a}, time: {path: t}, time: {path: u}}\n", "2:44"),
         ("mapping: m\nlet:\n  time: {path: t}\ndefaults:\n  time: {path: t}\n  id: {path: a}\n  time: {path: u}\n", "7:3"),
+        // A comment is no key; a key of the same name in a nested mapping is another mapping's.
+        ("mapping: m\ndefaults:\n  id: {path: a}\n  # time: commented out\n  time: {path: t}\n  time: {path: u}\n", "6:3"),
+        ("mapping: m\ndefaults:\n  x:\n    time: 1\n  z:\n    time: 2\n  time: 3\n  time: 4\n", "8:3"),
     ])
     func aRepeatedKeyIsReportedWhereItIsRepeated(text: String, place: String) {
         guard case .failure(let error) = MappingLoader.load(text: text, path: "m.yml", sha256: "") else {
