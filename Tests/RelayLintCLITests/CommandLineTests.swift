@@ -553,8 +553,20 @@ import Testing
             named: "params.yml", contents: "rules:\n  deletion-request-completed: {params: {window: 3000000d}}\n")
         let result = try CommandRunner.run(["check", "--config", config] + Self.examples)
         #expect(result.status == 2)
-        #expect(result.stderr.contains("\(config):2:49: error: 'within' is longer than relaylint handles"), "\(result.stderr)")
+        #expect(
+            result.stderr.contains(
+                "\(config):2:49: error: the value of parameter 'window' of rule 'deletion-request-completed': "
+                    + "'within' is longer than relaylint handles"),
+            "\(result.stderr)")
         #expect(!result.stderr.contains("Rules/deletion-request-completed.yml"), "\(result.stderr)")
+        // A value of the wrong kind names the parameter too, not only the rule's own key.
+        let list = try Fixtures.temporaryFile(
+            named: "stores.yml", contents: "rules:\n  data-deleted-after-account-deletion: {params: {stores: firestore}}\n")
+        let wrongKind = try CommandRunner.run(["check", "--config", list] + Self.examples)
+        #expect(wrongKind.status == 2)
+        #expect(
+            wrongKind.stderr.contains("the value of parameter 'stores' of rule 'data-deleted-after-account-deletion': "),
+            "\(wrongKind.stderr)")
     }
 
     @Test func aBaselineHidesKnownFindingsSoOnlyRegressionsFail() throws {

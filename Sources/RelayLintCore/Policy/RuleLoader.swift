@@ -51,7 +51,26 @@ struct RuleLoader {
         } else if let rule = loader.rule(tree) {
             rules = [rule]
         }
-        return (rules, loader.reader.diagnostics.sorted { $0.location < $1.location })
+        return (rules, loader.namingParameters(loader.reader.diagnostics).sorted { $0.location < $1.location })
+    }
+
+    /// The problems found in a parameter value the configuration sets, told as that parameter's:
+    /// they are placed at its line there, but said in the words of the rule's own key
+    /// (`'for_each' must be a list`), which the user of a built-in rule never wrote.
+    private func namingParameters(_ diagnostics: [Diagnostic]) -> [Diagnostic] {
+        var names: [SourceLocation: String] = [:]
+        for (rule, values) in parameterOverrides {
+            for (name, value) in values where value.location.file != path {
+                names[value.location] = "parameter '\(name)' of rule '\(rule)'"
+            }
+        }
+        guard !names.isEmpty else { return diagnostics }
+        return diagnostics.map { diagnostic in
+            guard let name = names[diagnostic.location], !diagnostic.message.contains("parameter") else { return diagnostic }
+            var named = diagnostic
+            named.message = "the value of \(name): \(diagnostic.message)"
+            return named
+        }
     }
 
     private mutating func rule(_ original: YAMLTree) -> Rule? {
