@@ -55,13 +55,6 @@ struct RelayLint: ParsableCommand {
     }
 }
 
-/// Whether commands' `validate()` checks are held back, for `RelayLint.usageError(before:)`.
-enum ArgumentChecks {
-    /// Set only on the main thread, before anything else runs, while the arguments are parsed
-    /// a second time.
-    nonisolated(unsafe) static var areHeldBack = false
-}
-
 /// The contract's exit codes.
 enum ExitStatus {
     static let clean: Int32 = 0

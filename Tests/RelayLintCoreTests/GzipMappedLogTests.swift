@@ -30,6 +30,30 @@ import Testing
         return try Linter.run(request)
     }
 
+    /// Runs of empty lines (`\n` and `\r\n`, shorter and longer than the eight bytes skipped at
+    /// once) leave every record at its line, in a plain file and in a gzip file read a run at a
+    /// time: the bad records after them are listed at the lines they are on.
+    @Test func runsOfEmptyLinesLeaveEveryRecordAtItsLine() throws {
+        var text = Self.cloudEntry(1, subject: "u1") + "\n"
+        var line = 2
+        var expected: [Int] = []
+        for (index, run) in ["\n", "\n\n\n\n\n\n\n\n\n", "\r\n\r\n\r\n\r\n\r\n", "\n\r\n\n\r\n", String(repeating: "\n", count: 70)]
+            .enumerated()
+        {
+            text += run
+            line += run.filter { $0 == "\n" || $0 == "\r\n" }.count
+            text += "\(index)\n"
+            expected.append(line)
+            line += 1
+        }
+        let plain = try Fixtures.temporaryFile(named: "blank-runs.jsonl", contents: text)
+        for path in [plain, try Self.gzip(plain)] {
+            let report = try Self.report(path)
+            #expect(report.skipped.map(\.location.line) == expected, "\(path)")
+            #expect(report.inputs.first?.records == expected.count + 1)
+        }
+    }
+
     /// The report of the plain file: records, skipped records by reason and bad ones at their
     /// line, events, findings. The hash is the compressed file's, as for every gzip input.
     @Test func aGzipMappedLogReadsAsThePlainFile() throws {

@@ -280,8 +280,9 @@ final class RecordMapper {
     }
 
     /// Appends the event a template gives in a scope to `events`; false, and nothing appended,
-    /// when it names no subject (none, null, or an empty string, which names no account). Appended where it was made: an event returned was copied once
-    /// more on its way into the list.
+    /// when it names no subject (none, null, or an empty string, which names no account).
+    /// Appended where it was made: an event returned was copied once more on its way into the
+    /// list.
     private func append(
         _ template: EventTemplate, number: Int, in scope: MappingScope, to events: inout [MappedEvent]
     ) throws(MappingFailure) -> Bool {
