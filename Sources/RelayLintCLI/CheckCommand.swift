@@ -382,6 +382,15 @@ struct CheckCommand: ParsableCommand {
             StandardError.write("relaylint: no partial written: the inputs are invalid")
             throw ExitCode(ExitStatus.invalidInput)
         }
+        // `split` leaves data-end.txt empty only for data without events: an empty --data-end
+        // beside events means that file was lost or cut, and windows would close at the wrong end.
+        if dataEndOption?.isEmpty == true, evaluation.events > 0 {
+            StandardError.write(
+                "relaylint: --data-end is empty, but the partition holds \(Plural.counted(evaluation.events, "event")): split writes "
+                    + "the data's end into data-end.txt whenever it has events, so that file is lost or cut; give the time it held")
+            StandardError.write("relaylint: no partial written")
+            throw ExitCode(ExitStatus.invalidInput)
+        }
         var json = PartitionReport(partition: partition, request: request, evaluation: evaluation).json()
         json.append(UInt8(ascii: "\n"))
         guard let output = reporting.output else {

@@ -61,6 +61,16 @@ import Testing
         #expect(summary(merged.stdout) != nil && summary(merged.stdout) == summary(single.stdout))
     }
 
+    /// An empty --data-end beside events is a lost or cut data-end.txt: refused, not run with
+    /// windows closing at the partition's own end.
+    @Test func anEmptyDataEndBesideEventsIsRefused() throws {
+        let result = try CommandRunner.run([
+            "check", "--partition", "1/1", "--data-end", "", "--events", "Examples/events.jsonl", "--format", "json",
+        ])
+        #expect(result.status == 2)
+        #expect(result.stderr.contains("--data-end is empty, but the partition holds"), "\(result.stderr)")
+    }
+
     /// split reads files whole and records their hashes: standard input is bad usage that says
     /// so, and a missing file is said in three words, not Foundation's sentence.
     @Test func standardInputAndAMissingFileAreRefusedSayingWhy() throws {
