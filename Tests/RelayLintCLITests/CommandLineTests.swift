@@ -328,6 +328,14 @@ import Testing
         let result = try CommandRunner.run(["check", "--events", "does-not-exist.jsonl"])
         #expect(result.status == 2)
         #expect(result.stderr.contains("does-not-exist.jsonl: error: cannot read file: no such file"))
+        // A link that leads nowhere is said to be one: "no such file" sent users looking for a
+        // file that is plainly there.
+        let folder = try Fixtures.temporaryDirectory()
+        let loop = folder.appendingPathComponent("loop.jsonl").path
+        try FileManager.default.createSymbolicLink(atPath: loop, withDestinationPath: loop)
+        let looped = try CommandRunner.run(["check", "--events", loop])
+        #expect(looped.status == 2)
+        #expect(looped.stderr.contains("cannot read file: a symbolic link that leads to no file"), "\(looped.stderr)")
     }
 
     @Test func rulesListValidateAndTest() throws {

@@ -332,14 +332,20 @@ struct FileBytes {
     /// is said in three words rather than Foundation's sentence.
     static func readFailureReason(_ path: String, _ error: any Error) -> String {
         var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else { return "no such file" }
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else { return openFailureReason(path) }
         if isDirectory.boolValue { return "is a directory" }
         return error.localizedDescription
     }
 
     static func openFailureReason(_ path: String) -> String {
         var isDirectory: ObjCBool = false
-        if !FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) { return "no such file" }
+        if !FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) {
+            // The link itself is there: it leads nowhere (a loop, or a target that is gone).
+            if (try? FileManager.default.destinationOfSymbolicLink(atPath: path)) != nil {
+                return "a symbolic link that leads to no file (a loop, or its target is gone)"
+            }
+            return "no such file"
+        }
         return isDirectory.boolValue ? "is a directory" : "permission denied"
     }
 
