@@ -29,18 +29,19 @@ public struct HTMLReporter: Reporter {
         func emit(_ bytes: ArraySlice<UInt8>) { bytes.withUnsafeBytes { sink($0) } }
         // Each list's placeholder line, in document order: where its line feed is, where the
         // element ends, and its depth (the indentation: one space a level).
+        let lists = html.findingLists
         var places: [(lineFeed: Int, end: Int, depth: Int)] = []
-        for list in html.findingLists {
+        for list in lists {
             let name = HTMLReport.placeholder(ofList: list.number)
             let element = Array("<\(name)></\(name)>".utf8)
             let from = places.last?.end ?? 0
-            guard let start = Self.firstIndex(of: element, in: frame, from: from) else { break }
+            guard let start = frame[from...].firstRange(of: element)?.lowerBound else { break }
             var lineStart = start
             while lineStart > from, frame[lineStart - 1] == UInt8(ascii: " ") { lineStart -= 1 }
             guard lineStart > from, frame[lineStart - 1] == UInt8(ascii: "\n") else { break }
             places.append((lineStart - 1, start + element.count, start - lineStart))
         }
-        guard places.count == html.findingLists.count else {
+        guard places.count == lists.count else {
             // Not reached (the frame holds each list's placeholder on a line of its own, in
             // order); should it ever not, the whole document is rendered rather than a list lost.
             assertionFailure("a list of findings has no placeholder line in the frame")
@@ -50,7 +51,7 @@ public struct HTMLReporter: Reporter {
         }
         var written = 0
         let document = html
-        for (list, place) in zip(html.findingLists, places) {
+        for (list, place) in zip(lists, places) {
             emit(frame[written..<place.lineFeed])
             let batches = stride(from: 0, to: list.findings.count, by: 64).map { $0..<min($0 + 64, list.findings.count) }
             let inFlight = max(1, min(options.parallelism, ProcessInfo.processInfo.activeProcessorCount)) * 2
@@ -72,15 +73,5 @@ public struct HTMLReporter: Reporter {
             written = place.end
         }
         emit(frame[written...])
-    }
-
-    private static func firstIndex(of needle: [UInt8], in haystack: [UInt8], from start: Int) -> Int? {
-        guard let first = needle.first, haystack.count >= needle.count else { return nil }
-        var index = start
-        while index + needle.count <= haystack.count {
-            if haystack[index] == first, haystack[index..<index + needle.count].elementsEqual(needle) { return index }
-            index += 1
-        }
-        return nil
     }
 }
