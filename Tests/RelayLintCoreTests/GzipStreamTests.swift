@@ -77,4 +77,33 @@ import Testing
         let error = #expect(throws: InputError.self) { try Self.text(of: path) }
         #expect(error?.description.contains("the gzip file is truncated (unexpected end of file)") == true)
     }
+
+    /// An export read into memory from a gzip file is refused as soon as it expands far more than
+    /// text compresses: a decompression bomb of a few megabytes took 4.2 GB before the cap on
+    /// its size refused it. A real export, and a small file of any expansion, are read.
+    @Test func aGzipFileThatExpandsLikeABombIsRefusedBeforeItFillsMemory() throws {
+        let caps = CappedRead(maxBytes: 64 << 20, kind: "an account export", expansionGrace: 1 << 20)
+        let lines = String(repeating: String(repeating: " ", count: 4095) + "\n", count: 2048)  // 8 MiB, about 8 KB compressed
+        let bomb = try Self.write(try Self.gzip(#"{"users": ["# + "\n" + lines + "]}"))
+        let error = #expect(throws: InputError.self) { try MappedFile(path: bomb, capped: caps) }
+        let message = error?.description ?? ""
+        #expect(message.hasPrefix("\(bomb):"))
+        #expect(message.contains("error: stopped reading: the gzip file expands to more than 200 times its size"))
+        #expect(message.contains("decompress it to a file to read it anyway"))
+        // Stopped after a megabyte or two of lines, not at the 64 MiB cap: the line is named.
+        let line = Int(message.split(separator: ":")[1]) ?? 0
+        #expect((200...600).contains(line))
+
+        // Ids and hashes compress a few times, far below the limit.
+        var generator = SystemRandomNumberGenerator()
+        let users = (0..<20_000).map { _ in
+            #"{"localId": "\#(String(generator.next(), radix: 36))", "passwordHash": "\#(String(generator.next(), radix: 16))"}"#
+        }
+        let export = #"{"users": ["# + users.joined(separator: ",\n") + "]}"
+        let real = try Self.write(try Self.gzip(export))
+        #expect(try MappedFile(path: real, capped: caps).withBytes { $0.elementsEqual(export.utf8) })
+        // Under the grace, a file may expand as much as it likes.
+        let small = try Self.write(try Self.gzip(String(repeating: " ", count: 900_000)))
+        #expect(try MappedFile(path: small, capped: caps).withBytes(\.count) == 900_000)
+    }
 }

@@ -130,8 +130,9 @@ final class GzipStream {
         return Int(wanted - stream.pointee.avail_out)
     }
 
-    /// The offset in the file of the first byte inflate has not used.
-    private var consumed: Int { inputOffset + inputCount - Int(stream.pointee.avail_in) }
+    /// The offset in the file of the first byte inflate has not used: how much of the file was
+    /// decompressed so far.
+    var consumed: Int { inputOffset + inputCount - Int(stream.pointee.avail_in) }
 
     /// Reads more of the file after the bytes inflate has not used yet, which move to the front;
     /// sets `inputEnded` at the file's end.

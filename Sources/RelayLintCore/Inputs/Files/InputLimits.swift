@@ -28,6 +28,15 @@ enum InputLimits {
     /// The most bytes of an account export or a mapped log read into memory: from a pipe, a
     /// device or a gzip file. A regular file is mapped, not read, and has no cap.
     static let streamedBytes = 4 << 30
+    /// How many times its compressed size a gzip file read into memory may expand to, once past
+    /// `gzipExpansionGrace`: JSON and CSV compress about 5 to 20 times, a decompression bomb
+    /// about 1,000 (4.7 MB of gzip held 4.5 GiB of spaces, and took 4.2 GB and half a minute to
+    /// be refused at `streamedBytes`). A file past it may still be read once decompressed to a
+    /// regular file, which is mapped rather than read.
+    static let gzipExpansion = 200
+    /// What a gzip file read into memory may expand to before its expansion is looked at: a
+    /// small file of repeated text may expand as much as it likes.
+    static let gzipExpansionGrace = 64 << 20
     /// The most bytes the events of one mapped record may take once made: eight times the
     /// record, and at least 1 MiB. A record's values are copied into each of its events, and its
     /// id into each `#N` id: one Cloud Logging entry of a 1 MB `insertId` and 1,000 accounts
@@ -77,10 +86,17 @@ struct CappedRead {
     /// an invalid record of its own (a log: a dying writer pads with NULs, and `--skip-invalid`
     /// must still be able to skip that line): `/dev/zero` still stops at once.
     var refusesLeadingNUL = false
+    /// How many times its compressed size a gzip file may expand to once past `expansionGrace`
+    /// (`InputLimits.gzipExpansion`).
+    var expansionLimit = InputLimits.gzipExpansion
+    var expansionGrace = InputLimits.gzipExpansionGrace
 
     /// Reads from `source` (`prefix` first) to the end or to the first cap crossed.
+    /// - Parameter compressedBytesRead: for a gzip file, how many of its compressed bytes were
+    ///   read so far: what it expands to is capped at `expansionLimit` times them.
     func read(
-        path: String, prefix: [UInt8] = [], from source: (UnsafeMutableRawPointer, Int) throws(InputError) -> Int
+        path: String, prefix: [UInt8] = [], compressedBytesRead: (() -> Int)? = nil,
+        from source: (UnsafeMutableRawPointer, Int) throws(InputError) -> Int
     ) throws(InputError) -> [UInt8] {
         var bytes: [UInt8] = []
         var lineStart = 0
@@ -138,6 +154,16 @@ struct CappedRead {
             try grow(&bytes, toHold: bytes.count + got, path: path)
             bytes.append(contentsOf: UnsafeBufferPointer(start: block.assumingMemoryBound(to: UInt8.self), count: got))
             try check(from: start)
+            if let compressedBytesRead, bytes.count > expansionGrace {
+                let compressed = compressedBytesRead()
+                if bytes.count / expansionLimit > compressed {
+                    throw refusal(
+                        "stopped reading: the gzip file expands to more than \(expansionLimit) times its size "
+                            + "(\(bytes.count >> 20) MiB from \(compressed) bytes), far more than \(kind) compresses (a decompression bomb?); "
+                            + "decompress it to a file to read it anyway: a regular file is mapped, not read into memory",
+                        at: bytes.count)
+                }
+            }
         }
         guard bytes.count <= maxBytes else {
             throw refusal("stopped reading: more than \(InputLimits.describe(maxBytes)), the cap on \(kind)", at: maxBytes)

@@ -46,7 +46,9 @@ final class MappedFile: @unchecked Sendable {
         if GzipStream.isGzip(path: path) {
             let stream = try GzipStream(path: path)
             contents = .read(
-                try capped.read(path: path) { buffer, count throws(InputError) in try stream.read(into: buffer, count: count) })
+                try capped.read(path: path, compressedBytesRead: { stream.consumed }) { buffer, count throws(InputError) in
+                    try stream.read(into: buffer, count: count)
+                })
             version = nil
             compressedSHA256 = try GzipStream.sha256(ofCompressedFile: path)
             return
