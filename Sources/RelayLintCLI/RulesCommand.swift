@@ -45,7 +45,9 @@ struct RulesCommand: ParsableCommand {
 
     struct Validate: ParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Check rule files for unknown keys, wrong types, bad durations and severities, and missing examples.")
+            abstract:
+                "Check rule files for unknown keys, wrong types, bad durations and severities, missing examples, and examples whose events are not valid input or whose 'fires' names nothing of the example."
+        )
         @OptionGroup var rules: RuleOptions
 
         func run() throws {
@@ -61,6 +63,13 @@ struct RulesCommand: ParsableCommand {
                 }
             } catch let error as DiagnosticsError {
                 StandardError.write(error.diagnostics)
+                throw ExitCode(ExitStatus.invalidInput)
+            }
+            // Examples as written: `rules test` runs them, but an example event that is not valid
+            // input or a `fires` that names nothing of the example is a mistake in the file.
+            let exampleProblems = ruleSet.rules.flatMap { $0.examples.flatMap(RuleExampleRunner.problems(in:)) }
+            if !exampleProblems.isEmpty {
+                StandardError.write(exampleProblems)
                 throw ExitCode(ExitStatus.invalidInput)
             }
             let withoutExamples = ruleSet.rules.filter { $0.examples.isEmpty }

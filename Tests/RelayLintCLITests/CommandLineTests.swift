@@ -283,6 +283,40 @@ import Testing
         #expect(check.status == 2)
     }
 
+    /// `rules validate` reads a rule's examples as it reads the rest of the file: an example
+    /// event that is not valid input, or a `fires` naming nothing of the example (`e9` for
+    /// `e2`), is an error at its line, not something only `rules test` stumbles on.
+    @Test func anExampleThatCannotBeRightIsInvalid() throws {
+        let rule = try Fixtures.temporaryFile(
+            named: "examples.yml",
+            contents: """
+                id: my-rule
+                severity: error
+                when: {type: signin}
+                message: m
+                examples:
+                  - name: a sign-in fires
+                    events:
+                      - {id: e1, time: "2026-01-01T10:00:00Z", type: signin}
+                    fires: [e9]
+                  - name: no time
+                    events:
+                      - {id: e1, time: yesterday, type: signin}
+                    fires: [e1]
+                  - name: by subject and app
+                    events:
+                      - {id: e1, time: "2026-01-01T10:00:00Z", subject: u2, app: com.example.a, type: signin}
+                    fires: [u2, com.example.a, app]
+                """)
+        let result = try CommandRunner.run(["rules", "validate", "--rules", rule])
+        #expect(result.status == 2)
+        let errors = result.stderr.split(separator: "\n").filter { $0.contains(": error: ") }
+        #expect(errors.count == 2, "\(result.stderr)")
+        #expect(
+            errors.first == "\(rule):9:12: error: example 'a sign-in fires' expects a finding on 'e9', which is none of its event ids, subjects, accounts or apps")
+        #expect(errors.last?.hasPrefix("\(rule):12:9: error: example event: field 'time' is not an RFC 3339 timestamp") == true)
+    }
+
     @Test(arguments: [
         ["check"], ["check", "--events", "x", "--format", "pdf"], ["check", "--events", "x", "--fail-on", "fatal"], ["frobnicate"],
     ])

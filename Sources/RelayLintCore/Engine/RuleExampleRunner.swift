@@ -22,6 +22,39 @@ public enum RuleExampleRunner {
     }
 
     public static func run(_ example: RuleExample, of rule: Rule, relayDomains: RelayDomains = RelayDomains()) -> Outcome {
+        let loaded = load(example, relayDomains: relayDomains)
+        var builder = loaded.builder
+        var problems = loaded.problems
+        var actual: [String] = []
+        if problems.isEmpty, let dataset = try? builder.finish() {
+            let request = LintRequest(rules: RuleSet(rules: [rule], files: []), relayDomains: relayDomains, showPII: true, parallelism: 1)
+            do {
+                let report = try Linter.evaluate(
+                    dataset, subjectRules: rule.scope == .subject ? [rule] : [],
+                    appRules: rule.scope == .app ? [rule] : [], request: request)
+                actual = report.findings.map { $0.event ?? $0.subject }.sorted()
+            } catch {
+                problems.append(contentsOf: error.diagnostics)
+            }
+        }
+        problems += unknownFirings(in: example)
+        return Outcome(
+            rule: rule.id, example: example.name, location: example.location,
+            expected: example.expectedFirings.sorted(), actual: actual, problems: problems, timeline: loaded.timeline)
+    }
+
+    /// What is wrong with an example as it is written, found without running it (`rules
+    /// validate`): an event, account or manifest entry that is not valid input, and an expected
+    /// firing that names none of the example's events, subjects or apps (a typo there makes the
+    /// example fail for the wrong reason, or pass a rule that never fires on it).
+    public static func problems(in example: RuleExample) -> [Diagnostic] {
+        load(example, relayDomains: RelayDomains()).problems + unknownFirings(in: example)
+    }
+
+    /// The example's data in a dataset of its own, the problems with it, and its timeline.
+    private static func load(
+        _ example: RuleExample, relayDomains: RelayDomains
+    ) -> (builder: DatasetBuilder, problems: [Diagnostic], timeline: [String]) {
         var builder = DatasetBuilder(relayDomains: relayDomains, skipInvalid: false, retainedTypes: nil)
         var problems: [Diagnostic] = []
         var manifestEntries: [AppManifest.Entry] = []
@@ -43,34 +76,45 @@ public enum RuleExampleRunner {
         }
         var timeline: [String] = []
         for (index, (value, location)) in example.events.enumerated() {
-            var record = value
-            if case .object(var members) = value, members["subject"] == nil {
-                members["subject"] = .string("u1")
-                record = .object(members)
-            }
-            switch Event.make(from: record, location: location, sequence: UInt64(index)) {
+            switch Event.make(from: record(value), location: location, sequence: UInt64(index)) {
             case .success(let event):
-                builder.ingest(event, digest: ContentDigest(record), content: record)
+                builder.ingest(event, digest: ContentDigest(record(value)), content: record(value))
                 let fields = event.fields.map { "\($0.key)=\($0.value.displayText)" }.joined(separator: " ")
                 timeline.append("\(event.time) \(event.subject) \(event.id) \(event.type) \(fields)")
             case .failure(let problem):
                 problems.append(Diagnostic(.error, "example event: \(problem.reason)", at: location))
             }
         }
-        var actual: [String] = []
-        if problems.isEmpty, let dataset = try? builder.finish() {
-            let request = LintRequest(rules: RuleSet(rules: [rule], files: []), relayDomains: relayDomains, showPII: true, parallelism: 1)
-            do {
-                let report = try Linter.evaluate(
-                    dataset, subjectRules: rule.scope == .subject ? [rule] : [],
-                    appRules: rule.scope == .app ? [rule] : [], request: request)
-                actual = report.findings.map { $0.event ?? $0.subject }.sorted()
-            } catch {
-                problems.append(contentsOf: error.diagnostics)
+        return (builder, problems, timeline)
+    }
+
+    /// An example's event as a log would hold it: an event without `subject` is u1's.
+    private static func record(_ value: JSONValue) -> JSONValue {
+        guard case .object(var members) = value, members["subject"] == nil else { return value }
+        members["subject"] = .string("u1")
+        return .object(members)
+    }
+
+    /// The expected firings that name no event id, subject, exported account or app of the
+    /// example: a finding names one of those (`Finding.event`, else its subject or app).
+    private static func unknownFirings(in example: RuleExample) -> [Diagnostic] {
+        var known: Set<String> = ["app"]
+        for (value, _) in example.events {
+            for key in ["id", "subject", "app"] {
+                if case .string(let name)? = record(value).objectValue?[key] { known.insert(name) }
             }
         }
-        return Outcome(
-            rule: rule.id, example: example.name, location: example.location,
-            expected: example.expectedFirings.sorted(), actual: actual, problems: problems, timeline: timeline)
+        for (value, _) in example.accounts {
+            if case .string(let name)? = value.objectValue?["localId"] { known.insert(name) }
+        }
+        for (value, _) in example.manifest {
+            if case .string(let name)? = value.objectValue?["bundle_id"] { known.insert(name) }
+        }
+        return example.expectedFirings.filter { !known.contains($0) }.map { name in
+            Diagnostic(
+                .error,
+                "example '\(example.name)' expects a finding on '\(name)', which is none of its event ids, subjects, accounts or apps",
+                at: example.firesLocation ?? example.location)
+        }
     }
 }

@@ -10,6 +10,8 @@ public struct RuleExample: Sendable, Equatable {
     /// The event ids (subject rules) or app bundle ids (app rules) that must fire, in any order.
     public var expectedFirings: [String]
     public var location: SourceLocation
+    /// Where `fires` is written, for a problem with what it names.
+    public var firesLocation: SourceLocation?
 
     public static func == (lhs: RuleExample, rhs: RuleExample) -> Bool {
         lhs.name == rhs.name && lhs.expectedFirings == rhs.expectedFirings && lhs.location == rhs.location

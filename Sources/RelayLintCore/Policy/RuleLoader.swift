@@ -510,7 +510,8 @@ struct RuleLoader {
             let fires = map["fires"].flatMap { reader.strings($0.value, what: "'fires'") } ?? []
             return RuleExample(
                 name: name, events: records("events"), accounts: records("accounts"),
-                manifest: records("manifest"), expectedFirings: fires, location: item.location)
+                manifest: records("manifest"), expectedFirings: fires, location: item.location,
+                firesLocation: map["fires"]?.value.location)
         }
     }
 }
