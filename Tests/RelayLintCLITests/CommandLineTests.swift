@@ -313,7 +313,9 @@ import Testing
         let errors = result.stderr.split(separator: "\n").filter { $0.contains(": error: ") }
         #expect(errors.count == 2, "\(result.stderr)")
         #expect(
-            errors.first == "\(rule):9:12: error: example 'a sign-in fires' expects a finding on 'e9', which is none of its event ids, subjects, accounts or apps")
+            errors.first
+                == "\(rule):9:12: error: example 'a sign-in fires' expects a finding on 'e9', "
+                + "which is none of its event ids, subjects, accounts or apps")
         #expect(errors.last?.hasPrefix("\(rule):12:9: error: example event: field 'time' is not an RFC 3339 timestamp") == true)
     }
 
