@@ -195,6 +195,36 @@ import Testing
         #expect(leftOut.first?.location.line == 1)
     }
 
+    /// A relaylint event or an Apple notification among Cloud Logging entries is not of the
+    /// file's format: it is skipped as the contract says ("not an account change"), and a note
+    /// says what it is, at its line, so the evidence it holds is not lost without a word. Another
+    /// service's entry in a sink is of no format relaylint reads, and gets no note.
+    @Test func aRecordOfAnotherFormatInALogIsSkippedWithANoteSayingWhatItIs() throws {
+        let cloud = try String(contentsOfFile: Fixtures.path(Self.realLogs + "identity-platform.jsonl"), encoding: .utf8)
+            .split(separator: "\n").prefix(2)
+        let native = #"{"id":"n1","time":"2026-01-05T00:00:00Z","subject":"u1","type":"token.revoked","provider":"apple.com"}"#
+        let notification = try String(contentsOfFile: Fixtures.path(Self.realLogs + "apple-notifications.jsonl"), encoding: .utf8)
+            .split(separator: "\n")[0]
+        let otherService = #"{"insertId":"r1","timestamp":"2026-01-05T00:00:00Z","jsonPayload":{"message":"GET /"}}"#
+        let log = try Fixtures.temporaryFile(
+            named: "sink.jsonl",
+            contents: ([cloud[0], Substring(native), notification, Substring(otherService), Substring(native), cloud[1]]).joined(
+                separator: "\n")
+                + "\n")
+        var request = try Self.request(events: [])
+        request.eventPaths = [log]
+        let report = try Linter.run(request)
+        let input = try #require(report.inputs.last)
+        #expect(input.records == 6)
+        let notes = report.notes.filter { $0.message.contains("the file's format") }
+        #expect(notes.map(\.location.line) == [2, 3])
+        #expect(
+            notes.first?.message
+                == "2 records are relaylint events, not of 'cloud-logging-by-app', the file's format: skipped as 'not an account change', "
+                + "so no rule saw them; give them to --events in a file of their own")
+        #expect(notes.last?.message.hasPrefix("1 record is of 'apple-notifications', not of 'cloud-logging-by-app'") == true)
+    }
+
     /// With Apple's keys given, a notification given as decoded claims carries nothing to
     /// verify: it is read (the contract accepts the form) and the report warns that it was not
     /// verified, instead of counting only the signatures that were.

@@ -3,8 +3,11 @@
 extension DatasetBuilder {
     /// Reads one log a mapping describes. Notifications joined by Apple user id must be read
     /// after every other input, once the index of Apple user ids is complete.
+    /// - Parameter otherMappings: the other formats `--events` reads, named in a note when
+    ///   records of one of them are met in this log (and skipped as not of its format).
     mutating func readMappedEvents(
-        path: String, fileIndex: Int, mapping: LogMapping, keys: SigningKeySet?, opened: OpenedInput? = nil
+        path: String, fileIndex: Int, mapping: LogMapping, otherMappings: [LogMapping] = [], keys: SigningKeySet?,
+        opened: OpenedInput? = nil
     ) throws(InputError) {
         if eventPaths.count <= fileIndex { eventPaths += Array(repeating: "", count: fileIndex + 1 - eventPaths.count) }
         eventPaths[fileIndex] = path
@@ -17,6 +20,8 @@ extension DatasetBuilder {
         var ambiguous: (count: Int, first: SourceLocation?) = (0, nil)
         var unattributed: (count: Int, first: SourceLocation?) = (0, nil)
         var leftOut: (count: Int, records: Int, first: SourceLocation?) = (0, 0, nil)
+        // By format, in the order first met: records of another format relaylint reads.
+        var otherFormats: [(format: String, reason: String, count: Int, first: SourceLocation)] = []
         func skip(_ reason: String, _ detail: String?, at location: SourceLocation) {
             skipped.records[skipped.place(reason: reason, detail: detail)].count += 1
             if reason == AppleAccountIndex.noAccount {
@@ -33,6 +38,7 @@ extension DatasetBuilder {
         var reader = MappedLogReader(
             path: path, fileIndex: fileIndex, mapping: mapping, keys: keys, appleAccounts: appleAccounts, parallelism: parallelism)
         reader.opened = opened
+        reader.otherMappings = otherMappings
         let preparation = PreparedEvent.Preparation(relayDomains: relayDomains, shard: shard)
         let replay = MappedLogReader.ContentReplay(mapping: mapping, keys: keys)
         let totals = try reader.read(names: names, preparation: preparation) { delivery, record, batch in
@@ -40,8 +46,15 @@ extension DatasetBuilder {
             case .invalid(let diagnostic):
                 summary.invalid += 1
                 try addInvalid(diagnostic, fromPipe: opened != nil)
-            case .skipped(let reason, let detail):
+            case .skipped(let reason, let detail, let otherFormat):
                 skip(reason, detail, at: SourceLocation(file: path, line: record.line))
+                if let otherFormat {
+                    if let known = otherFormats.firstIndex(where: { $0.format == otherFormat && $0.reason == reason }) {
+                        otherFormats[known].count += 1
+                    } else {
+                        otherFormats.append((otherFormat, reason, 1, SourceLocation(file: path, line: record.line)))
+                    }
+                }
             case .events(let positions, let leftOutWithoutSubject):
                 if leftOutWithoutSubject > 0 {
                     leftOut.count += leftOutWithoutSubject
@@ -119,6 +132,18 @@ extension DatasetBuilder {
                     + "event\(leftOut.count == 1 ? "" : "s") of \(leftOut.records == 1 ? "it" : "them") named no account "
                     + "(a null or empty id in a list, such as a batch deletion's localIds): left out",
                 at: first)
+        }
+        for other in otherFormats {
+            let one = other.count == 1
+            let what =
+                other.format == MappedLogReader.nativeFormat
+                ? (one ? "1 record is a relaylint event" : "\(other.count) records are relaylint events")
+                : (one ? "1 record is" : "\(other.count) records are") + " of \(other.format)"
+            addNote(
+                .warning,
+                "\(what), not of '\(mapping.id)', the file's format: skipped as '\(other.reason)', so no rule saw "
+                    + "\(one ? "it" : "them"); give \(one ? "it" : "them") to --events in a file of \(one ? "its" : "their") own",
+                at: other.first)
         }
         if totals.unsignedRecords > 0, keys != nil {
             addNote(

@@ -77,7 +77,8 @@ extension Linter {
                 case .mapped(let mapping) where mapping.joinsAppleIDs && opened == nil: joinedLast.append((index, path, mapping))
                 case .mapped(let mapping):
                     try builder.readMappedEvents(
-                        path: path, fileIndex: index, mapping: mapping, keys: request.appleKeys, opened: opened)
+                        path: path, fileIndex: index, mapping: mapping, otherMappings: request.mappings.filter { $0.id != mapping.id },
+                        keys: request.appleKeys, opened: opened)
                 }
             } catch {
                 problems.append(contentsOf: error.diagnostics)
@@ -86,7 +87,11 @@ extension Linter {
             }
         }
         for log in joinedLast {
-            do { try builder.readMappedEvents(path: log.path, fileIndex: log.index, mapping: log.mapping, keys: request.appleKeys) } catch {
+            do {
+                try builder.readMappedEvents(
+                    path: log.path, fileIndex: log.index, mapping: log.mapping,
+                    otherMappings: request.mappings.filter { $0.id != log.mapping.id }, keys: request.appleKeys)
+            } catch {
                 problems.append(contentsOf: error.diagnostics)
                 if builder.stoppedEarly { throw DiagnosticsError(problems) }
             }

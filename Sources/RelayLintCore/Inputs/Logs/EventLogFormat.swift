@@ -241,11 +241,7 @@ enum EventLogFormat {
             }
         }
         guard let first else { return .native }
-        if case .object(let members) = first,
-            members["id"] != nil && members["type"] != nil && members["subject"] != nil && members["time"] != nil
-        {
-            return .native
-        }
+        if case .object(let members) = first, isNativeEvent(members) { return .native }
         for mapping in mappings {
             if RecordMapper(mapping: mapping, tokens: TokenReader(keys: nil)).recognizes(first) { return .mapped(mapping) }
         }
@@ -267,6 +263,11 @@ enum EventLogFormat {
         }
         // Not an object: the relaylint reader says so at its line ("expected a JSON object").
         return .native
+    }
+
+    /// Whether a record is one of relaylint's own events: it has their four required fields.
+    static func isNativeEvent(_ members: [String: JSONValue]) -> Bool {
+        members["id"] != nil && members["type"] != nil && members["subject"] != nil && members["time"] != nil
     }
 
     /// The first line at or after `start` that is a JSON document, among the whole lines of the

@@ -12,6 +12,8 @@ struct MappedLogReader: Sendable {
     let path: String
     let fileIndex: Int
     let mapping: LogMapping
+    /// The other formats `--events` reads, to say what a record that is not of this one is.
+    var otherMappings: [LogMapping] = []
     let keys: SigningKeySet?
     /// Who holds each Apple user id; complete when a log joined through it is read.
     let appleAccounts: AppleAccountIndex
@@ -45,9 +47,14 @@ struct MappedLogReader: Sendable {
         /// Its events, at these positions of its slice's `PreparedBatch`, and how many more it
         /// would have given but for naming no subject (`RecordMapper.eventsLeftOutWithoutSubject`).
         case events(Range<Int>, leftOutWithoutSubject: Int)
-        case skipped(reason: String, detail: String?)
+        /// Skipped for `reason`; `otherFormat` names the format of a record that is not of the
+        /// mapping's but of another one relaylint reads (`Worker.otherFormat(of:)`).
+        case skipped(reason: String, detail: String?, otherFormat: String? = nil)
         case invalid(Diagnostic)
     }
+
+    /// What `Worker.otherFormat(of:)` calls relaylint's own events.
+    static let nativeFormat = "relaylint events"
 
     /// What the whole file held besides its records.
     struct Totals {
@@ -82,9 +89,17 @@ struct MappedLogReader: Sendable {
         var unsignedRecords = 0
         /// The events of the record being mapped, the list kept from record to record.
         var events: [RecordMapper.MappedEvent] = []
+        /// The other formats relaylint reads (`MappedLogReader.otherMappings`), each through a
+        /// mapper of this worker's own, made when a record first needs them.
+        private let otherMappings: [LogMapping]
+        private lazy var otherMappers = otherMappings.map { RecordMapper(mapping: $0.copyForThread(), tokens: TokenReader(keys: nil)) }
 
         /// - Parameter mapping: one no other worker reads (`LogMapping.copyForThread`).
-        init(mapping: LogMapping, keys: SigningKeySet?, names: NameTable, path: String, preparation: PreparedEvent.Preparation) {
+        init(
+            mapping: LogMapping, otherMappings: [LogMapping], keys: SigningKeySet?, names: NameTable, path: String,
+            preparation: PreparedEvent.Preparation
+        ) {
+            self.otherMappings = otherMappings
             readsSignedTokens = mapping.readsSignedTokens
             tokens = TokenReader(keys: keys)
             mapper = RecordMapper(mapping: mapping, tokens: tokens, memo: MappingMemo())
@@ -96,6 +111,15 @@ struct MappedLogReader: Sendable {
             self.path = String(decoding: Array(path.utf8), as: UTF8.self)
             self.preparation = PreparedEvent.Preparation(
                 relayDomains: RelayDomains(preparation.relayDomains.domains), shard: preparation.shard)
+        }
+
+        /// What a record that is not of the log's format is instead: relaylint events, or the
+        /// id of another mapping that recognises it; nil for anything else (another service's
+        /// entry in a sink).
+        func otherFormat(of record: UnsafeBufferPointer<UInt8>) -> String? {
+            guard let value = try? JSONParser.parseDocument(record), case .object(let members) = value else { return nil }
+            if EventLogFormat.isNativeEvent(members) { return MappedLogReader.nativeFormat }
+            return otherMappers.first { $0.recognizes(value) }.map { "'\($0.mapping.id)'" }
         }
     }
 
@@ -109,8 +133,8 @@ struct MappedLogReader: Sendable {
         // text again (a copy for the first too was a serial 5 ms before any record was read).
         let workers = (0..<max(1, parallelism)).map { number in
             Worker(
-                mapping: number == 0 ? mapping : mapping.copyForThread(), keys: keys, names: names, path: path,
-                preparation: preparation)
+                mapping: number == 0 ? mapping : mapping.copyForThread(), otherMappings: otherMappings, keys: keys, names: names,
+                path: path, preparation: preparation)
         }
         var totals: Totals
         if let prefix = try streamedPrefix() {
@@ -548,7 +572,9 @@ struct MappedLogReader: Sendable {
         switch verdict {
         case .events:
             if worker.readsSignedTokens, worker.tokens.decoded == tokensBefore { worker.unsignedRecords += 1 }
-        case .skipped(let reason, let detail): return .skipped(reason: reason, detail: detail)
+        case .skipped(let reason, let detail):
+            let otherFormat = worker.mapper.lastSkippedIsUnrecognized ? worker.otherFormat(of: record) : nil
+            return .skipped(reason: reason, detail: detail, otherFormat: otherFormat)
         case .invalid(let reason): return .invalid(Diagnostic(.error, "\(reason) (mapping '\(mapping.id)')", at: location))
         }
         guard worker.events.count < 1 << MappedLogReader.eventBits else {

@@ -80,6 +80,11 @@ final class RecordMapper {
     /// and the run notes these (a null among the ids dropped every deletion of the entry).
     private(set) var eventsLeftOutWithoutSubject = 0
 
+    /// Whether the last record was skipped without being of the mapping's format at all (its
+    /// `recognize` does not hold): a relaylint event or an Apple notification among Cloud
+    /// Logging entries is skipped as "not an account change", and the reader says what it is.
+    private(set) var lastSkippedIsUnrecognized = false
+
     /// One event a record gave, before `Event.make` validates it: the reserved fields as the
     /// mapping gave them, and the others sorted by name as `EventFields` keeps them. A
     /// dictionary of all of them, hashed, then searched and sorted by `Event.make` and walked
@@ -195,6 +200,7 @@ final class RecordMapper {
     private func mapLaidOut(into events: inout [MappedEvent], idBytesLimit: Int = InputLimits.eventBytes(ofRecord: 0)) -> Verdict {
         scope.begin()
         eventsLeftOutWithoutSubject = 0
+        lastSkippedIsUnrecognized = false
         // A record that is not an object, nor of the mapping's format (`1`, `null`, `[]` in a
         // Cloud Logging file), is not a record of this log at all: invalid, not "not an account
         // change". Objects are not tested: a sink holds other services' entries, skipped as such.
@@ -205,6 +211,8 @@ final class RecordMapper {
         do throws(MappingFailure) {
             let verdict = try mapOrThrow(into: &events, from: first, idBytesLimit: idBytesLimit)
             if verdict != .events { events.removeSubrange(first...) }
+            // Tested only for a record skipped: one that gives events is of the format.
+            if case .skipped = verdict { lastSkippedIsUnrecognized = (try? recognize.holds(in: scope)) != true }
             return verdict
         } catch {
             events.removeSubrange(first...)
