@@ -29,7 +29,8 @@ import Testing
         let binary = CommandRunner.productsDirectory.appendingPathComponent("relaylint").path
         let quoted = ([binary] + arguments).map { "'" + $0.replacingOccurrences(of: "'", with: "'\\''") + "'" }
         return try CommandRunner.run(
-            ["-c", "cat '\(Fixtures.path(relative))' | " + quoted.joined(separator: " ")], executable: URL(fileURLWithPath: "/bin/sh"))
+            ["-c", "cat '\(relative.hasPrefix("/") ? relative : Fixtures.path(relative))' | " + quoted.joined(separator: " ")],
+            executable: URL(fileURLWithPath: "/bin/sh"))
     }
 
     static func findings(_ result: CommandRunner.Result) throws -> [String] {
@@ -173,6 +174,28 @@ import Testing
             ])
         #expect(array.status == 1, "\(array.stderr)")
         #expect(try Self.findings(array) == Self.findings(plain))
+    }
+
+    /// Apple's notifications on standard input are joined to the accounts that logs given after
+    /// them create, as from a file: read from the pipe in their turn, they saw only the inputs
+    /// before them, and a deletion Apple had already ended the authorization for was a finding.
+    @Test func notificationsOnStandardInputAreJoinedThroughLogsGivenAfterThem() throws {
+        let created = try Fixtures.temporaryFile(
+            named: "created.jsonl",
+            contents: #"{"id":"c1","time":"2026-01-01T00:00:00Z","subject":"uC","type":"account.created","provider":"apple.com","#
+                + #""email":"c@privaterelay.appleid.com","value":"001437.ccc.1204"}"# + "\n"
+                + #"{"id":"d1","time":"2026-02-01T12:00:00Z","subject":"uC","type":"account.deleted"}"# + "\n")
+        let notification = try Fixtures.temporaryFile(
+            named: "notifications.jsonl",
+            contents: #"{"iss":"https://appleid.apple.com","aud":"x","iat":1,"jti":"n9","#
+                + #""events":"{\"type\":\"consent-revoked\",\"sub\":\"001437.ccc.1204\",\"event_time\":1769947100000}"}"# + "\n")
+        let arguments = ["check", "--format", "json", "--disable", "in-app-deletion-offered"]
+        let file = try CommandRunner.run(arguments + ["--events", notification, "--events", created])
+        #expect(file.status == 0, "\(file.stdout)")
+        let piped = try Self.piped(notification, arguments + ["--events", "-", "--events", created])
+        #expect(piped.status == 0, "\(piped.stdout)")
+        #expect(try Self.findings(piped).isEmpty)
+        #expect(!piped.stdout.contains("could not be joined"))
     }
 
     /// Standard input is read once: a second `--events -` found it empty and "held no record".

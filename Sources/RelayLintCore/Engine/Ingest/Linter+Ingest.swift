@@ -61,7 +61,7 @@ extension Linter {
         if let first = request.accountPaths.first, request.partition == nil { builder.noteOldExport(path: first) }
         // Logs whose events are joined to accounts by Apple user id come last, once every
         // account and event that can name one has been read; their input order stays theirs.
-        var joinedLast: [(index: Int, path: String, mapping: LogMapping)] = []
+        var joinedLast: [(index: Int, path: String, mapping: LogMapping, opened: OpenedInput?)] = []
         for (index, path) in request.eventPaths.enumerated() {
             do {
                 let recognition: (format: EventLogFormat, opened: OpenedInput?)
@@ -73,8 +73,11 @@ extension Linter {
                 let (format, opened) = recognition
                 switch format {
                 case .native: try builder.readEvents(path: path, fileIndex: index, opened: opened)
-                // A pipe cannot wait: its joins see what was read before it.
-                case .mapped(let mapping) where mapping.joinsAppleIDs && opened == nil: joinedLast.append((index, path, mapping))
+                // A pipe waits in a temporary file, so that its joins see every input as a file's do.
+                case .mapped(let mapping) where mapping.joinsAppleIDs:
+                    let waiting = try opened?.spooled(
+                        path: path, directory: request.temporaryDirectory ?? FileManager.default.temporaryDirectory.path)
+                    joinedLast.append((index, path, mapping, waiting))
                 case .mapped(let mapping):
                     try builder.readMappedEvents(
                         path: path, fileIndex: index, mapping: mapping, otherMappings: request.mappings.filter { $0.id != mapping.id },
@@ -90,7 +93,7 @@ extension Linter {
             do {
                 try builder.readMappedEvents(
                     path: log.path, fileIndex: log.index, mapping: log.mapping,
-                    otherMappings: request.mappings.filter { $0.id != log.mapping.id }, keys: request.appleKeys)
+                    otherMappings: request.mappings.filter { $0.id != log.mapping.id }, keys: request.appleKeys, opened: log.opened)
             } catch {
                 problems.append(contentsOf: error.diagnostics)
                 if builder.stoppedEarly { throw DiagnosticsError(problems) }

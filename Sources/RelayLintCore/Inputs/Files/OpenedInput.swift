@@ -1,5 +1,11 @@
 import Foundation
 
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
 /// A pipe whose first bytes were read to recognise its format, still open: its reader takes
 /// `prefix` first, then reads on from `handle`.
 final class OpenedInput: @unchecked Sendable {
@@ -12,4 +18,49 @@ final class OpenedInput: @unchecked Sendable {
     }
 
     deinit { try? handle.close() }
+
+    /// The same input, the rest of the pipe read to its end into an unnamed temporary file in
+    /// `directory`, to be read later: a log joined to accounts by Apple user id is read once
+    /// every other input is, and read from the pipe in its turn it saw only the inputs before it
+    /// (notifications on standard input were not joined to the accounts that later logs create).
+    /// At most `limit` bytes, as a pipe read into memory.
+    func spooled(path: String, directory: String, limit: Int = InputLimits.streamedBytes) throws(InputError) -> OpenedInput {
+        var template = Array((directory.hasSuffix("/") ? directory : directory + "/").utf8CString.dropLast())
+        template += Array("relaylint-pipe-XXXXXX".utf8CString)
+        let file = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+        guard file >= 0 else {
+            throw InputError.unreadable(
+                path: path, reason: "cannot hold the pipe until the other inputs are read: no temporary file in \(directory)")
+        }
+        template.withUnsafeBufferPointer { _ = unlink($0.baseAddress!) }
+        let spool = FileHandle(fileDescriptor: file, closeOnDealloc: true)
+        let blockSize = 1 << 20
+        let block = UnsafeMutableRawPointer.allocate(byteCount: blockSize, alignment: 16)
+        defer { block.deallocate() }
+        var total = prefix.count
+        while true {
+            let got = FileBytes.systemRead(handle.fileDescriptor, block, blockSize)
+            if got < 0, errno == EINTR { continue }
+            guard got >= 0 else { throw InputError.unreadable(path: path, reason: String(cString: strerror(errno))) }
+            if got == 0 { break }
+            total += got
+            guard total <= limit else {
+                throw InputError.unreadable(
+                    path: path,
+                    reason: "stopped reading: more than \(InputLimits.describe(limit)), the cap on a pipe held until the other inputs are read")
+            }
+            var written = 0
+            while written < got {
+                let result = write(file, block + written, got - written)
+                if result < 0, errno == EINTR { continue }
+                guard result > 0 else {
+                    throw InputError.unreadable(
+                        path: path, reason: "cannot hold the pipe until the other inputs are read: \(String(cString: strerror(errno)))")
+                }
+                written += result
+            }
+        }
+        lseek(file, 0, SEEK_SET)
+        return OpenedInput(prefix: prefix, handle: spool)
+    }
 }
