@@ -47,7 +47,8 @@ final class OpenedInput: @unchecked Sendable {
             guard total <= limit else {
                 throw InputError.unreadable(
                     path: path,
-                    reason: "stopped reading: more than \(InputLimits.describe(limit)), the cap on a pipe held until the other inputs are read")
+                    reason:
+                        "stopped reading: more than \(InputLimits.describe(limit)), the cap on a pipe held until the other inputs are read")
             }
             var written = 0
             while written < got {
