@@ -437,6 +437,11 @@ import Testing
         // Any key of YAML's: one starting with n, t or f read as a broken null, true or false.
         ("name: nightly export\ntables: 3\n", "this looks like YAML"),
         (#"{"ts": 1, "who": "u1"}"#, "the first record is a JSON object with keys 'ts', 'who', which is none of the formats"),
+        // Read as lines, an array of relaylint's own events was a thousand invalid records.
+        (
+            "[\n  {\"id\": \"e1\", \"time\": \"2026-01-01T00:00:00Z\", \"subject\": \"u1\", \"type\": \"signin\"}\n]\n",
+            "this is a JSON array of relaylint events"
+        ),
     ])
     func aFileOfNoKnownFormatIsRefusedWithWhatItLooksLike(contents: String, message: String) throws {
         let path = try Fixtures.temporaryFile(named: "input.jsonl", contents: contents)

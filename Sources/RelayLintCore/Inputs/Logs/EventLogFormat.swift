@@ -241,9 +241,19 @@ enum EventLogFormat {
             }
         }
         guard let first else { return .native }
-        if case .object(let members) = first, isNativeEvent(members) { return .native }
+        let isArray = bytes[parser.offset] == UInt8(ascii: "[")
+        if case .object(let members) = first, isNativeEvent(members), !isArray { return .native }
         for mapping in mappings {
             if RecordMapper(mapping: mapping, tokens: TokenReader(keys: nil)).recognizes(first) { return .mapped(mapping) }
+        }
+        if case .object(let members) = first, isNativeEvent(members) {
+            // Read as JSON Lines, an array of events was a thousand invalid lines, and with
+            // --skip-invalid a run that checked nothing.
+            throw refusal(
+                path,
+                "this is a JSON array of relaylint events; relaylint reads its own events as JSON Lines, one per line "
+                    + "(jq -c '.[]' writes them so)",
+                line: 1 + UnsafeBufferPointer(rebasing: bytes[..<min(firstOffset, bytes.count)]).count { $0 == 0x0A })
         }
         if case .object(let members) = first {
             let line = 1 + UnsafeBufferPointer(rebasing: bytes[..<min(firstOffset, bytes.count)]).count { $0 == 0x0A }
