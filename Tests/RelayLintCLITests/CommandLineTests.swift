@@ -312,10 +312,10 @@ import Testing
         #expect(result.status == 2)
         let errors = result.stderr.split(separator: "\n").filter { $0.contains(": error: ") }
         #expect(errors.count == 2, "\(result.stderr)")
-        #expect(
-            errors.first
-                == "\(rule):9:12: error: example 'a sign-in fires' expects a finding on 'e9', "
-                + "which is none of its event ids, subjects, accounts or apps")
+        let unknownFiring =
+            "\(rule):9:12: error: example 'a sign-in fires' expects a finding on 'e9', "
+            + "which is none of its event ids, subjects, accounts or apps"
+        #expect(errors.first.map(String.init) == unknownFiring)
         #expect(errors.last?.hasPrefix("\(rule):12:9: error: example event: field 'time' is not an RFC 3339 timestamp") == true)
     }
 

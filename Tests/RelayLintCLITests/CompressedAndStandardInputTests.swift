@@ -196,6 +196,9 @@ import Testing
         #expect(piped.status == 0, "\(piped.stdout)")
         #expect(try Self.findings(piped).isEmpty)
         #expect(!piped.stdout.contains("could not be joined"))
+        // Read last, the notifications are still listed first, as they were given.
+        let report = try #require(try JSONSerialization.jsonObject(with: Data(piped.stdout.utf8)) as? [String: Any])
+        #expect((report["inputs"] as? [[String: Any]])?.compactMap { $0["path"] as? String } == ["/dev/stdin", created])
     }
 
     /// Standard input is read once: a second `--events -` found it empty and "held no record".

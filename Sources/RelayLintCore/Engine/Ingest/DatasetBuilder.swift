@@ -370,6 +370,12 @@ struct DatasetBuilder {
         // Invalid records first: a run they stop needs no duplicate check.
         if !invalid.isEmpty, !skipInvalid { throw InputError.invalidRecords(invalid.listed) }
         try settleDuplicates()
+        // Logs read out of the order given (Apple's notifications, read last to be joined) are
+        // listed in that order, in the places the logs take among the inputs.
+        let logPositions = eventInputs.values.sorted()
+        let logsInOrder = eventInputs.sorted { $0.key < $1.key }.map { self.dataset.inputs[$0.value] }
+        for (position, input) in zip(logPositions, logsInOrder) { self.dataset.inputs[position] = input }
+        eventInputs = [:]
         self.dataset.storage.finishAppending()
         var dataset = Dataset()
         swap(&dataset, &self.dataset)
