@@ -159,4 +159,39 @@ import Testing
         #expect(imagined < keys.count / 100)
         #expect(filter.bytes < keys.count * 8)
     }
+
+    /// Apple's notifications are read after every other log, to be joined to the accounts they
+    /// name; of two uses of an id, the first is still the one given first: the repeat in a
+    /// later log is the duplicate, counted there, and a reuse's note names the notification as
+    /// the first use. Read first, the later log's copy was taken for the first use.
+    @Test(arguments: [false, true])
+    func anIdOfANotificationReadLastIsFirstUsedWhereItIsGiven(spill: Bool) throws {
+        let claims =
+            #"{"iss":"https://appleid.apple.com","aud":"x","iat":1,"jti":"n9","#
+            + #""events":"{\"type\":\"consent-revoked\",\"sub\":\"001437.c.1204\",\"event_time\":1769947200000}"}"#
+        let created =
+            #"{"id":"c1","time":"2026-01-01T00:00:00Z","subject":"uC","type":"account.created","provider":"apple.com","#
+            + #""value":"001437.c.1204"}"#
+        let copy = #"{"id":"n9","time":1769947200000,"subject":"uC","type":"apple.notification","event":"consent-revoked"}"#
+        let other = #"{"id":"n9","time":1769947200000,"subject":"uC","type":"apple.notification","event":"account-delete"}"#
+        for (repeated, duplicates) in [(copy, [0, 1, 0]), (other, [0, 0, 0])] {
+            var request = LintRequest(
+                eventPaths: try [[claims], [repeated], [created]].enumerated().map { index, lines in
+                    try Fixtures.temporaryFile(named: "log\(index).jsonl", contents: lines.joined(separator: "\n") + "\n")
+                },
+                rules: LinterTests.builtIn, parallelism: 2)
+            request.mappings = try MappingSet.load(userPaths: []).mappings
+            if spill {
+                request.spillThreshold = 0
+                request.spillLayout = PartitionedArena.Layout(partitions: 3, largestChunk: 128)
+            }
+            let report = try Linter.run(request)
+            let logs = report.inputs.filter { $0.kind == .events }
+            #expect(logs.map { ($0.path as NSString).lastPathComponent } == ["log0.jsonl", "log1.jsonl", "log2.jsonl"])
+            #expect(logs.map(\.duplicates) == duplicates)
+            let reuses = report.notes.filter { $0.message.contains("was already used") }
+            #expect(reuses.map(\.location) == (repeated == copy ? [] : [SourceLocation(file: request.eventPaths[1], line: 1)]))
+            #expect(reuses.allSatisfy { $0.message.contains("already used at \(request.eventPaths[0]):1") })
+        }
+    }
 }

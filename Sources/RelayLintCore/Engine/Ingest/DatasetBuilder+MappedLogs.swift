@@ -163,6 +163,15 @@ extension DatasetBuilder {
         }
     }
 
+    /// Notes the ids of a log that will be read after inputs given after it (a log joined by
+    /// Apple user id waits for every other input): of two uses of an id, the one given first is
+    /// the first use, whichever is read first (`DuplicateCheck.expect`).
+    mutating func expectIDs(ofLog path: String, mapping: LogMapping, opened: OpenedInput?) throws(InputError) {
+        var reader = MappedLogReader(path: path, fileIndex: 0, mapping: mapping, keys: nil, appleAccounts: appleAccounts)
+        reader.opened = opened
+        try reader.eventIDs { expectEventID($0) }
+    }
+
     /// The note an export from firebase-tools before 15.19 deserves: relay addresses but no
     /// `apple.com` entries, so Apple user ids cannot be joined and anonymized identities are inferred.
     mutating func noteOldExport(path: String) {

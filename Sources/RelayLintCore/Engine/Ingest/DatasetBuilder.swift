@@ -214,6 +214,9 @@ struct DatasetBuilder {
         return !suspect
     }
 
+    /// An id a log read later gives at an earlier place in the input order (`expectIDs`).
+    mutating func expectEventID(_ id: String) { duplicateCheck.expect(IDKey(id)) }
+
     /// Whether events of a type (its index in the name table) are kept, asked once per event:
     /// the answer is remembered by index.
     private mutating func isRetained(_ type: Int, inShard: Bool) -> Bool {

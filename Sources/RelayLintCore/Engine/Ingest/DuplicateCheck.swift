@@ -69,6 +69,11 @@ struct DuplicateCheck {
         lines = PackedArena(spillingTo: spill, largestChunk: layout.largestChunk)
     }
 
+    /// Takes note of an id that an input read later gives at an earlier place in the input
+    /// order (a log joined by Apple user id, read last): an event read before it that has this id
+    /// may turn out the repeat, so it must be a suspect.
+    mutating func expect(_ key: IDKey) { _ = filter.insert(key) }
+
     /// Makes room for about `ids` more ids, an estimate.
     mutating func reserveCapacity(_ ids: Int) { filter.reserveCapacity(ids) }
 
@@ -123,6 +128,7 @@ struct DuplicateCheck {
             for (sequence, firstUse) in reuses { reused[sequence] = firstUse }
         }
         guard !reused.isEmpty else { return outcome }
+        defer { outcome.reuses.sort { $0.suspect.sequence < $1.suspect.sequence } }
         // The lines are read back a chunk at a time, in the order they were kept.
         var loaded: Int?
         for suspect in suspects {
@@ -145,10 +151,32 @@ struct DuplicateCheck {
     }
 
     /// One partition's records in input order through a table of their ids: the duplicates, and
-    /// the reuses with their id's first use.
+    /// the reuses with their id's first use. Records are written in the order they are read,
+    /// which is the input order but for a log read last to be joined: then they are sorted.
     private static func replay(_ partition: consuming PackedArena) throws(SpillError) -> ([UInt64], [(UInt64, UInt64)]) {
         var arena = partition
         try arena.load()
+        var previous: UInt64 = 0
+        var inOrder = true
+        arena.forEachChunk { chunk in
+            for offset in stride(from: 0, to: chunk.count, by: MemoryLayout<Record>.size) where inOrder {
+                let sequence = chunk.loadUnaligned(fromByteOffset: offset, as: Record.self).sequence
+                inOrder = sequence >= previous
+                previous = sequence
+            }
+        }
+        if !inOrder {
+            var records: [Record] = []
+            records.reserveCapacity(arena.byteCount / MemoryLayout<Record>.size)
+            arena.forEachChunk { chunk in
+                for offset in stride(from: 0, to: chunk.count, by: MemoryLayout<Record>.size) {
+                    records.append(chunk.loadUnaligned(fromByteOffset: offset, as: Record.self))
+                }
+            }
+            records.sort { $0.sequence < $1.sequence }
+            arena = PackedArena()
+            records.withUnsafeBytes { _ = arena.append(raw: $0) }
+        }
         var seen = EventIDTable()
         seen.reserveCapacity(arena.byteCount / MemoryLayout<Record>.size)
         // A set per id: one id given to 800,000 different contents was checked against every

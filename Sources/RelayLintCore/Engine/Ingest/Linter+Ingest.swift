@@ -77,6 +77,8 @@ extension Linter {
                 case .mapped(let mapping) where mapping.joinsAppleIDs:
                     let waiting = try opened?.spooled(
                         path: path, directory: request.temporaryDirectory ?? FileManager.default.temporaryDirectory.path)
+                    // Inputs given after it are read before it: they must know its ids.
+                    if index < request.eventPaths.count - 1 { try builder.expectIDs(ofLog: path, mapping: mapping, opened: waiting) }
                     joinedLast.append((index, path, mapping, waiting))
                 case .mapped(let mapping):
                     try builder.readMappedEvents(

@@ -19,6 +19,10 @@ final class OpenedInput: @unchecked Sendable {
 
     deinit { try? handle.close() }
 
+    /// Goes back to the start of what follows `prefix`: possible only for a pipe held in a
+    /// temporary file (`spooled`), which is read once for its ids and then for its records.
+    func rewind() { lseek(handle.fileDescriptor, 0, SEEK_SET) }
+
     /// The same input, the rest of the pipe read to its end into an unnamed temporary file in
     /// `directory`, to be read later: a log joined to accounts by Apple user id is read once
     /// every other input is, and read from the pipe in its turn it saw only the inputs before it

@@ -624,6 +624,32 @@ struct MappedLogReader: Sendable {
 }
 
 extension MappedLogReader {
+    /// The ids of the events the log's records give, read on one thread without joining them or
+    /// verifying a signature: a log joined by Apple user id is read after every other input, and
+    /// the duplicate check must know its ids before the inputs given after it are read, to tell
+    /// which of two uses of an id comes first in the order given. A record that does not map is
+    /// passed over here; reading the log says what is wrong with it.
+    func eventIDs(_ body: (String) -> Void) throws(InputError) {
+        let file = try MappedFile(path: path, opened: opened, capped: Self.caps)
+        // A pipe held in a temporary file (`OpenedInput.spooled`) is read again from its start.
+        opened?.rewind()
+        let mapper = RecordMapper(mapping: mapping.copyForThread(), tokens: TokenReader(keys: nil))
+        var events: [RecordMapper.MappedEvent] = []
+        file.withBytes { bytes in
+            var cursor = RecordCursor(bytes: bytes, path: path)
+            while !cursor.isAtEnd {
+                let spans = cursor.next(1024, in: bytes)
+                if spans.isEmpty { break }
+                for span in spans {
+                    events.removeAll(keepingCapacity: true)
+                    guard (try? mapper.map(parsing: UnsafeBufferPointer(rebasing: bytes[span.bytes]), into: &events)) == .events
+                    else { continue }
+                    for event in events { if case .string(let id)? = event.id { body(id) } }
+                }
+            }
+        }
+    }
+
     /// What the events of a record held, as the worker that mapped it made them, for the rare
     /// event whose id may have been used before (the duplicate check compares contents): the
     /// record is mapped again on the reading thread, by a mapper made the first time one is
