@@ -79,4 +79,24 @@ import Testing
         #expect(released.count == 43)
         #expect(released.allSatisfy { !$0.isEmpty && $0.upperBound <= export.utf8.count })
     }
+
+    /// A pipe held until the other inputs are read (`OpenedInput.spooled`) reads as the pipe
+    /// did, its first bytes and the rest, and again from its start once rewound; in memory when
+    /// the temporary folder takes no file.
+    @Test(arguments: [true, false])
+    func aSpooledPipeReadsAsThePipeDidAndAgainAfterARewind(writableFolder: Bool) throws {
+        let rest = String(repeating: "{\"jti\":\"n\"}\n", count: 200_000)  // 2.6 MB: several blocks
+        let source = try Fixtures.temporaryFile(named: "rest.jsonl", contents: rest)
+        let opened = OpenedInput(prefix: Array("{\"first\":1}\n".utf8), handle: try #require(FileHandle(forReadingAtPath: source)))
+        let folder = writableFolder ? try Fixtures.temporaryDirectory().path : "/nonexistent/folder"
+        let spooled = try opened.spooled(path: "-", directory: folder)
+        let whole = "{\"first\":1}\n" + rest
+        for _ in 0..<2 {
+            #expect(try MappedFile(path: "-", opened: spooled).withBytes { $0.elementsEqual(whole.utf8) })
+            spooled.rewind()
+        }
+        // Over the cap, it is refused rather than held.
+        let small = OpenedInput(prefix: [], handle: try #require(FileHandle(forReadingAtPath: source)))
+        #expect(throws: InputError.self) { try small.spooled(path: "-", directory: folder, limit: 1000) }
+    }
 }

@@ -27,14 +27,21 @@ final class OpenedInput: @unchecked Sendable {
     /// `directory`, to be read later: a log joined to accounts by Apple user id is read once
     /// every other input is, and read from the pipe in its turn it saw only the inputs before it
     /// (notifications on standard input were not joined to the accounts that later logs create).
-    /// At most `limit` bytes, as a pipe read into memory.
+    /// At most `limit` bytes, as a pipe read into memory; in memory when `directory` takes no
+    /// file.
     func spooled(path: String, directory: String, limit: Int = InputLimits.streamedBytes) throws(InputError) -> OpenedInput {
         var template = Array((directory.hasSuffix("/") ? directory : directory + "/").utf8CString.dropLast())
         template += Array("relaylint-pipe-XXXXXX".utf8CString)
         let file = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
         guard file >= 0 else {
-            throw InputError.unreadable(
-                path: path, reason: "cannot hold the pipe until the other inputs are read: no temporary file in \(directory)")
+            // No temporary file (a directory that is full or not writable): held in memory, as a
+            // pipe read whole is, up to the same cap.
+            let bytes = try CappedRead(maxBytes: limit, kind: "a pipe held until the other inputs are read", refusesNUL: false)
+                .read(path: path, prefix: prefix, descriptor: handle.fileDescriptor)
+            guard let empty = FileHandle(forReadingAtPath: "/dev/null") else {
+                throw InputError.unreadable(path: path, reason: "cannot hold the pipe until the other inputs are read")
+            }
+            return OpenedInput(prefix: bytes, handle: empty)
         }
         template.withUnsafeBufferPointer { _ = unlink($0.baseAddress!) }
         let spool = FileHandle(fileDescriptor: file, closeOnDealloc: true)
