@@ -9,6 +9,8 @@
 #   wc -l        the floor
 #   relaylint    check --events identity-platform.jsonl (every entry parsed, mapped, validated,
 #                evaluated by the built-in pack), JSON report to /dev/null
+#   relaylint-reading  the same with every rule disabled: the reading alone (parsed, validated,
+#                mapped, hashed, filed), to compare with what DuckDB's read_json does
 #   duckdb-read_json   DuckDB's typed reader (read_json) on the same file: the members the mapping
 #                reads of an activity-log entry (ids, time, method, the request's and response's
 #                members, is_private_email inside rawUserInfo), each one used by the query
@@ -64,11 +66,15 @@ for subjects in "${SIZES[@]}"; do
     entries=$(wc -l < "$file")
     mb=$(( $(stat -c %s "$file") / 1000000 ))
     cat "$file" > /dev/null
+    # The reading alone: every built-in rule disabled, so what is left is reading, validating,
+    # mapping, hashing and filing the events, and writing a report of no findings.
+    no_rules=$("$RELAYLINT" rules list --format json | python3 -c 'import json, sys; print(" ".join("--disable " + r["id"] for r in json.load(sys.stdin)["rules"]))')
     # Measured one after the other and printed after the last: a table row formatted while the
     # next command runs would take CPU from it (2 cores).
     rows=$({
         measure wc-l wc -l "$file"
         measure relaylint "$RELAYLINT" check --quiet --fail-on never --events "$file" --format json --output /dev/null
+        measure relaylint-reading "$RELAYLINT" check --quiet --fail-on never --events "$file" --format json --output /dev/null $no_rules
         measure duckdb-read_json "$PY" -c "
 import duckdb, time
 con = duckdb.connect(); con.execute('SET threads TO $THREADS')
