@@ -217,6 +217,9 @@ struct DatasetBuilder {
     /// An id a log read later gives at an earlier place in the input order (`expectIDs`).
     mutating func expectEventID(_ id: String) { duplicateCheck.expect(IDKey(id)) }
 
+    /// The logs joined by Apple user id, read after every other input, begin.
+    mutating func beginLogsReadLast() { duplicateCheck.stopExpecting() }
+
     /// Whether events of a type (its index in the name table) are kept, asked once per event:
     /// the answer is remembered by index.
     private mutating func isRetained(_ type: Int, inShard: Bool) -> Bool {
@@ -431,7 +434,8 @@ struct DatasetBuilder {
         }
         duplicateCheck = DuplicateCheck()
         dataset.duplicates = outcome.duplicates
-        let lookAlikes = lookAlikeCandidates.filter { !outcome.duplicates.contains($0.sequence) }
+        // In input order, as the notes are: a log joined by Apple user id is read last.
+        let lookAlikes = lookAlikeCandidates.filter { !outcome.duplicates.contains($0.sequence) }.sorted { $0.sequence < $1.sequence }
         lookAlikeCandidates = []
         var next = 0
         func noteLookAlikes(before sequence: UInt64) {

@@ -51,6 +51,10 @@ struct DuplicateCheck {
     }
 
     private var filter = SeenIDFilter()
+    /// The ids of logs read after inputs given after them (`expect`), asked for the events of
+    /// those inputs until the logs read last begin (`stopExpecting`).
+    private var expected = SeenIDFilter()
+    private var consultsExpected = true
     private var records: PartitionedArena
     /// Each suspect's id and line, in input order.
     private var lines: PackedArena
@@ -72,7 +76,14 @@ struct DuplicateCheck {
     /// Takes note of an id that an input read later gives at an earlier place in the input
     /// order (a log joined by Apple user id, read last): an event read before it that has this id
     /// may turn out the repeat, so it must be a suspect.
-    mutating func expect(_ key: IDKey) { _ = filter.insert(key) }
+    mutating func expect(_ key: IDKey) { _ = expected.insert(key) }
+
+    /// The logs read last begin: their own events are not suspects for their ids being expected
+    /// (each would be kept and mapped again), only for an id read before, as any event is.
+    mutating func stopExpecting() {
+        consultsExpected = false
+        expected = SeenIDFilter()
+    }
 
     /// Makes room for about `ids` more ids, an estimate.
     mutating func reserveCapacity(_ ids: Int) { filter.reserveCapacity(ids) }
@@ -95,7 +106,8 @@ struct DuplicateCheck {
         let record = Record(high: key.high, low: key.low, digest: digest.value, sequence: sequence)
         let partition = records.partition(ofHash: UInt64(bitPattern: Int64(key.high)))
         withUnsafeBytes(of: record) { _ = records.partitions[partition].append(raw: $0) }
-        guard filter.insert(key) else { return false }
+        let seen = filter.insert(key)
+        guard seen || consultsExpected && expected.contains(key) else { return false }
         var position = 0
         withLine { line in
             position = lines.append(line) { head in
@@ -128,7 +140,6 @@ struct DuplicateCheck {
             for (sequence, firstUse) in reuses { reused[sequence] = firstUse }
         }
         guard !reused.isEmpty else { return outcome }
-        defer { outcome.reuses.sort { $0.suspect.sequence < $1.suspect.sequence } }
         // The lines are read back a chunk at a time, in the order they were kept.
         var loaded: Int?
         for suspect in suspects {
@@ -147,6 +158,9 @@ struct DuplicateCheck {
                     contentKey: Fingerprint.contentKey((content ?? .null).canonicalText)))
         }
         lines = PackedArena()
+        // In input order: suspects are in the order read, and a log joined by Apple user id is
+        // read last.
+        outcome.reuses.sort { $0.suspect.sequence < $1.suspect.sequence }
         return outcome
     }
 

@@ -73,11 +73,17 @@ extension Linter {
                 let (format, opened) = recognition
                 switch format {
                 case .native: try builder.readEvents(path: path, fileIndex: index, opened: opened)
-                // A pipe waits in a temporary file, so that its joins see every input as a file's do.
+                // Given last, a pipe is read in its turn: every input its joins need is read.
+                case .mapped(let mapping) where mapping.joinsAppleIDs && opened != nil && index == request.eventPaths.count - 1:
+                    try builder.readMappedEvents(
+                        path: path, fileIndex: index, mapping: mapping, otherMappings: request.mappings.filter { $0.id != mapping.id },
+                        keys: request.appleKeys, opened: opened)
+                // A pipe given before other inputs waits in a temporary file, so that its joins see
+                // every input, as a file's do; inputs given after it are read before it, so they
+                // must know its ids (the first use of an id is the one given first).
                 case .mapped(let mapping) where mapping.joinsAppleIDs:
                     let waiting = try opened?.spooled(
                         path: path, directory: request.temporaryDirectory ?? FileManager.default.temporaryDirectory.path)
-                    // Inputs given after it are read before it: they must know its ids.
                     if index < request.eventPaths.count - 1 { try builder.expectIDs(ofLog: path, mapping: mapping, opened: waiting) }
                     joinedLast.append((index, path, mapping, waiting))
                 case .mapped(let mapping):
@@ -91,6 +97,7 @@ extension Linter {
                 if builder.stoppedEarly { throw DiagnosticsError(problems) }
             }
         }
+        builder.beginLogsReadLast()
         for log in joinedLast {
             do {
                 try builder.readMappedEvents(

@@ -75,6 +75,9 @@ struct SeenIDFilter {
         return false
     }
 
+    /// Whether an id may have been added (false: certainly not).
+    func contains(_ key: IDKey) -> Bool { generations.contains { $0.contains(key) } }
+
     /// The filter's memory, for tests.
     var bytes: Int { generations.reduce(0) { $0 + $1.words.count * 8 } }
 }

@@ -136,16 +136,21 @@ struct MappedLogReader: Sendable {
                 mapping: number == 0 ? mapping : mapping.copyForThread(), otherMappings: otherMappings, keys: keys, names: names,
                 path: path, preparation: preparation)
         }
-        var totals: Totals
-        if let prefix = try streamedPrefix() {
-            totals = try readStreaming(startingWith: prefix, workers: workers, body)
-        } else {
-            totals = try readWhole(workers: workers, body)
-        }
+        var totals = try forEachRun { cursor, bytes in try deliver(cursor, in: bytes, workers: workers, body) }
         totals.tokensDecoded = workers.reduce(0) { $0 + $1.tokens.decoded }
         totals.tokensVerified = workers.reduce(0) { $0 + $1.tokens.verified }
         totals.unsignedRecords = workers.reduce(0) { $0 + $1.unsignedRecords }
         return totals
+    }
+
+    /// Hands `records` each run of the log's records (a cursor over them, and the bytes it reads)
+    /// as the log comes: a file mapped whole, a pipe or a gzip file a run at a time; `records`
+    /// says how many records it took.
+    private func forEachRun(
+        _ records: (RecordCursor, UnsafeBufferPointer<UInt8>) throws -> Int
+    ) throws(InputError) -> Totals {
+        if let prefix = try streamedPrefix() { return try readStreaming(startingWith: prefix, records) }
+        return try readWhole(records)
     }
 
     /// The first bytes of a log read a run of records at a time, or nil for one read whole.
@@ -171,9 +176,7 @@ struct MappedLogReader: Sendable {
     }
 
     /// A regular file, mapped (a pipe and a gzip file are streamed: `streamedPrefix`).
-    private func readWhole(
-        workers: [Worker], _ body: (consuming Delivery, _ record: DeliveredRecord, _ batch: PreparedBatch) throws -> Void
-    ) throws(InputError) -> Totals {
+    private func readWhole(_ records: (RecordCursor, UnsafeBufferPointer<UInt8>) throws -> Int) throws(InputError) -> Totals {
         let file = try MappedFile(path: path, opened: opened, capped: Self.caps)
         var totals = Totals()
         // Hashed on a thread of its own while the records are mapped: it was a serial tenth of
@@ -184,7 +187,7 @@ struct MappedLogReader: Sendable {
         defer { hashing.wait() }
         do {
             try file.withBytes { bytes in
-                totals.records = try deliver(RecordCursor(bytes: bytes, path: path), in: bytes, workers: workers, body)
+                totals.records = try records(RecordCursor(bytes: bytes, path: path), bytes)
             }
         } catch let error as InputError {
             throw error
@@ -201,8 +204,7 @@ struct MappedLogReader: Sendable {
     /// is read (`FileBytes.forEachRun`: hashed on the way, a line capped at
     /// `InputLimits.lineBytes`); `prefix` is the log's first bytes.
     private func readStreaming(
-        startingWith prefix: [UInt8], workers: [Worker],
-        _ body: (consuming Delivery, _ record: DeliveredRecord, _ batch: PreparedBatch) throws -> Void
+        startingWith prefix: [UInt8], _ records: (RecordCursor, UnsafeBufferPointer<UInt8>) throws -> Int
     ) throws(InputError) -> Totals {
         if prefix.first == 0 {
             throw InputError.invalidRecords([
@@ -212,7 +214,7 @@ struct MappedLogReader: Sendable {
             ])
         }
         if let start = EventLogFormat.firstRecordByte(in: prefix), prefix[start] == UInt8(ascii: "[") {
-            return try readStreamingArray(workers: workers, body)
+            return try readStreamingArray(records)
         }
         var totals = Totals()
         var nextLine = 1
@@ -221,7 +223,7 @@ struct MappedLogReader: Sendable {
                 try run.withUnsafeBufferPointer { bytes in
                     let lines = RecordCursor.measure(bytes, limit: InputLimits.lineBytes)
                     if let long = lines.firstLong { throw FileBytes.LineTooLong(line: nextLine + long) }
-                    totals.records += try deliver(RecordCursor(lines: bytes, firstLine: nextLine), in: bytes, workers: workers, body)
+                    totals.records += try records(RecordCursor(lines: bytes, firstLine: nextLine), bytes)
                     nextLine += lines.count
                 }
             }
@@ -238,9 +240,7 @@ struct MappedLogReader: Sendable {
     /// A gcloud array on a pipe or in a gzip file, a run of whole elements at a time
     /// (`ArrayRunScan`), as JSON Lines are read: an element is capped at `InputLimits.lineBytes`,
     /// and errors name the stream's line and column.
-    private func readStreamingArray(
-        workers: [Worker], _ body: (consuming Delivery, _ record: DeliveredRecord, _ batch: PreparedBatch) throws -> Void
-    ) throws(InputError) -> Totals {
+    private func readStreamingArray(_ records: (RecordCursor, UnsafeBufferPointer<UInt8>) throws -> Int) throws(InputError) -> Totals {
         var totals = Totals()
         var scan = ArrayRunScan()
         var place = RecordCursor.ArrayRunPlace.start
@@ -263,7 +263,7 @@ struct MappedLogReader: Sendable {
                     handedOver += 1
                     if handedOver > cut { _ = scan.end(of: bytes) }
                     let cursor = RecordCursor(arrayRun: bytes, path: path, place: place, line: line, column: column)
-                    totals.records += try deliver(cursor, in: bytes, workers: workers, body)
+                    totals.records += try records(cursor, bytes)
                     // Columns count Unicode scalars, as `FileBytes.lineAndColumn` does: the bytes
                     // that start none are not counted.
                     let isScalarStart = { (byte: UInt8) in byte & 0xC0 != 0x80 }
@@ -630,16 +630,15 @@ extension MappedLogReader {
     /// which of two uses of an id comes first in the order given. A record that does not map is
     /// passed over here; reading the log says what is wrong with it.
     func eventIDs(_ body: (String) -> Void) throws(InputError) {
-        let file = try MappedFile(path: path, opened: opened, capped: Self.caps)
-        // A pipe held in a temporary file (`OpenedInput.spooled`) is read again from its start.
-        opened?.rewind()
         let mapper = RecordMapper(mapping: mapping.copyForThread(), tokens: TokenReader(keys: nil))
         var events: [RecordMapper.MappedEvent] = []
-        file.withBytes { bytes in
-            var cursor = RecordCursor(bytes: bytes, path: path)
+        _ = try forEachRun { cursor, bytes in
+            var cursor = cursor
+            var records = 0
             while !cursor.isAtEnd {
                 let spans = cursor.next(1024, in: bytes)
                 if spans.isEmpty { break }
+                records += spans.count
                 for span in spans {
                     events.removeAll(keepingCapacity: true)
                     guard (try? mapper.map(parsing: UnsafeBufferPointer(rebasing: bytes[span.bytes]), into: &events)) == .events
@@ -647,7 +646,10 @@ extension MappedLogReader {
                     for event in events { if case .string(let id)? = event.id { body(id) } }
                 }
             }
+            return records
         }
+        // A pipe held in a temporary file (`OpenedInput.spooled`) is read again from its start.
+        opened?.rewind()
     }
 
     /// What the events of a record held, as the worker that mapped it made them, for the rare
