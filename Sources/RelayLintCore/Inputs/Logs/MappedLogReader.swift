@@ -92,7 +92,14 @@ struct MappedLogReader: Sendable {
         /// The other formats relaylint reads (`MappedLogReader.otherMappings`), each through a
         /// mapper of this worker's own, made when a record first needs them.
         private let otherMappings: [LogMapping]
-        private lazy var otherMappers = otherMappings.map { RecordMapper(mapping: $0.copyForThread(), tokens: TokenReader(keys: nil)) }
+        private lazy var otherMappers = otherMappings.map { mapping in
+            (
+                mapper: RecordMapper(mapping: mapping.copyForThread(), tokens: TokenReader(keys: nil)),
+                keys: KeyMentions(RecordProjection.recognizedKeys(mapping), all: false)
+            )
+        }
+        /// What a relaylint event holds: its four required fields.
+        private static let nativeKeys = KeyMentions(["id", "time", "subject", "type"], all: true)
 
         /// - Parameter mapping: one no other worker reads (`LogMapping.copyForThread`).
         init(
@@ -117,9 +124,14 @@ struct MappedLogReader: Sendable {
         /// id of another mapping that recognises it; nil for anything else (another service's
         /// entry in a sink).
         func otherFormat(of record: UnsafeBufferPointer<UInt8>) -> String? {
-            guard let value = try? JSONParser.parseDocument(record), case .object(let members) = value else { return nil }
-            if EventLogFormat.isNativeEvent(members) { return MappedLogReader.nativeFormat }
-            return otherMappers.first { $0.recognizes(value) }.map { "'\($0.mapping.id)'" }
+            // Parsed only when its bytes mention the keys of a format (`KeyMentions`).
+            let mayBeNative = Self.nativeKeys.match(record)
+            let candidates = otherMappers.filter { $0.keys.match(record) }
+            guard mayBeNative || !candidates.isEmpty,
+                let value = try? JSONParser.parseDocument(record), case .object(let members) = value
+            else { return nil }
+            if mayBeNative, EventLogFormat.isNativeEvent(members) { return MappedLogReader.nativeFormat }
+            return candidates.first { $0.mapper.recognizes(value) }.map { "'\($0.mapper.mapping.id)'" }
         }
     }
 

@@ -52,6 +52,16 @@ final class RecordProjection: Sendable {
         return collector.readsWholeRecord ? nil : collector.root.build()
     }
 
+    /// The top-level keys a mapping's `recognize` condition reads (through its named values): an
+    /// object that holds none of them is hardly of the mapping's format (`KeyMentions`). A test
+    /// of the whole record (`{path: "", is: string}`) adds none.
+    static func recognizedKeys(_ mapping: LogMapping) -> [String] {
+        var collector = Collector()
+        for (name, expression) in mapping.lets { collector.define(name, expression) }
+        collector.visit(mapping.recognize)
+        return collector.topLevelKeys.sorted()
+    }
+
     /// The named values that only pick a part of the record (a path, or a choice between
     /// paths): the record is laid out along the paths through them (`PathBinder`).
     static func aliases(of mapping: LogMapping) -> Set<String> { Set(collect(mapping).aliases.keys) }
@@ -123,6 +133,8 @@ final class RecordProjection: Sendable {
     private struct Collector {
         let root = Node()
         var readsWholeRecord = false
+        /// The first key of every record path read, though the whole record is read too.
+        var topLevelKeys: Set<String> = []
         /// The record paths each alias may stand for.
         var aliases: [String: [[String]]] = [:]
         /// What is read of each named value that is not an alias (and of `$item`).
@@ -150,7 +162,7 @@ final class RecordProjection: Sendable {
         }
 
         mutating func need(_ path: [String]) {
-            if path.isEmpty { readsWholeRecord = true }
+            if let first = path.first { topLevelKeys.insert(first) } else { readsWholeRecord = true }
             root.need(path[...])
         }
 
