@@ -15,11 +15,13 @@ import Testing
         line(id, day: day, type: "identity.linked", extra: #","kind":"email","value":"x\#(id)@privaterelay.apple.id.com""#)
     }
 
-    func lint(_ logs: [[String]], spill: Bool) throws -> LintReport {
+    /// - Parameter mappings: whether logs of the built-in mappings' formats are read too.
+    func lint(_ logs: [[String]], spill: Bool, mappings: Bool = false) throws -> LintReport {
         let paths = try logs.enumerated().map { index, lines in
             try Fixtures.temporaryFile(named: "dups\(index).jsonl", contents: lines.joined(separator: "\n"))
         }
         var request = LintRequest(eventPaths: paths, rules: LinterTests.builtIn, parallelism: 2)
+        if mappings { request.mappings = try MappingSet.load(userPaths: []).mappings }
         if spill {
             request.spillThreshold = 0
             request.spillLayout = PartitionedArena.Layout(partitions: 3, largestChunk: 128)
@@ -175,23 +177,13 @@ import Testing
         let copy = #"{"id":"n9","time":1769947200000,"subject":"uC","type":"apple.notification","event":"consent-revoked"}"#
         let other = #"{"id":"n9","time":1769947200000,"subject":"uC","type":"apple.notification","event":"account-delete"}"#
         for (repeated, duplicates) in [(copy, [0, 1, 0]), (other, [0, 0, 0])] {
-            var request = LintRequest(
-                eventPaths: try [[claims], [repeated], [created]].enumerated().map { index, lines in
-                    try Fixtures.temporaryFile(named: "log\(index).jsonl", contents: lines.joined(separator: "\n") + "\n")
-                },
-                rules: LinterTests.builtIn, parallelism: 2)
-            request.mappings = try MappingSet.load(userPaths: []).mappings
-            if spill {
-                request.spillThreshold = 0
-                request.spillLayout = PartitionedArena.Layout(partitions: 3, largestChunk: 128)
-            }
-            let report = try Linter.run(request)
+            let report = try lint([[claims], [repeated], [created]], spill: spill, mappings: true)
             let logs = report.inputs.filter { $0.kind == .events }
-            #expect(logs.map { ($0.path as NSString).lastPathComponent } == ["log0.jsonl", "log1.jsonl", "log2.jsonl"])
+            #expect(logs.map { ($0.path as NSString).lastPathComponent } == ["dups0.jsonl", "dups1.jsonl", "dups2.jsonl"])
             #expect(logs.map(\.duplicates) == duplicates)
             let reuses = report.notes.filter { $0.message.contains("was already used") }
-            #expect(reuses.map(\.location) == (repeated == copy ? [] : [SourceLocation(file: request.eventPaths[1], line: 1)]))
-            #expect(reuses.allSatisfy { $0.message.contains("already used at \(request.eventPaths[0]):1") })
+            #expect(reuses.map(\.location) == (repeated == copy ? [] : [SourceLocation(file: logs[1].path, line: 1)]))
+            #expect(reuses.allSatisfy { $0.message.contains("already used at \(logs[0].path):1") })
         }
     }
 
@@ -212,24 +204,15 @@ import Testing
                 Self.line("Y", day: 2, subject: "uC"),
             ],
         ]
-        var request = LintRequest(
-            eventPaths: try logs.enumerated().map { index, lines in
-                try Fixtures.temporaryFile(named: "log\(index).jsonl", contents: lines.joined(separator: "\n") + "\n")
-            },
-            rules: LinterTests.builtIn, parallelism: 2)
-        request.mappings = try MappingSet.load(userPaths: []).mappings
-        if spill {
-            request.spillThreshold = 0
-            request.spillLayout = PartitionedArena.Layout(partitions: 3, largestChunk: 128)
-        }
-        let report = try Linter.run(request)
+        let report = try lint(logs, spill: spill, mappings: true)
+        let paths = report.inputs.filter { $0.kind == .events }.map(\.path)
         let reuses = report.notes.filter { $0.message.contains("was already used") }
         #expect(
             reuses.map(\.location) == [
-                SourceLocation(file: request.eventPaths[1], line: 1), SourceLocation(file: request.eventPaths[2], line: 2),
+                SourceLocation(file: paths[1], line: 1), SourceLocation(file: paths[2], line: 2),
             ])
-        #expect(reuses.first?.message.contains("already used at \(request.eventPaths[0]):1") == true)
-        #expect(reuses.last?.message.contains("already used at \(request.eventPaths[1]):2") == true)
+        #expect(reuses.first?.message.contains("already used at \(paths[0]):1") == true)
+        #expect(reuses.last?.message.contains("already used at \(paths[1]):2") == true)
         #expect(report.summary.duplicates == 0)
     }
 
