@@ -225,6 +225,34 @@ import Testing
         #expect(notes.last?.message.hasPrefix("1 record is of 'apple-notifications', not of 'cloud-logging-by-app'") == true)
     }
 
+    /// A notification log is read after every other input, but its notes and invalid records
+    /// are listed where it was given, by line, as a merge of partitions lists them: they came
+    /// after those of the logs given after it.
+    @Test func notesAndInvalidRecordsOfANotificationLogReadLastStayInInputOrder() throws {
+        let cloud = try String(contentsOfFile: Fixtures.path(Self.realLogs + "identity-platform.jsonl"), encoding: .utf8)
+            .split(separator: "\n")[0]
+        let notification = try String(contentsOfFile: Fixtures.path(Self.realLogs + "apple-notifications.jsonl"), encoding: .utf8)
+            .split(separator: "\n")[0]
+        let native = #"{"id":"n1","time":"2026-01-05T00:00:00Z","subject":"u1","type":"token.revoked","provider":"apple.com"}"#
+        let claims =
+            #"{"iss":"https://appleid.apple.com","aud":"x","iat":1,"jti":"z1","#
+            + #""events":{"type":"email-disabled","sub":"nobody","event_time":1}}"#
+        let notifications = try Fixtures.temporaryFile(
+            named: "notifications.jsonl",
+            contents: [String(notification), "{broken", String(cloud), claims].joined(separator: "\n") + "\n")
+        let sink = try Fixtures.temporaryFile(
+            named: "sink.jsonl", contents: [String(cloud), native, "{broken"].joined(separator: "\n") + "\n")
+        var request = try Self.request(events: [])
+        request.eventPaths = [notifications, sink]
+        request.skipInvalid = true
+        let report = try Linter.run(request)
+        let logNotes = report.notes.map(\.location).filter { [notifications, sink].contains($0.file) }
+        #expect(logNotes == logNotes.sorted { ($0.file == sink ? 1 : 0, $0.line) < ($1.file == sink ? 1 : 0, $1.line) })
+        #expect(logNotes.first?.file == notifications && logNotes.last?.file == sink)
+        #expect(report.skipped.map(\.location.file) == [notifications, sink])
+        #expect(report.skipped.map(\.location.line) == [2, 3])
+    }
+
     /// With Apple's keys given, a notification given as decoded claims carries nothing to
     /// verify: it is read (the contract accepts the form) and the report warns that it was not
     /// verified, instead of counting only the signatures that were.

@@ -176,11 +176,13 @@ extension DatasetBuilder {
     /// `apple.com` entries, so Apple user ids cannot be joined and anonymized identities are inferred.
     mutating func noteOldExport(path: String) {
         guard relayAccountsExported > 0, appleEntriesExported == 0 else { return }
-        addNote(
+        let note = Diagnostic(
             .warning,
             "the export lists \(relayAccountsExported) account\(relayAccountsExported == 1 ? "" : "s") with a relay address but no apple.com "
                 + "provider entry: it was probably written by firebase-tools before 15.19, which leaves apple.com out; Apple user ids "
                 + "cannot be joined from it and some findings may be missed (export again with firebase-tools 15.19 or later)",
             at: SourceLocation(file: path))
+        addNote(note.severity, note.message, at: note.location)
+        if dataset.notes.last == note { oldExportNote = note }
     }
 }

@@ -38,6 +38,9 @@ struct DatasetBuilder {
     private var exampleLocations: [UInt64: SourceLocation] = [:]
     /// The `--events` paths by file index, to name where an id was first used.
     var eventPaths: [String] = []
+    /// The note on an export of an old firebase-tools (`noteOldExport`), which follows the notes
+    /// on the exports.
+    var oldExportNote: Diagnostic?
     /// Where each log's summary is in `dataset.inputs`, by file index, for `finish` to add the
     /// suspects to.
     var eventInputs: [Int: Int] = [:]
@@ -374,7 +377,7 @@ struct DatasetBuilder {
     /// everything the evaluation lets go of.
     mutating func finish() throws(InputError) -> Dataset {
         // Invalid records first: a run they stop needs no duplicate check.
-        if !invalid.isEmpty, !skipInvalid { throw InputError.invalidRecords(invalid.listed) }
+        if !invalid.isEmpty, !skipInvalid { throw InputError.invalidRecords(inInputOrder(invalid.listed)) }
         try settleDuplicates()
         // Logs read out of the order given (Apple's notifications, read last to be joined) are
         // listed in that order, in the places the logs take among the inputs.
@@ -382,6 +385,7 @@ struct DatasetBuilder {
         let logsInOrder = eventInputs.sorted { $0.key < $1.key }.map { self.dataset.inputs[$0.value] }
         for (position, input) in zip(logPositions, logsInOrder) { self.dataset.inputs[position] = input }
         eventInputs = [:]
+        self.dataset.notes = inInputOrder(self.dataset.notes)
         self.dataset.storage.finishAppending()
         var dataset = Dataset()
         swap(&dataset, &self.dataset)
@@ -390,8 +394,8 @@ struct DatasetBuilder {
         dataset.appleEntriesExported = appleEntriesExported
         appsSeen.add(to: &dataset, names: dataset.names)
         if !invalid.isEmpty {
-            guard skipInvalid else { throw InputError.invalidRecords(invalid.listed) }
-            dataset.skipped = invalid.reported
+            guard skipInvalid else { throw InputError.invalidRecords(inInputOrder(invalid.listed)) }
+            dataset.skipped = inInputOrder(invalid.listed) + invalid.reported.dropFirst(invalid.listed.count)
         }
         // An empty log or export (an empty file, blank lines, a pipe whose command failed) would
         // otherwise give a clean "no findings": said first, as a warning.
@@ -494,6 +498,24 @@ struct DatasetBuilder {
 
     /// The notes written so far.
     var notesSoFar: [Diagnostic] { dataset.notes }
+
+    /// Diagnostics in input order, as a merge of partitions lists them: the exports' as they
+    /// were read, then the logs' in the order given (a log joined by Apple user id is read last),
+    /// each file's by line and column, the note on an old export after its exports' notes.
+    private func inInputOrder(_ diagnostics: [Diagnostic]) -> [Diagnostic] {
+        var firstSeen: [String: Int] = [:]
+        for (place, diagnostic) in diagnostics.enumerated() where firstSeen[diagnostic.location.file] == nil {
+            firstSeen[diagnostic.location.file] = place
+        }
+        let logs = Dictionary(eventPaths.enumerated().map { ($1, $0) }, uniquingKeysWith: { first, _ in first })
+        let keys = diagnostics.enumerated().map { place, diagnostic in
+            let location = diagnostic.location
+            if diagnostic == oldExportNote { return [0, Int.max, Int.max, 0, place] }
+            let file = logs[location.file].map { [1, $0] } ?? [0, firstSeen[location.file] ?? 0]
+            return file + [location.line, location.column ?? 0, place]
+        }
+        return keys.indices.sorted { keys[$0].lexicographicallyPrecedes(keys[$1]) }.map { diagnostics[$0] }
+    }
 
     mutating func addNote(_ severity: Severity, _ message: String, at location: SourceLocation) {
         guard dataset.notes.count < DatasetBuilder.noteLimit * 2 else { return }
