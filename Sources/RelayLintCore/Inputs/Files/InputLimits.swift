@@ -28,8 +28,8 @@ enum InputLimits {
     /// The most bytes of an account export or a mapped log read into memory: from a pipe, a
     /// device or a gzip file. A regular file is mapped, not read, and has no cap.
     static let streamedBytes = 4 << 30
-    /// How many times its compressed size a gzip file read into memory may expand to, once past
-    /// `gzipExpansionGrace`: JSON and CSV compress about 5 to 20 times, a decompression bomb
+    /// How many times the compressed bytes read so far a gzip file read into memory may expand
+    /// to, once past `gzipExpansionGrace` (checked as it is read, so that a bomb stops early): JSON and CSV compress about 5 to 20 times, a decompression bomb
     /// about 1,000 (4.7 MB of gzip held 4.5 GiB of spaces, and took 4.2 GB and half a minute to
     /// be refused at `streamedBytes`). A file past it may still be read once decompressed to a
     /// regular file, which is mapped rather than read.
@@ -158,8 +158,8 @@ struct CappedRead {
                 let compressed = compressedBytesRead()
                 if bytes.count / expansionLimit > compressed {
                     throw refusal(
-                        "stopped reading: the gzip file expands to more than \(expansionLimit) times its size "
-                            + "(\(bytes.count >> 20) MiB from \(compressed) bytes), far more than \(kind) compresses (a decompression bomb?); "
+                        "stopped reading: the gzip file expands to more than \(expansionLimit) times the compressed bytes read "
+                            + "(\(bytes.count >> 20) MiB from its first \(compressed) bytes), far more than \(kind) compresses (a decompression bomb?); "
                             + "decompress it to a file to read it anyway: a regular file is mapped, not read into memory",
                         at: bytes.count)
                 }
