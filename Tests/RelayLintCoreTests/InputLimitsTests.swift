@@ -71,6 +71,11 @@ import Testing
                 "\(binary):2:17: error: stopped reading: a NUL byte, which no text input holds (a binary file or a device?)"
             ])
         #expect(diagnostics { _ = try YAMLTree.load(path: "/dev/zero") }.map(\.location.line) == [1])
+        // Gzip (a manifest compressed, an export on a pipe) is called what it is.
+        let gzip = try Fixtures.temporaryFile(named: "manifest.yml.gz", contents: "")
+        try Data([0x1F, 0x8B, 0x08, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x03]).write(to: URL(fileURLWithPath: gzip))
+        let compressed = diagnostics { _ = try FileBytes.read(path: gzip) }
+        #expect(compressed.first?.description.hasPrefix("\(gzip):1: error: stopped reading: this is gzip-compressed data") == true)
     }
 
     /// A YAML document takes about a hundred times its size once composed, so a manifest of a

@@ -123,6 +123,13 @@ struct CappedRead {
                     "stopped reading: a line longer than \(InputLimits.describe(maxLineBytes)), the cap on one line of \(kind)",
                     at: longLine)
             }
+            // Gzip on a pipe (`--accounts <(cat accounts.json.gz)`): its NUL bytes were called a
+            // binary file or a device.
+            if start == 0, bytes.count >= 2, bytes[0] == 0x1F, bytes[1] == 0x8B {
+                throw refusal(
+                    "stopped reading: this is gzip-compressed data, which relaylint decompresses only for a log or an account "
+                        + "export given by its path; decompress it (gunzip -c FILE)", at: 0)
+            }
             if refusesLeadingNUL, start == 0, bytes.first == 0 {
                 throw refusal("stopped reading: a NUL byte, which no text input holds (a binary file or a device?)", at: 0, column: true)
             }
