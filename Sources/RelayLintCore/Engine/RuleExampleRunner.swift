@@ -76,9 +76,10 @@ public enum RuleExampleRunner {
         }
         var timeline: [String] = []
         for (index, (value, location)) in example.events.enumerated() {
-            switch Event.make(from: record(value), location: location, sequence: UInt64(index)) {
+            let record = record(value)
+            switch Event.make(from: record, location: location, sequence: UInt64(index)) {
             case .success(let event):
-                builder.ingest(event, digest: ContentDigest(record(value)), content: record(value))
+                builder.ingest(event, digest: ContentDigest(record), content: record)
                 let fields = event.fields.map { "\($0.key)=\($0.value.displayText)" }.joined(separator: " ")
                 timeline.append("\(event.time) \(event.subject) \(event.id) \(event.type) \(fields)")
             case .failure(let problem):

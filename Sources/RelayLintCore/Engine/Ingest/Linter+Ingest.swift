@@ -76,7 +76,7 @@ extension Linter {
                 // Given last, a pipe is read in its turn: every input its joins need is read.
                 case .mapped(let mapping) where mapping.joinsAppleIDs && opened != nil && index == request.eventPaths.count - 1:
                     try builder.readMappedEvents(
-                        path: path, fileIndex: index, mapping: mapping, otherMappings: request.mappings.filter { $0.id != mapping.id },
+                        path: path, fileIndex: index, mapping: mapping, otherMappings: request.mappings(besides: mapping),
                         keys: request.appleKeys, opened: opened)
                 // A pipe given before other inputs waits in a temporary file, so that its joins see
                 // every input, as a file's do; inputs given after it are read before it, so they
@@ -88,7 +88,7 @@ extension Linter {
                     joinedLast.append((index, path, mapping, waiting))
                 case .mapped(let mapping):
                     try builder.readMappedEvents(
-                        path: path, fileIndex: index, mapping: mapping, otherMappings: request.mappings.filter { $0.id != mapping.id },
+                        path: path, fileIndex: index, mapping: mapping, otherMappings: request.mappings(besides: mapping),
                         keys: request.appleKeys, opened: opened)
                 }
             } catch {
@@ -102,7 +102,7 @@ extension Linter {
             do {
                 try builder.readMappedEvents(
                     path: log.path, fileIndex: log.index, mapping: log.mapping,
-                    otherMappings: request.mappings.filter { $0.id != log.mapping.id }, keys: request.appleKeys, opened: log.opened)
+                    otherMappings: request.mappings(besides: log.mapping), keys: request.appleKeys, opened: log.opened)
             } catch {
                 problems.append(contentsOf: error.diagnostics)
                 if builder.stoppedEarly { throw DiagnosticsError(problems) }
@@ -207,4 +207,10 @@ extension Linter {
         }
         return try EventLogFormat.recognize(path: path, mappings: request.mappings)
     }
+}
+
+extension LintRequest {
+    /// The formats `--events` reads besides `mapping`, named when a record of one of them is met
+    /// in a log of `mapping`'s format.
+    fileprivate func mappings(besides mapping: LogMapping) -> [LogMapping] { mappings.filter { $0.id != mapping.id } }
 }

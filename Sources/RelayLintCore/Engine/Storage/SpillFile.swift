@@ -22,11 +22,7 @@ final class SpillFile: @unchecked Sendable {
     /// Makes an unnamed file in `directory`; nil when the directory does not take one (the caller
     /// then keeps everything in memory).
     convenience init?(directory: String) {
-        var template = Array((directory.hasSuffix("/") ? directory : directory + "/").utf8CString.dropLast())
-        template += Array("relaylint-spill-XXXXXX".utf8CString)
-        let descriptor = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
-        guard descriptor >= 0 else { return nil }
-        template.withUnsafeBufferPointer { _ = unlink($0.baseAddress!) }
+        guard let descriptor = UnnamedFile.make(in: directory, prefix: "relaylint-spill") else { return nil }
         self.init(descriptor: descriptor, directory: directory)
     }
 

@@ -29,8 +29,8 @@ enum InputLimits {
     /// device or a gzip file. A regular file is mapped, not read, and has no cap.
     static let streamedBytes = 4 << 30
     /// How many times the compressed bytes read so far a gzip file read into memory may expand
-    /// to, once past `gzipExpansionGrace` (checked as it is read, so that a bomb stops early): JSON and CSV compress about 5 to 20 times, a decompression bomb
-    /// about 1,000 (4.7 MB of gzip held 4.5 GiB of spaces, and took 4.2 GB and half a minute to
+    /// to, once past `gzipExpansionGrace` (checked as it is read, so that a bomb stops early):
+    /// JSON and CSV compress about 5 to 20 times, a decompression bomb about 1,000 (4.7 MB of gzip held 4.5 GiB of spaces, and took 4.2 GB and half a minute to
     /// be refused at `streamedBytes`). A file past it may still be read once decompressed to a
     /// regular file, which is mapped rather than read.
     static let gzipExpansion = 200
@@ -86,8 +86,8 @@ struct CappedRead {
     /// an invalid record of its own (a log: a dying writer pads with NULs, and `--skip-invalid`
     /// must still be able to skip that line): `/dev/zero` still stops at once.
     var refusesLeadingNUL = false
-    /// How many times its compressed size a gzip file may expand to once past `expansionGrace`
-    /// (`InputLimits.gzipExpansion`).
+    /// How many times the compressed bytes read so far a gzip file may expand to, once past
+    /// `expansionGrace` (`InputLimits.gzipExpansion`).
     var expansionLimit = InputLimits.gzipExpansion
     var expansionGrace = InputLimits.gzipExpansionGrace
 

@@ -30,10 +30,7 @@ final class OpenedInput: @unchecked Sendable {
     /// At most `limit` bytes, as a pipe read into memory; in memory when `directory` takes no
     /// file.
     func spooled(path: String, directory: String, limit: Int = InputLimits.streamedBytes) throws(InputError) -> OpenedInput {
-        var template = Array((directory.hasSuffix("/") ? directory : directory + "/").utf8CString.dropLast())
-        template += Array("relaylint-pipe-XXXXXX".utf8CString)
-        let file = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
-        guard file >= 0 else {
+        guard let file = UnnamedFile.make(in: directory, prefix: "relaylint-pipe") else {
             // No temporary file (a directory that is full or not writable): held in memory, as a
             // pipe read whole is, up to the same cap.
             let bytes = try CappedRead(maxBytes: limit, kind: "a pipe held until the other inputs are read", refusesNUL: false)
@@ -43,7 +40,6 @@ final class OpenedInput: @unchecked Sendable {
             }
             return OpenedInput(prefix: bytes, handle: empty)
         }
-        template.withUnsafeBufferPointer { _ = unlink($0.baseAddress!) }
         let spool = FileHandle(fileDescriptor: file, closeOnDealloc: true)
         let blockSize = 1 << 20
         let block = UnsafeMutableRawPointer.allocate(byteCount: blockSize, alignment: 16)

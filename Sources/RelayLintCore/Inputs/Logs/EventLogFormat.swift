@@ -246,6 +246,8 @@ enum EventLogFormat {
         for mapping in mappings {
             if RecordMapper(mapping: mapping, tokens: TokenReader(keys: nil)).recognizes(first) { return .mapped(mapping) }
         }
+        // Where the record looked at starts, for a refusal.
+        let line = 1 + UnsafeBufferPointer(rebasing: bytes[..<min(firstOffset, bytes.count)]).count { $0 == 0x0A }
         if case .object(let members) = first, isNativeEvent(members) {
             // Read as JSON Lines, an array of events was a thousand invalid lines, and with
             // --skip-invalid a run that checked nothing.
@@ -253,10 +255,9 @@ enum EventLogFormat {
                 path,
                 "this is a JSON array of relaylint events; relaylint reads its own events as JSON Lines, one per line "
                     + "(jq -c '.[]' writes them so)",
-                line: 1 + UnsafeBufferPointer(rebasing: bytes[..<min(firstOffset, bytes.count)]).count { $0 == 0x0A })
+                line: line)
         }
         if case .object(let members) = first {
-            let line = 1 + UnsafeBufferPointer(rebasing: bytes[..<min(firstOffset, bytes.count)]).count { $0 == 0x0A }
             if members["apps"] != nil { throw refusal(path, "this is an app manifest: pass it with --manifest", line: line) }
             if members["events"] != nil || members["id"] != nil && members["type"] != nil {
                 // Looks like relaylint events with a field missing: the reader says which.
