@@ -428,6 +428,61 @@ import Testing
         #expect(!report.notes.contains { $0.message.contains("could not be joined") })
     }
 
+    /// A user who deleted their account and signed in with Apple again has a new uid with the
+    /// same Apple user id. Each notification goes to the account that took the id last before it
+    /// was sent: here each account's deletion follows Apple's consent-revoked for it, so neither
+    /// deletion lacks its revocation. Joined to neither, both deletions fired.
+    @Test func aNotificationGoesToTheAccountThatHeldTheAppleIdWhenItWasSent() throws {
+        func event(_ id: String, _ time: String, _ subject: String, _ type: String, _ fields: String = "") -> String {
+            #"{"id":"\#(id)","time":"\#(time)","subject":"\#(subject)","type":"\#(type)"\#(fields)}"#
+        }
+        let apple = #","provider":"apple.com","value":"001.a""#
+        let log = [
+            event("c1", "2025-01-01T00:00:00Z", "uOld", "account.created", apple),
+            event("d1", "2025-02-01T00:00:00Z", "uOld", "account.deleted", #","initiator":"user""#),
+            event("c2", "2025-03-01T00:00:00Z", "uNew", "account.created", apple),
+            event("d2", "2025-04-01T00:00:00Z", "uNew", "account.deleted", #","initiator":"user""#),
+        ]
+        func revoked(_ jti: String, _ time: String) -> String {
+            let milliseconds = Int(ISO8601DateFormatter().date(from: time)!.timeIntervalSince1970 * 1000)
+            return
+                #"{"iss":"https://appleid.apple.com","aud":"com.example.app","jti":"\#(jti)","events":{"type":"consent-revoked","sub":"001.a","event_time":\#(milliseconds)}}"#
+        }
+        var request = try Self.request(events: [])
+        request.accountPaths = []
+        request.manifestPath = nil
+        request.eventPaths = [
+            try Fixtures.temporaryFile(named: "events.jsonl", contents: log.joined(separator: "\n") + "\n"),
+            try Fixtures.temporaryFile(
+                named: "claims.jsonl",
+                contents: revoked("n-old", "2025-01-31T00:00:00Z") + "\n" + revoked("n-new", "2025-03-31T00:00:00Z") + "\n"),
+        ]
+        let report = try Linter.run(request)
+        #expect(report.summary.events == 6)
+        #expect(report.inputs.last?.skippedRecords.isEmpty == true)
+        #expect(!report.findings.contains { $0.rule == "token-revoked-before-deletion" }, "\(Self.findingKeys(report))")
+
+        // A notification older than both claims is not guessed at.
+        request.eventPaths[1] = try Fixtures.temporaryFile(named: "early.jsonl", contents: revoked("n-0", "2024-12-01T00:00:00Z") + "\n")
+        let early = try Linter.run(request)
+        #expect(early.inputs.last?.skippedRecords.map(\.reason) == [AppleAccountIndex.twoAccounts])
+        #expect(early.findings.filter { $0.rule == "token-revoked-before-deletion" }.map(\.subject) == ["uNew", "uOld"])
+
+        // The new account known from the export alone takes the id at its createdAt.
+        let export =
+            #"{"users": [{"localId": "uNew", "createdAt": "1740787200000", "providerUserInfo": [{"providerId": "apple.com", "rawId": "001.a"}]}]}"#
+        request.accountPaths = [try Fixtures.temporaryFile(named: "accounts.json", contents: export)]
+        request.eventPaths = [
+            try Fixtures.temporaryFile(named: "old.jsonl", contents: log[0...1].joined(separator: "\n") + "\n"),
+            try Fixtures.temporaryFile(
+                named: "claims.jsonl",
+                contents: revoked("n-old", "2025-01-31T00:00:00Z") + "\n" + revoked("n-new", "2025-03-31T00:00:00Z") + "\n"),
+        ]
+        let exported = try Linter.run(request)
+        #expect(exported.inputs.last?.skippedRecords.isEmpty == true)
+        #expect(!exported.findings.contains { $0.rule == "token-revoked-before-deletion" }, "\(Self.findingKeys(exported))")
+    }
+
     /// Contract: the account is the one whose exported `apple.com` entry has the Apple user id
     /// as its `rawId` or its `federatedId`.
     @Test func aNotificationIsJoinedThroughAnExportedFederatedId() throws {

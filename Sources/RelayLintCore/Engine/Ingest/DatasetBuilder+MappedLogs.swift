@@ -115,7 +115,8 @@ extension DatasetBuilder {
             addNote(
                 .warning,
                 "\(ambiguous.count) Apple notification\(ambiguous.count == 1 ? "" : "s") name\(ambiguous.count == 1 ? "s" : "") an Apple user id "
-                    + "that two accounts hold (the export, the logs and --subject-map disagree on who it is): skipped rather than "
+                    + "that two accounts hold, and their times do not tell which held it when Apple sent it (a --subject-map row "
+                    + "or an export without createdAt gives no time; a notification may be older than both): skipped rather than "
                     + "given to either, so rules on Apple's notifications did not see \(ambiguous.count == 1 ? "it" : "them")",
                 at: first)
         }

@@ -204,7 +204,8 @@ struct DatasetBuilder {
         let retained = isRetained(event.type, inShard: event.inShard)
         if indexesAppleIDs, let appleID = event.appleID {
             appleAccounts.add(
-                appleID: appleID, subject: String(decoding: UnsafeBufferPointer(rebasing: buffer[event.subject]), as: UTF8.self))
+                appleID: appleID, subject: String(decoding: UnsafeBufferPointer(rebasing: buffer[event.subject]), as: UTF8.self),
+                since: event.time)
         }
         let subject = dataset.subjects.insert(UnsafeBufferPointer(rebasing: buffer[event.subject]), hash: event.subjectHash)
         let partition = dataset.storage.partition(ofHash: event.subjectHash)
@@ -335,7 +336,9 @@ struct DatasetBuilder {
         for entry in account.providers where entry.providerId == "apple.com" {
             appleEntriesExported += 1
             if indexesAppleIDs {
-                for appleID in entry.appleUserIDs { appleAccounts.add(appleID: appleID, subject: account.localId) }
+                for appleID in entry.appleUserIDs {
+                    appleAccounts.add(appleID: appleID, subject: account.localId, since: account.createdAt)
+                }
             }
         }
         if let email = account.email, relayDomains.isRelayAddress(email) { relayAccountsExported += 1 }

@@ -71,7 +71,7 @@ enum SubjectMap {
                 }
                 // The map is the reviewer's own statement of who is who: one Apple user id given two
                 // subjects is a mistake to fix, not an id to leave unjoined.
-                if let earlier = index.subject(of: cells[0]) {
+                if let earlier = index.soleHolder(of: cells[0]) {
                     guard earlier == cells[1] else {
                         conflicts.append((problems.count, cells[0]))
                         problems.append(

@@ -11,18 +11,21 @@ enum MappedEvents {
     static func event(
         from mapped: RecordMapper.MappedEvent, appleAccounts: AppleAccountIndex, location: SourceLocation, sequence: UInt64
     ) -> Result {
-        var subject = mapped.subject
-        if let appleID = mapped.appleID {
-            guard let joined = appleAccounts.subject(of: appleID) else {
-                return .skipped(appleAccounts.ambiguous.contains(appleID) ? AppleAccountIndex.twoAccounts : AppleAccountIndex.noAccount)
-            }
-            subject = .string(joined)
-        }
+        // A notification is made with a subject to come: the account it is joined to may depend
+        // on its time, which is read and checked with the rest of the event first.
         let made = Event.make(
-            id: mapped.id, time: mapped.time, subject: subject, type: mapped.type, app: mapped.app, sortedFields: mapped.fields,
-            location: location, sequence: sequence)
+            id: mapped.id, time: mapped.time, subject: mapped.appleID == nil ? mapped.subject : .string(""), type: mapped.type,
+            app: mapped.app, sortedFields: mapped.fields, location: location, sequence: sequence)
         switch made {
-        case .success(let event): return .event(event)
+        case .success(var event):
+            guard let appleID = mapped.appleID else { return .event(event) }
+            switch appleAccounts.join(appleID, at: event.time) {
+            case .subject(let subject):
+                event.subject = subject
+                return .event(event)
+            case .noAccount: return .skipped(AppleAccountIndex.noAccount)
+            case .twoAccounts: return .skipped(AppleAccountIndex.twoAccounts)
+            }
         case .failure(let problem): return .invalid(problem.reason)
         }
     }

@@ -1,0 +1,48 @@
+@testable import RelayLintCore
+import Testing
+
+/// How Apple's notifications are joined to accounts when one Apple user id has had two.
+struct AppleAccountIndexTests {
+    static func at(_ day: Int64) -> Timestamp { Timestamp(seconds: day * 86_400) }
+
+    @Test func anIdOneAccountHoldsJoinsItAtAnyTime() {
+        var index = AppleAccountIndex()
+        index.add(appleID: "001.a", subject: "u1", since: Self.at(10))
+        #expect(index.join("001.a", at: Self.at(1)) == .subject("u1"))
+        #expect(index.join("001.a", at: Self.at(20)) == .subject("u1"))
+        #expect(index.join("001.b", at: Self.at(20)) == .noAccount)
+    }
+
+    @Test func aNotificationGoesToTheAccountThatTookTheIdLastBeforeIt() {
+        var index = AppleAccountIndex()
+        index.add(appleID: "001.a", subject: "uNew", since: Self.at(30))
+        index.add(appleID: "001.a", subject: "uOld", since: Self.at(12))
+        // An earlier claim of the same account moves its start back; a later one does not.
+        index.add(appleID: "001.a", subject: "uOld", since: Self.at(10))
+        index.add(appleID: "001.a", subject: "uOld", since: Self.at(40))
+        #expect(index.join("001.a", at: Self.at(10)) == .subject("uOld"))
+        #expect(index.join("001.a", at: Self.at(29)) == .subject("uOld"))
+        #expect(index.join("001.a", at: Self.at(30)) == .subject("uNew"))
+        #expect(index.join("001.a", at: Self.at(9)) == .twoAccounts)
+        #expect(index.soleHolder(of: "001.a") == nil)
+    }
+
+    @Test func timesThatDoNotTellLeaveTheIdUnjoined() {
+        var tied = AppleAccountIndex()
+        tied.add(appleID: "001.a", subject: "u1", since: Self.at(10))
+        tied.add(appleID: "001.a", subject: "u2", since: Self.at(10))
+        tied.add(appleID: "001.a", subject: "u3", since: Self.at(5))
+        #expect(tied.join("001.a", at: Self.at(20)) == .twoAccounts)
+        #expect(tied.join("001.a", at: Self.at(7)) == .subject("u3"))
+
+        // A claim without a time (a subject-map row) could be the holder at any time.
+        var untimed = AppleAccountIndex()
+        untimed.add(appleID: "001.a", subject: "u1", since: Self.at(10))
+        untimed.add(appleID: "001.a", subject: "u2")
+        #expect(untimed.join("001.a", at: Self.at(20)) == .twoAccounts)
+        // Unless the same account's other claims give it one.
+        untimed.add(appleID: "001.a", subject: "u2", since: Self.at(15))
+        #expect(untimed.join("001.a", at: Self.at(20)) == .subject("u2"))
+        #expect(untimed.join("001.a", at: Self.at(12)) == .subject("u1"))
+    }
+}
