@@ -238,6 +238,21 @@ struct CheckCommand: ParsableCommand {
     }
 
     func run() throws {
+        var failureRemovesEarlierReports = false
+        do {
+            try check(failureRemovesEarlierReports: &failureRemovesEarlierReports)
+        } catch let exit as ExitCode where exit.rawValue == ExitStatus.invalidInput && failureRemovesEarlierReports {
+            // A report of an earlier run left where this one was to go would claim a result
+            // for inputs that have none: a pipeline uploading it would show the last clean run.
+            reporting.removeEarlierReports()
+            throw exit
+        }
+    }
+
+    /// The run. `failureRemovesEarlierReports` is set from when every file it reads is known not
+    /// to be a report's destination until its reports are written (a failure after that leaves
+    /// this run's reports, which stand for its inputs).
+    private func check(failureRemovesEarlierReports: inout Bool) throws {
         let configuration = try rules.configuration()
         let ruleSet = try rules.load(configuration: configuration, selection: selection)
         var request = LintRequest(
@@ -259,6 +274,7 @@ struct CheckCommand: ParsableCommand {
         // The rule and mapping files read from a folder or named by the configuration are
         // known only now.
         try reporting.checkOverwritesNothing(inputs: ReportOutputOptions.loadedFiles(rules: ruleSet, mappings: request.mappings))
+        failureRemovesEarlierReports = true
         request.eventFormats = eventFormats
         if let problem = request.eventFormatProblems.first {
             StandardError.write("error: " + StandardError.escaped(problem))
@@ -334,6 +350,7 @@ struct CheckCommand: ParsableCommand {
         var options = ReportOptions(color: useColor, title: reporting.title, reviewer: reporting.reviewer, date: reporting.date)
         if let jobs { options.parallelism = jobs }
         let reporter = ReporterRegistry.reporter(for: format)!
+        failureRemovesEarlierReports = false
         if let output = reporting.output {
             try write(reporter, report, options: options, to: output, format: format)
         } else {

@@ -167,6 +167,8 @@ struct MergeCommand: ParsableCommand {
             report = try Linter.report(merging: evaluation, request: request)
         } catch {
             StandardError.write(error.diagnostics)
+            // As `check` does: the outputs name no input by now.
+            reporting.removeEarlierReports()
             throw ExitCode(ExitStatus.invalidInput)
         }
         let options = ReportOptions(title: reporting.title, reviewer: reporting.reviewer, date: reporting.date)

@@ -37,6 +37,24 @@ struct ReportOutputOptions: ParsableArguments {
         rules.files.map { ("the rule file", $0.path) } + mappings.map { ("the mapping file", $0.location.file) }
     }
 
+    /// Removes the reports an earlier run left where this run's were to go, when this run ends
+    /// with invalid input and writes none: left there, the last run's report, clean perhaps,
+    /// would stand for inputs that have no result (a pipeline that uploads `results.sarif`
+    /// whatever the exit code would show it). Only regular files: `/dev/stdout` or a pipe is no
+    /// report left behind. Call it only once the outputs are known to name no input.
+    func removeEarlierReports() {
+        var paths = output.map { [$0] } ?? []
+        for entry in extraReports {
+            let parts = entry.split(separator: "=", maxSplits: 1).map(String.init)
+            if parts.count == 2 { paths.append(parts[1]) }
+        }
+        for path in paths {
+            var info = stat()
+            guard lstat(path, &info) == 0, info.st_mode & S_IFMT == S_IFREG, unlink(path) == 0 else { continue }
+            StandardError.write("relaylint: removed '\(StandardError.escaped(path))', a report of an earlier run")
+        }
+    }
+
     /// Refuses reports that would be written over an input (a report written over a log or a
     /// partial destroys it), or two reports written to one file (only the last would be left).
     /// Files are compared by device and inode, so another spelling or a link of the same file

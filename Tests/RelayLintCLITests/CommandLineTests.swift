@@ -70,6 +70,30 @@ import Testing
         #expect(result.stdout.isEmpty, "no report may claim a clean result")
     }
 
+    /// A report an earlier run left where this one's go is removed when this run has no
+    /// report: a pipeline uploading `results.sarif` whatever the exit code showed the last clean
+    /// run. A report named like an input is refused before anything is removed.
+    @Test func aFailedRunRemovesTheReportsAnEarlierRunLeft() throws {
+        let directory = try Fixtures.temporaryDirectory()
+        let json = directory.appendingPathComponent("out.json").path
+        let sarif = directory.appendingPathComponent("out.sarif").path
+        for path in [json, sarif] { try Data("{\"findings\": []}".utf8).write(to: URL(fileURLWithPath: path)) }
+        let bad = try Fixtures.temporaryFile(named: "bad.jsonl", contents: "oops\n")
+        let failed = try CommandRunner.run(["check", "--events", bad, "--format", "json", "--output", json, "--report", "sarif=\(sarif)"])
+        #expect(failed.status == 2)
+        #expect(!FileManager.default.fileExists(atPath: json))
+        #expect(!FileManager.default.fileExists(atPath: sarif))
+        #expect(failed.stderr.contains("removed '\(json)', a report of an earlier run"), "\(failed.stderr)")
+
+        let refused = try CommandRunner.run(["check", "--events", bad, "--format", "json", "--output", bad])
+        #expect(refused.status == 2)
+        #expect((try? String(contentsOfFile: bad, encoding: .utf8)) == "oops\n")
+        // A device is no report to remove.
+        let toNull = try CommandRunner.run(["check", "--events", bad, "--format", "json", "--output", "/dev/null"])
+        #expect(toNull.status == 2)
+        #expect(FileManager.default.fileExists(atPath: "/dev/null"))
+    }
+
     /// An option that names one file, given twice, is bad usage: the second silently replaced
     /// the first, whose notifications, apps or keys the run then never saw.
     @Test(arguments: ["--subject-map", "--manifest", "--apple-keys", "--baseline"])
