@@ -249,6 +249,25 @@ import Testing
         #expect(merged.stderr.contains("holds 9223372036854775807 at evaluation.notes[0]"), "\(merged.stderr)")
     }
 
+    /// The notes a partition did not list are counted in the merged report, in one note.
+    @Test func notesAPartitionDidNotListAreCountedInTheMergedReport() throws {
+        func note(_ count: Int) -> [String: Any] {
+            [
+                "location": ["file": "Examples/events.jsonl", "line": 1], "severity": "note",
+                "message": "\(count) more data-quality notes are not listed: a report lists the first 400",
+            ]
+        }
+        let forged = try Self.forged(try Self.partial(), as: "forged.json", setting: ["evaluation", "notes"], to: [note(5), note(7)])
+        let merged = try CommandRunner.run(["merge"] + Self.options + [forged, "--format", "json"])
+        #expect(merged.status != 2, "\(merged.stderr)")
+        let report = try JSONSerialization.jsonObject(with: Data(merged.stdout.utf8)) as? [String: Any]
+        let messages = (report?["notes"] as? [[String: Any]] ?? []).compactMap { $0["message"] as? String }
+        #expect(
+            messages.filter { $0.contains("more data-quality notes are not listed") } == [
+                "12 more data-quality notes are not listed: a report lists the first 400"
+            ])
+    }
+
     /// So is the count of invalid records a partition skipped and did not list.
     @Test func anUnlistedInvalidCountPastTheLargestIsRefusedNotATrap() throws {
         let note: [String: Any] = [

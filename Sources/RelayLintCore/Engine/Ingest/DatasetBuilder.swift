@@ -62,6 +62,8 @@ struct DatasetBuilder {
     /// The types, apps, field names and files of the stored events, shared with the parse workers.
     let names = NameTable()
     static let noteLimit = 200
+    /// The notes past the first `2 × noteLimit`, counted in a note of their own.
+    private var notesNotListed = 0
     /// Which account holds each Apple user id, for the notifications read last.
     var appleAccounts = AppleAccountIndex()
     /// Whether accounts and events add their Apple user ids to `appleAccounts`: only when a log
@@ -411,6 +413,10 @@ struct DatasetBuilder {
                 DatasetBuilder.unlistedLookAlikesNote(
                     lookAlikeCount - DatasetBuilder.noteLimit, at: SourceLocation(file: dataset.inputs.first?.path ?? "")))
         }
+        if notesNotListed > 0 {
+            dataset.notes.append(
+                DatasetBuilder.unlistedNotesNote(notesNotListed, at: SourceLocation(file: dataset.inputs.first?.path ?? "")))
+        }
         return dataset
     }
 
@@ -488,6 +494,19 @@ struct DatasetBuilder {
 
     static func isLookAlikeNote(_ note: Diagnostic) -> Bool { note.message.hasSuffix(lookAlikeNoteEnding) }
 
+    /// The note that says how many notes past the first `2 × noteLimit` (an export of a thousand
+    /// accounts exported twice, say) are not listed: a report without it left them out unsaid.
+    static func unlistedNotesNote(_ count: Int, at location: SourceLocation) -> Diagnostic {
+        Diagnostic(.note, "\(count)" + unlistedNotesEnding, at: location)
+    }
+    private static let unlistedNotesEnding = " more data-quality notes are not listed: a report lists the first \(noteLimit * 2)"
+
+    /// The count an `unlistedNotesNote` gives; nil for any other note.
+    static func unlistedNotes(in note: Diagnostic) -> Int? {
+        guard note.severity == .note, note.message.hasSuffix(unlistedNotesEnding) else { return nil }
+        return Int(note.message.dropLast(unlistedNotesEnding.count))
+    }
+
     /// The note that says how many look-alikes are not listed.
     static func unlistedLookAlikesNote(_ count: Int, at location: SourceLocation) -> Diagnostic {
         Diagnostic(.note, "\(count)" + unlistedEnding, at: location)
@@ -521,7 +540,10 @@ struct DatasetBuilder {
     }
 
     mutating func addNote(_ severity: Severity, _ message: String, at location: SourceLocation) {
-        guard dataset.notes.count < DatasetBuilder.noteLimit * 2 else { return }
+        guard dataset.notes.count < DatasetBuilder.noteLimit * 2 else {
+            notesNotListed += 1
+            return
+        }
         dataset.notes.append(Diagnostic(severity, message, at: location))
     }
 }

@@ -212,6 +212,7 @@ public enum PartitionMerger {
         var skipped: [(key: [Int], note: Diagnostic)] = []
         // Each partition lists its own first look-alikes and invalid records, and counts the rest.
         var unlistedLookAlikes = 0
+        var unlistedNotes = 0
         var unlistedInvalid = 0
         // Where each partition's first invalid record not listed is.
         var unlistedStarts: [(key: [Int], location: SourceLocation)] = []
@@ -296,6 +297,10 @@ public enum PartitionMerger {
                         count, to: &unlistedLookAlikes, at: "evaluation.notes[\(place)] (look-alike relay addresses not listed)")
                     continue
                 }
+                if let count = DatasetBuilder.unlistedNotes(in: note) {
+                    try addUnlisted(count, to: &unlistedNotes, at: "evaluation.notes[\(place)] (data-quality notes not listed)")
+                    continue
+                }
                 let note = moved(note)
                 notes.append((key(note, place), note))
             }
@@ -374,6 +379,9 @@ public enum PartitionMerger {
             merged.notes.append(
                 DatasetBuilder.unlistedLookAlikesNote(
                     lookAlikes - DatasetBuilder.noteLimit, at: SourceLocation(file: inputs.first?.path ?? "")))
+        }
+        if unlistedNotes > 0 {
+            merged.notes.append(DatasetBuilder.unlistedNotesNote(unlistedNotes, at: SourceLocation(file: inputs.first?.path ?? "")))
         }
         return merged
     }
