@@ -35,14 +35,25 @@ struct AppleAccountIndexTests {
         #expect(tied.join("001.a", at: Self.at(20)) == .twoAccounts)
         #expect(tied.join("001.a", at: Self.at(7)) == .subject("u3"))
 
-        // A claim without a time (a subject-map row) could be the holder at any time.
+        // Two claims without a time (a subject-map row, an export without createdAt).
         var untimed = AppleAccountIndex()
-        untimed.add(appleID: "001.a", subject: "u1", since: Self.at(10))
+        untimed.add(appleID: "001.a", subject: "u1")
         untimed.add(appleID: "001.a", subject: "u2")
         #expect(untimed.join("001.a", at: Self.at(20)) == .twoAccounts)
-        // Unless the same account's other claims give it one.
-        untimed.add(appleID: "001.a", subject: "u2", since: Self.at(15))
-        #expect(untimed.join("001.a", at: Self.at(20)) == .subject("u2"))
-        #expect(untimed.join("001.a", at: Self.at(12)) == .subject("u1"))
+    }
+
+    /// A claim without a time (a subject-map row naming the deleted account the export no
+    /// longer shows) holds the id from the start, until an account takes it at a known time.
+    @Test func aClaimWithoutATimeHoldsTheIdFromTheStart() {
+        var index = AppleAccountIndex()
+        index.add(appleID: "001.a", subject: "uNew", since: Self.at(30))
+        index.add(appleID: "001.a", subject: "uOld")
+        #expect(index.join("001.a", at: Self.at(1)) == .subject("uOld"))
+        #expect(index.join("001.a", at: Self.at(29)) == .subject("uOld"))
+        #expect(index.join("001.a", at: Self.at(30)) == .subject("uNew"))
+        // The same account's claims with a time give it one.
+        index.add(appleID: "001.a", subject: "uOld", since: Self.at(40))
+        #expect(index.join("001.a", at: Self.at(29)) == .twoAccounts)
+        #expect(index.join("001.a", at: Self.at(45)) == .subject("uOld"))
     }
 }

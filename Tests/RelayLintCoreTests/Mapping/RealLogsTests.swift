@@ -409,11 +409,11 @@ import Testing
         #expect(error?.diagnostics.first?.message.contains(message) == true, "\(error?.diagnostics.first?.message ?? "")")
     }
 
-    /// An Apple user id the export gives one account and the subject map another joins
-    /// neither, and the note says so: it said no entry or row held the id, which was untrue.
+    /// An Apple user id the export gives one account and the subject map another, neither with
+    /// a time (the export has no createdAt), joins neither, and the note says so: it said no
+    /// entry or row held the id, which was untrue.
     @Test func aNotificationWhoseAppleIdTwoAccountsHoldIsNotedAsSuch() throws {
-        let export =
-            #"{"users": [{"localId": "uA", "createdAt": "1700000000000", "providerUserInfo": [{"providerId": "apple.com", "rawId": "001.a"}]}]}"#
+        let export = #"{"users": [{"localId": "uA", "providerUserInfo": [{"providerId": "apple.com", "rawId": "001.a"}]}]}"#
         let notification =
             #"{"iss":"https://appleid.apple.com","aud":"com.example.app","jti":"n-1","events":{"type":"consent-revoked","sub":"001.a","event_time":1773181867481}}"#
         var request = try Self.request(events: [])
@@ -481,6 +481,18 @@ import Testing
         let exported = try Linter.run(request)
         #expect(exported.inputs.last?.skippedRecords.isEmpty == true)
         #expect(!exported.findings.contains { $0.rule == "token-revoked-before-deletion" }, "\(Self.findingKeys(exported))")
+
+        // The old account known from a --subject-map row alone (its events name no Apple user
+        // id) holds the id from the start, until the new one takes it: a row gives no time, and
+        // notifications sent before the new account existed went to neither.
+        let unnamed = [
+            event("c1", "2025-01-01T00:00:00Z", "uOld", "account.created", #","provider":"apple.com""#), log[1],
+        ]
+        request.eventPaths[0] = try Fixtures.temporaryFile(named: "old.jsonl", contents: unnamed.joined(separator: "\n") + "\n")
+        request.subjectMapPath = try Fixtures.temporaryFile(named: "map.csv", contents: "001.a,uOld\n")
+        let mapped = try Linter.run(request)
+        #expect(mapped.inputs.last?.skippedRecords.isEmpty == true)
+        #expect(!mapped.findings.contains { $0.rule == "token-revoked-before-deletion" }, "\(Self.findingKeys(mapped))")
     }
 
     /// Contract: the account is the one whose exported `apple.com` entry has the Apple user id

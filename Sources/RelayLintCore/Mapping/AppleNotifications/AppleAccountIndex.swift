@@ -8,10 +8,11 @@
 /// same id in an app for as long as their Apple Account lasts, so a user who deletes their
 /// account and signs in with Apple again gets a new uid with the old id. Each account's claim
 /// keeps the earliest time it is known to hold the id (its first event naming it, its export's
-/// `createdAt`), and a notification goes to the account that took the id last at or before the
-/// notification's time. When the times do not tell (a claim without a time, two claims from
-/// the same instant, a notification older than every claim) it is not joined, and counted as
-/// such, rather than given to either.
+/// `createdAt`); a claim with no time (a `--subject-map` row, which names the deleted account the
+/// export no longer shows) holds it from the start. A notification goes to the account that took
+/// the id last at or before the notification's time. When that does not tell (two claims from the
+/// same instant, or both without a time; a notification older than every claim) it is not
+/// joined, and counted as such, rather than given to either.
 struct AppleAccountIndex: Sendable {
     /// An account holding an Apple user id, from when (nil when nothing it came from has a
     /// time: a subject-map row, an export without `createdAt`).
@@ -62,17 +63,24 @@ struct AppleAccountIndex: Sendable {
     func join(_ appleID: String, at time: Timestamp) -> Join {
         if let holder = holders[appleID] { return .subject(holder.subject) }
         guard let claims = contested[appleID] else { return .noAccount }
+        // The claims taken at or before `time`, the latest of them; a claim without a time was
+        // taken before any with one.
         var latest: Claim? = nil
         var tied = false
         for claim in claims {
-            guard let since = claim.since else { return .twoAccounts }
-            guard since <= time else { continue }
-            if let best = latest?.since, since <= best {
-                if since == best { tied = true }
-                continue
+            if let since = claim.since, since > time { continue }
+            if let best = latest {
+                switch (claim.since, best.since) {
+                case (nil, nil): tied = true
+                case (nil, _?): continue
+                case (_?, nil): break
+                case (let since?, let bestSince?):
+                    if since == bestSince { tied = true }
+                    guard since > bestSince else { continue }
+                }
             }
+            if latest == nil || claim.since != latest?.since { tied = false }
             latest = claim
-            tied = false
         }
         guard let latest, !tied else { return .twoAccounts }
         return .subject(latest.subject)
