@@ -170,6 +170,7 @@ extension DatasetBuilder {
     mutating func expectIDs(ofLog path: String, mapping: LogMapping, opened: OpenedInput?) throws(InputError) {
         var reader = MappedLogReader(path: path, fileIndex: 0, mapping: mapping, keys: nil, appleAccounts: appleAccounts)
         reader.opened = opened
+        reader.parallelism = parallelism
         try reader.eventIDs { expectEventID($0) }
     }
 

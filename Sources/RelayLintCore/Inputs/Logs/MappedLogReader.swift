@@ -642,21 +642,33 @@ extension MappedLogReader {
     /// which of two uses of an id comes first in the order given. A record that does not map is
     /// passed over here; reading the log says what is wrong with it.
     func eventIDs(_ body: (String) -> Void) throws(InputError) {
-        let mapper = RecordMapper(mapping: mapping.copyForThread(), tokens: TokenReader(keys: nil))
-        var events: [RecordMapper.MappedEvent] = []
+        // A mapper for each thread, each mapping a batch of records at a time; the batches' ids
+        // are handed on in the log's order. On one thread, this pass took as long as the read.
+        let mappers = (0..<max(1, parallelism)).map { _ in
+            IDMapper(mapper: RecordMapper(mapping: mapping.copyForThread(), tokens: TokenReader(keys: nil)))
+        }
         _ = try forEachRun { cursor, bytes in
             var cursor = cursor
             var records = 0
             while !cursor.isAtEnd {
-                let spans = cursor.next(1024, in: bytes)
-                if spans.isEmpty { break }
-                records += spans.count
-                for span in spans {
-                    events.removeAll(keepingCapacity: true)
-                    guard (try? mapper.map(parsing: UnsafeBufferPointer(rebasing: bytes[span.bytes]), into: &events)) == .events
-                    else { continue }
-                    for event in events { if case .string(let id)? = event.id { body(id) } }
+                var batches: [[MappedLogReader.RecordSpan]] = []
+                while batches.count < mappers.count {
+                    let spans = cursor.next(1024, in: bytes)
+                    if spans.isEmpty { break }
+                    batches.append(spans)
                 }
+                if batches.isEmpty { break }
+                records += batches.reduce(0) { $0 + $1.count }
+                let shared = SharedBytes(bytes: bytes)
+                if batches.count == 1 {
+                    mappers[0].ids(of: batches[0], in: shared.bytes)
+                } else {
+                    let work = IDBatches(mappers: mappers, batches: batches)
+                    DispatchQueue.concurrentPerform(iterations: batches.count) { number in
+                        work.mappers[number].ids(of: work.batches[number], in: shared.bytes)
+                    }
+                }
+                for mapper in mappers.prefix(batches.count) { mapper.found.forEach(body) }
             }
             return records
         }
@@ -696,6 +708,32 @@ extension MappedLogReader {
 /// The file's bytes, read by every worker.
 private struct SharedBytes: @unchecked Sendable {
     let bytes: UnsafeBufferPointer<UInt8>
+}
+
+/// A mapper of the id pass (`MappedLogReader.eventIDs`) and the ids of the batch it mapped last.
+private final class IDMapper: @unchecked Sendable {
+    private let mapper: RecordMapper
+    private var events: [RecordMapper.MappedEvent] = []
+    private(set) var found: [String] = []
+
+    init(mapper: RecordMapper) { self.mapper = mapper }
+
+    /// Maps the records at `spans`, keeping the ids of their events in `found`; a record that
+    /// gives none, or is invalid, adds nothing (the read itself tells about it).
+    func ids(of spans: [MappedLogReader.RecordSpan], in bytes: UnsafeBufferPointer<UInt8>) {
+        found.removeAll(keepingCapacity: true)
+        for span in spans {
+            events.removeAll(keepingCapacity: true)
+            guard (try? mapper.map(parsing: UnsafeBufferPointer(rebasing: bytes[span.bytes]), into: &events)) == .events else { continue }
+            for event in events { if case .string(let id)? = event.id { found.append(id) } }
+        }
+    }
+}
+
+/// The id pass's batches and their mappers, one each, shared with the threads that map them.
+private struct IDBatches: @unchecked Sendable {
+    let mappers: [IDMapper]
+    let batches: [[MappedLogReader.RecordSpan]]
 }
 
 /// The file's SHA-256, written by the hashing thread and read after it finished.
