@@ -15,6 +15,16 @@ import Testing
         #expect(a.canonicalText == b.canonicalText)
     }
 
+    /// Integers are normalised on their bytes, other numbers through their parts: both give
+    /// one form for one value.
+    @Test(arguments: [
+        ("0", "0"), ("-0", "0"), ("7", "7e0"), ("-7", "-7e0"), ("1773181867481", "1773181867481e0"), ("1200", "12e2"),
+        ("-1200", "-12e2"), ("007", "7e0"), ("12.00", "12e0"), ("1.2e3", "12e2"), ("0.0", "0"), ("-0.5", "-5e-1"),
+    ])
+    func numbersNormaliseToOneFormPerValue(text: String, normalized: String) {
+        #expect(JSONNumber.normalize(text) == normalized)
+    }
+
     @Test(arguments: [
         (#"{"a":1,}"#, 7), (#"{"a" 1}"#, 5), ("[1,2", 4), (#""abc"#, 0), (#"{"a":01}"#, 6), (#"{"a":"\x"}"#, 7),
         (#"{"a":tru}"#, 5), (#"{"a":"\ud800"}"#, 12), ("{} x", 3), ("", 0),

@@ -133,6 +133,8 @@ public struct JSONNumber: Sendable, Hashable, CustomStringConvertible {
 
     /// Normalises a JSON number's text exactly (no rounding through `Double`).
     static func normalize(_ text: String) -> String {
+        var text = text
+        if let integer = text.withUTF8(normalizedInteger) { return integer }
         var body = Substring(text)
         var negative = false
         if body.first == "-" {
@@ -160,5 +162,21 @@ public struct JSONNumber: Sendable, Hashable, CustomStringConvertible {
         }
         if digits.isEmpty { return "0" }
         return (negative ? "-" : "") + digits + "e" + String(exponent)
+    }
+
+    /// `normalize` of an integer (`[-]digits`), worked out on its bytes; nil for any other text.
+    /// Nearly every number a log holds is one (Apple's `event_time`, epoch milliseconds), and
+    /// the general path, a few strings made and cut for each, was a sixth of the time a log of
+    /// Apple's notifications took.
+    private static func normalizedInteger(_ bytes: UnsafeBufferPointer<UInt8>) -> String? {
+        let sign = bytes.first == UInt8(ascii: "-") ? 1 : 0
+        guard bytes.count > sign, bytes[sign...].allSatisfy({ (0x30...0x39).contains($0) }) else { return nil }
+        var first = sign
+        while first < bytes.count, bytes[first] == 0x30 { first += 1 }
+        if first == bytes.count { return "0" }
+        var end = bytes.count
+        while bytes[end - 1] == 0x30 { end -= 1 }
+        return (sign == 1 ? "-" : "") + String(decoding: UnsafeBufferPointer(rebasing: bytes[first..<end]), as: UTF8.self) + "e"
+            + String(bytes.count - end)
     }
 }
