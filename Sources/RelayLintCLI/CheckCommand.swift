@@ -250,10 +250,14 @@ struct CheckCommand: ParsableCommand {
     }
 
     /// The run. `failureRemovesEarlierReports` is set from when every file it reads is known not
-    /// to be a report's destination until its reports are written (a failure after that leaves
-    /// this run's reports, which stand for its inputs).
+    /// to be a report's destination (once the configuration is read) until its reports are
+    /// written (a failure after that leaves this run's reports, which stand for its inputs).
     private func check(failureRemovesEarlierReports: inout Bool) throws {
         let configuration = try rules.configuration()
+        // The options' inputs are known not to be reports (`validate`); the rule and mapping
+        // files in folders are known once they load, so a report there is left until then.
+        failureRemovesEarlierReports = reporting.reportsLieOutside(
+            rules.paths + mappingPaths + (configuration?.rulePaths ?? []) + (configuration?.mappingPaths ?? []))
         let ruleSet = try rules.load(configuration: configuration, selection: selection)
         var request = LintRequest(
             // `-` is standard input, named as the system names it in reports.

@@ -37,18 +37,45 @@ struct ReportOutputOptions: ParsableArguments {
         rules.files.map { ("the rule file", $0.path) } + mappings.map { ("the mapping file", $0.location.file) }
     }
 
+    /// The files reports are written to: `--output` and each `--report`'s.
+    private var reportPaths: [String] {
+        var paths = output.map { [$0] } ?? []
+        for entry in extraReports {
+            let parts = entry.split(separator: "=", maxSplits: 1).map(String.init)
+            if parts.count == 2 { paths.append(parts[1]) }
+        }
+        return paths
+    }
+
+    /// Whether no report file is one of `paths` or lies in a folder among them: rule and mapping
+    /// folders, whose files are known only once they load, which a failed load never tells.
+    func reportsLieOutside(_ paths: [String]) -> Bool {
+        let reports = Set(reportPaths.compactMap(FileIdentity.init(path:)))
+        guard !reports.isEmpty else { return true }
+        for path in paths {
+            var isFolder: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) else { continue }
+            guard isFolder.boolValue else {
+                if let identity = FileIdentity(path: path), reports.contains(identity) { return false }
+                continue
+            }
+            guard let files = FileManager.default.enumerator(atPath: path) else { return false }
+            for case let file as String in files {
+                if let identity = FileIdentity(path: (path as NSString).appendingPathComponent(file)), reports.contains(identity) {
+                    return false
+                }
+            }
+        }
+        return true
+    }
+
     /// Removes the reports an earlier run left where this run's were to go, when this run ends
     /// with invalid input and writes none: left there, the last run's report, clean perhaps,
     /// would stand for inputs that have no result (a pipeline that uploads `results.sarif`
     /// whatever the exit code would show it). Only regular files: `/dev/stdout` or a pipe is no
     /// report left behind. Call it only once the outputs are known to name no input.
     func removeEarlierReports() {
-        var paths = output.map { [$0] } ?? []
-        for entry in extraReports {
-            let parts = entry.split(separator: "=", maxSplits: 1).map(String.init)
-            if parts.count == 2 { paths.append(parts[1]) }
-        }
-        for path in paths {
+        for path in reportPaths {
             var info = stat()
             guard lstat(path, &info) == 0, info.st_mode & S_IFMT == S_IFREG, unlink(path) == 0 else { continue }
             StandardError.write("relaylint: removed '\(StandardError.escaped(path))', a report of an earlier run")

@@ -85,6 +85,27 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: sarif))
         #expect(failed.stderr.contains("removed '\(json)', a report of an earlier run"), "\(failed.stderr)")
 
+        // Keys, rules and mappings that do not load are the run's inputs too.
+        let events = try Fixtures.temporaryFile(
+            named: "ok.jsonl", contents: #"{"id":"a","time":"2026-01-01T00:00:00Z","subject":"u","type":"signin"}"# + "\n")
+        let keys = try Fixtures.temporaryFile(named: "keys.json", contents: #"{"keys": []}"#)
+        for option in [["--apple-keys", keys], ["--disable", "no-such-rule"]] {
+            try Data("{}".utf8).write(to: URL(fileURLWithPath: json))
+            let result = try CommandRunner.run(["check", "--events", events, "--format", "json", "--output", json] + option)
+            #expect(result.status == 2, "\(option)")
+            #expect(!FileManager.default.fileExists(atPath: json), "\(option): \(result.stderr)")
+        }
+        // A file in a rule folder that does not load may be one of its rules: left alone.
+        let rules = try Fixtures.temporaryDirectory()
+        try Data("id: [\n".utf8).write(to: rules.appendingPathComponent("broken.yml"))
+        let inFolder = rules.appendingPathComponent("out.json").path
+        try Data("{}".utf8).write(to: URL(fileURLWithPath: inFolder))
+        let brokenRules = try CommandRunner.run([
+            "check", "--events", events, "--rules", rules.path, "--format", "json", "--output", inFolder,
+        ])
+        #expect(brokenRules.status == 2)
+        #expect(FileManager.default.fileExists(atPath: inFolder), "\(brokenRules.stderr)")
+
         let refused = try CommandRunner.run(["check", "--events", bad, "--format", "json", "--output", bad])
         #expect(refused.status == 2)
         #expect((try? String(contentsOfFile: bad, encoding: .utf8)) == "oops\n")
