@@ -135,6 +135,13 @@ import Testing
         ("+14155550188x12", "+1••••••••••12"),
         ("call +1 415 555 0188 ext. 12 now", "call +1••••••••••12 now"),
         ("jane@[10.0.0.1], or jane@[IPv6:2001:db8::1]", "j•••@[10.0.0.1], or j•••@[IPv6:2001:db8::1]"),
+        // An area code or trunk 0 in parentheses right after the country code, and groups split
+        // by slashes, were shown whole or in part.
+        ("+44(0)2079460958", "+4••••••••••58"),
+        ("+49(89)12345678", "+4•••••••••78"),
+        ("+1(415)555-2671", "+1••••••••71"),
+        ("+33(0)6 12 34 56 78", "+3•••••••••78"),
+        ("+1/415/555/2671", "+1••••••••71"),
     ])
     func masksAddressesAndNumbersWhereverTheyStand(value: String, masked: String) {
         #expect(PIIMasker().mask(value) == masked)

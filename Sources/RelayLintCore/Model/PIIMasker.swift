@@ -266,7 +266,14 @@ public struct PIIMasker: Sendable {
             digitCount += groupEnd - index
             end = groupEnd
             index = groupEnd
-            guard index + 1 < scalars.count, let separator = groupSeparator(scalars[index]) else { break }
+            // An area code or trunk 0 right after the country code, as Europe writes them
+            // (`+44(0)20 7946 0958`, `+49(89)12345678`): read with the parentheses above.
+            if index + 1 < scalars.count, scalars[index] == "(", !hasParentheses, first == "+" { continue }
+            // An international number may be split by `/` too (`+1/415/555/0188`); a national
+            // one so split is a date.
+            guard index + 1 < scalars.count,
+                let separator = groupSeparator(scalars[index]) ?? (first == "+" && scalars[index] == "/" ? "/" : nil)
+            else { break }
             var next = index + 1
             // A doubled space, as text aligned by hand has (`+1  415  555  0188`).
             if separator == " ", next < scalars.count, groupSeparator(scalars[next]) == " " { next += 1 }
