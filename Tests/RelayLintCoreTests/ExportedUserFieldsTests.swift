@@ -37,7 +37,29 @@ import Testing
         #"{"localId": "u20", "metadata": {"lastSignInTime": "x", "creationTime": "Sat, 03 Feb 2001 04:05:06 GMT","#
             + #" "creationTime": "Sun, 04 Feb 2001 04:05:06 GMT"}}"#,
         #"{"localId": "u21", "metadata": "Sat, 03 Feb 2001 04:05:06 GMT"}"#,
+        #"{"localId": "u22", "metadata": {"creationTime": "1st of March 2026"}}"#,
+        #"{"localId": "u23", "metadata": {"creationTime": 7}}"#,
+        #"{"localId": "u24", "metadata": {"creationTime": "2026-03-01T00:00:00Z"}}"#,
     ]
+
+    /// A `listUsers()` creation time that does not read is invalid input, as a `createdAt` is:
+    /// it was taken for none, and the account's identities held "from the start".
+    @Test func aCreationTimeThatDoesNotReadIsInvalid() throws {
+        func read(_ user: String) throws -> Result<AccountRecord, InputProblem> {
+            var bytes = Array(user.utf8)
+            return try bytes.withUnsafeMutableBufferPointer { buffer in
+                var parser = JSONParser(bytes: UnsafeBufferPointer(buffer))
+                return try FirebaseJSONExportReader.account(parsing: &parser, depth: 1, location: SourceLocation(file: "a.json", line: 1))
+            }
+        }
+        guard case .failure(let problem) = try read(#"{"uid": "u1", "metadata": {"creationTime": "1st of March 2026"}}"#) else {
+            Issue.record("an unreadable creationTime was accepted")
+            return
+        }
+        #expect(problem.reason.contains("'metadata.creationTime' must be a date as the Admin SDK writes it"), "\(problem.reason)")
+        #expect(try read(#"{"uid": "u1", "metadata": {"creationTime": "Sun, 01 Mar 2026 00:00:00 GMT"}}"#).get().createdAt != nil)
+        #expect(try read(#"{"uid": "u1", "metadata": {"creationTime": null}}"#).get().createdAt == nil)
+    }
 
     @Test(arguments: users)
     func readingMemberByMemberEqualsReadingTheObject(user: String) throws {

@@ -275,8 +275,24 @@ struct FirebaseJSONExportReader {
             case let other?:
                 return .failure(InputProblem("user '\(localId)': 'createdAt' must be epoch milliseconds, found \(other.kindName)"))
             }
-            if createdAt == nil, case .string(let text)? = user.metadata?.objectValue?["creationTime"] {
-                createdAt = HTTPDate.parse(text)
+            // The Admin SDK's `listUsers()` dump: a creation time that does not read was taken
+            // for none, and the account's identities then held "from the start", which changes
+            // findings without a word.
+            if createdAt == nil, let creationTime = user.metadata?.objectValue?["creationTime"] {
+                switch creationTime {
+                case .null: break
+                case .string(let text):
+                    guard let parsed = HTTPDate.parse(text) ?? Timestamp(rfc3339: text) else {
+                        return .failure(
+                            InputProblem(
+                                "user '\(localId)': 'metadata.creationTime' must be a date as the Admin SDK writes it "
+                                    + "(e.g. 'Sun, 01 Mar 2026 00:00:00 GMT'), found '\(text)'"))
+                    }
+                    createdAt = parsed
+                default:
+                    return .failure(
+                        InputProblem("user '\(localId)': 'metadata.creationTime' must be a date string, found \(creationTime.kindName)"))
+                }
             }
             let disabled: Bool
             switch user.disabled {
