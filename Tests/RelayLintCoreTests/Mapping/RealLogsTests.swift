@@ -527,6 +527,9 @@ import Testing
             "this looks like CSV"
         ),
         (#"{"apps": []}"#, "this is an app manifest"),
+        // A report holds `apps` too, and was called a manifest.
+        (#"{"apps": [], "findings": [], "tool": {"name": "relaylint"}, "version": 1}"#, "this is a relaylint report, not a log"),
+        (#"{"evaluation": {}, "partition": "1/2", "version": 1}"#, "this is a partial of a partitioned run"),
         // The contract's own manifest example, in YAML flow style: its '{' once hid it from the YAML test.
         ("apps: [{bundle_id: com.example.app, creates_accounts: true, in_app_deletion: true}]\n", "this looks like YAML"),
         // Any key of YAML's: one starting with n, t or f read as a broken null, true or false.

@@ -258,6 +258,15 @@ enum EventLogFormat {
                 line: line)
         }
         if case .object(let members) = first {
+            // A report holds `apps` too: told first, or it was called a manifest.
+            if members["findings"] != nil, members["tool"] != nil {
+                throw refusal(
+                    path, "this is a relaylint report, not a log: pass it with --baseline to report only findings new since it",
+                    line: line)
+            }
+            if members["evaluation"] != nil, members["partition"] != nil {
+                throw refusal(path, "this is a partial of a partitioned run, not a log: pass it to relaylint merge", line: line)
+            }
             if members["apps"] != nil { throw refusal(path, "this is an app manifest: pass it with --manifest", line: line) }
             if members["events"] != nil || members["id"] != nil && members["type"] != nil {
                 // Looks like relaylint events with a field missing: the reader says which.
