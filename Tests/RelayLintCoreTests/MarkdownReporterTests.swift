@@ -143,9 +143,20 @@ import Testing
     }
 
     /// A reviewer who signs with an address is masked like a suppression's author, in both
-    /// audit reports; `--show-pii` shows it.
+    /// audit reports, and so is a title naming the person the audit is for; `--show-pii` shows
+    /// them.
     @Test func aReviewerAddressIsMaskedInTheAuditReports() throws {
-        let options = ReportOptions(reviewer: "jane.doe@example.com", date: "2026-07-01")
+        var options = ReportOptions(reviewer: "jane.doe@example.com", date: "2026-07-01")
+        let report = try AuditReportFixtures.exampleReport()
+        options.title = "Audit for jane.doe@example.com"
+        for reporter in [MarkdownReporter(), HTMLReporter()] as [any Reporter] {
+            let text = reporter.render(report, options: options)
+            #expect(text.contains("Audit for j•••@example.com"), "\(reporter.identifier)")
+        }
+        try checkReviewer(options)
+    }
+
+    private func checkReviewer(_ options: ReportOptions) throws {
         let report = try AuditReportFixtures.exampleReport()
         for reporter in [MarkdownReporter(), HTMLReporter()] as [any Reporter] {
             let text = reporter.render(report, options: options)

@@ -85,7 +85,10 @@ struct AuditReportContent {
 
     // MARK: Header
 
-    var title: String { options.title.isEmpty ? ReportOptions().title : options.title }
+    /// Masked as the reviewer is: a title may name the person the audit is for.
+    var title: String {
+        options.title.isEmpty ? ReportOptions().title : PIIMasker(isEnabled: !report.showsPII).mask(options.title)
+    }
     /// Masked like a suppression's author (contract §6): a reviewer often signs with an
     /// address, and the report is forwarded.
     var reviewer: String { AuditReportContent.given(options.reviewer.map(PIIMasker(isEnabled: !report.showsPII).mask)) }
