@@ -1,6 +1,6 @@
 /// Masking of what the engine reports beyond rule messages (contract §6): without `--show-pii`,
 /// an email address or a phone number is masked wherever a report or standard error prints it,
-/// also where it stands in a file's path or an id (a subject id that is an address, an event or app id holding
+/// also where it stands in an id (a subject id that is an address, an event or app id holding
 /// one), in a finding's message (a partial's, which `merge` reads), in an input problem that
 /// quotes a value, or in a suppression's justification.
 ///
@@ -18,10 +18,6 @@ extension Linter {
             if masked != value { value = masked }
         }
         for index in findings.indices {
-            if var location = findings[index].location {
-                mask(&location.file)
-                findings[index].location = location
-            }
             mask(&findings[index].subject)
             mask(&findings[index].app)
             // Rendered from masked values in a run, but read from a partial by `merge`, and
@@ -33,7 +29,6 @@ extension Linter {
                 findings[index].event = event
             }
             for item in findings[index].evidence.indices {
-                mask(&findings[index].evidence[item].location.file)
                 mask(&findings[index].evidence[item].event)
                 if var note = findings[index].evidence[item].note {
                     mask(&note)
@@ -60,14 +55,11 @@ extension Linter {
 
     /// The inputs' summaries with the reasons and details of their skipped records masked: a
     /// mapping takes a detail from the record (a method name, a status code, any field of the
-    /// app's own log), which may hold an address or a number. So are their paths, here and in
-    /// every location a report prints: a file may be named after the person its data is of
-    /// (`exports/jane.doe@example.com.jsonl`).
+    /// app's own log), which may hold an address or a number.
     static func masked(_ inputs: [InputFileSummary], by masker: PIIMasker) -> [InputFileSummary] {
         guard masker.isEnabled else { return inputs }
         return inputs.map { input in
             var input = input
-            input.path = masker.mask(input.path)
             for index in input.skippedRecords.indices {
                 input.skippedRecords[index].reason = masker.mask(input.skippedRecords[index].reason)
                 input.skippedRecords[index].detail = input.skippedRecords[index].detail.map(masker.mask)
@@ -82,7 +74,6 @@ extension Linter {
         return diagnostics.map { diagnostic in
             var diagnostic = diagnostic
             diagnostic.message = masker.mask(diagnostic.message)
-            diagnostic.location.file = masker.mask(diagnostic.location.file)
             return diagnostic
         }
     }
