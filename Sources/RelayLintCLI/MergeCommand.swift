@@ -89,6 +89,22 @@ struct MergeCommand: ParsableCommand {
     }
 
     func run() throws {
+        var failureRemovesEarlierReports = false
+        do {
+            try merge(failureRemovesEarlierReports: &failureRemovesEarlierReports)
+        } catch let exit as ExitCode where exit.rawValue == ExitStatus.invalidInput && failureRemovesEarlierReports {
+            // As `check` does: a missing or cut partial leaves no report standing for the run.
+            reporting.removeEarlierReports()
+            throw exit
+        }
+    }
+
+    /// The merge. `failureRemovesEarlierReports` is set, as `check` sets it, while every file it
+    /// reads is known not to be a report's destination and no report has been written: the
+    /// partials are known from `validate`, rule files in folders once they load.
+    private func merge(failureRemovesEarlierReports: inout Bool) throws {
+        let configuration = try rules.configuration()
+        failureRemovesEarlierReports = reporting.reportsLieOutside(rules.paths + (configuration?.rulePaths ?? []))
         var inputs: [(path: String, data: Data)] = []
         for path in reports {
             // Mapped, not read: a partial is tens of megabytes, and a copy of every partial into
@@ -126,13 +142,15 @@ struct MergeCommand: ParsableCommand {
                     throw ExitCode(ExitStatus.invalidInput)
                 }
             }
-            try mergePartitions(inputs)
+            try mergePartitions(inputs, configuration: configuration, failureRemovesEarlierReports: &failureRemovesEarlierReports)
         } else {
             try mergeShards(inputs)
         }
     }
 
-    private func mergePartitions(_ inputs: [(path: String, data: Data)]) throws {
+    private func mergePartitions(
+        _ inputs: [(path: String, data: Data)], configuration: Configuration?, failureRemovesEarlierReports: inout Bool
+    ) throws {
         let partials: [(path: String, report: PartitionReport)]
         do {
             partials = try PartitionMerger.read(inputs, parallelism: ProcessInfo.processInfo.activeProcessorCount)
@@ -144,10 +162,10 @@ struct MergeCommand: ParsableCommand {
             StandardError.write([Diagnostic(.error, "no partials to merge", at: SourceLocation(file: ""))])
             throw ExitCode(ExitStatus.invalidInput)
         }
-        let configuration = try rules.configuration()
         let ruleSet = try rules.load(configuration: configuration, selection: selection)
         // The rule files read from a folder or named by the configuration are known only now.
         try reporting.checkOverwritesNothing(inputs: ReportOutputOptions.loadedFiles(rules: ruleSet, mappings: []))
+        failureRemovesEarlierReports = true
         // What only shapes the partitions' own reading, or is fixed by them, comes from them.
         var request = LintRequest(
             manifestPath: manifestPath, rules: ruleSet, skipInvalid: first.report.settings.skipInvalid,
@@ -167,10 +185,9 @@ struct MergeCommand: ParsableCommand {
             report = try Linter.report(merging: evaluation, request: request)
         } catch {
             StandardError.write(error.diagnostics)
-            // As `check` does: the outputs name no input by now.
-            reporting.removeEarlierReports()
             throw ExitCode(ExitStatus.invalidInput)
         }
+        failureRemovesEarlierReports = false
         let options = ReportOptions(title: reporting.title, reviewer: reporting.reviewer, date: reporting.date)
         let targets =
             [(format, reporting.output)]

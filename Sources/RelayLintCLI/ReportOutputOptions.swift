@@ -59,12 +59,20 @@ struct ReportOutputOptions: ParsableArguments {
                 if let identity = FileIdentity(path: path), reports.contains(identity) { return false }
                 continue
             }
-            guard let files = FileManager.default.enumerator(atPath: path) else { return false }
+            // Listed through the folder a link names: listed through the link, it held no file
+            // (as `RuleSet` found), and a report there counted as outside it.
+            let folder = URL(fileURLWithPath: path).resolvingSymlinksInPath().path
+            guard let files = FileManager.default.enumerator(atPath: folder) else { return false }
+            var listed = 0
             for case let file as String in files {
-                if let identity = FileIdentity(path: (path as NSString).appendingPathComponent(file)), reports.contains(identity) {
+                listed += 1
+                if let identity = FileIdentity(path: (folder as NSString).appendingPathComponent(file)), reports.contains(identity) {
                     return false
                 }
             }
+            // A folder listed as empty may be one the enumerator could not read: not known to be
+            // outside, so nothing is removed.
+            if listed == 0 { return false }
         }
         return true
     }

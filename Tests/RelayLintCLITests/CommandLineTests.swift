@@ -105,14 +105,25 @@ import Testing
         ])
         #expect(brokenRules.status == 2)
         #expect(FileManager.default.fileExists(atPath: inFolder), "\(brokenRules.stderr)")
+        // Named through a link to the folder too: listed through the link, the folder held no
+        // file, and a rule file given as the report was removed.
+        let link = try Fixtures.temporaryDirectory().appendingPathComponent("rules-link").path
+        try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: rules.path)
+        let ownRule = (link as NSString).appendingPathComponent("broken.yml")
+        let throughLink = try CommandRunner.run(["check", "--events", events, "--rules", link, "--format", "json", "--output", ownRule])
+        #expect(throughLink.status == 2)
+        #expect(FileManager.default.fileExists(atPath: ownRule), "\(throughLink.stderr)")
 
         let refused = try CommandRunner.run(["check", "--events", bad, "--format", "json", "--output", bad])
         #expect(refused.status == 2)
         #expect((try? String(contentsOfFile: bad, encoding: .utf8)) == "oops\n")
-        // A device is no report to remove.
-        let toNull = try CommandRunner.run(["check", "--events", bad, "--format", "json", "--output", "/dev/null"])
-        #expect(toNull.status == 2)
-        #expect(FileManager.default.fileExists(atPath: "/dev/null"))
+        // A named pipe is no report to remove (nor is a device: not tried on /dev/null itself,
+        // which a broken guard would remove when the tests run as root).
+        let fifo = try Fixtures.temporaryDirectory().appendingPathComponent("reports.fifo").path
+        #expect(mkfifo(fifo, 0o600) == 0)
+        let toFIFO = try CommandRunner.run(["check", "--events", bad, "--format", "json", "--output", fifo])
+        #expect(toFIFO.status == 2)
+        #expect(FileManager.default.fileExists(atPath: fifo))
     }
 
     /// An option that names one file, given twice, is bad usage: the second silently replaced

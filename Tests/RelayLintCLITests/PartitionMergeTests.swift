@@ -249,12 +249,28 @@ import Testing
         #expect(merged.stderr.contains("holds 9223372036854775807 at evaluation.notes[0]"), "\(merged.stderr)")
     }
 
+    /// A merge that fails on its partials (missing, cut short) removes the report an earlier
+    /// merge left, as `check` does: a pipeline uploading it would show the last result.
+    @Test func aFailedMergeRemovesTheReportAnEarlierMergeLeft() throws {
+        let folder = try Fixtures.temporaryDirectory()
+        let output = folder.appendingPathComponent("merged.sarif").path
+        let partial = try Data(contentsOf: URL(fileURLWithPath: try Self.partial()))
+        let cut = folder.appendingPathComponent("cut.json")
+        try partial.prefix(100).write(to: cut)
+        for bad in [cut.path, folder.appendingPathComponent("missing.json").path] {
+            try Data("{}".utf8).write(to: URL(fileURLWithPath: output))
+            let merged = try CommandRunner.run(["merge"] + Self.options + [bad, "--format", "sarif", "--output", output])
+            #expect(merged.status == 2, "\(merged.stderr)")
+            #expect(!FileManager.default.fileExists(atPath: output), "\(bad): \(merged.stderr)")
+        }
+    }
+
     /// The notes a partition did not list are counted in the merged report, in one note.
     @Test func notesAPartitionDidNotListAreCountedInTheMergedReport() throws {
         func note(_ count: Int) -> [String: Any] {
             [
                 "location": ["file": "Examples/events.jsonl", "line": 1], "severity": "note",
-                "message": "\(count) more data-quality notes are not listed: a report lists the first 400",
+                "message": "\(count) more data-quality notes are not listed: a run lists its first 400",
             ]
         }
         let forged = try Self.forged(try Self.partial(), as: "forged.json", setting: ["evaluation", "notes"], to: [note(5), note(7)])
@@ -264,7 +280,7 @@ import Testing
         let messages = (report?["notes"] as? [[String: Any]] ?? []).compactMap { $0["message"] as? String }
         #expect(
             messages.filter { $0.contains("more data-quality notes are not listed") } == [
-                "12 more data-quality notes are not listed: a report lists the first 400"
+                "12 more data-quality notes are not listed: a run lists its first 400"
             ])
     }
 
