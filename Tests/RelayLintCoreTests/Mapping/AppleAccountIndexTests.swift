@@ -8,9 +8,9 @@ struct AppleAccountIndexTests {
     @Test func anIdOneAccountHoldsJoinsItAtAnyTime() {
         var index = AppleAccountIndex()
         index.add(appleID: "001.a", subject: "u1", since: Self.at(10))
-        #expect(index.join("001.a", at: Self.at(1)) == .subject("u1"))
-        #expect(index.join("001.a", at: Self.at(20)) == .subject("u1"))
-        #expect(index.join("001.b", at: Self.at(20)) == .noAccount)
+        #expect(index.join("001.a", at: Self.at(1)) == .joined(subject: "u1"))
+        #expect(index.join("001.a", at: Self.at(20)) == .joined(subject: "u1"))
+        #expect(index.join("001.b", at: Self.at(20)) == .unheld)
     }
 
     @Test func aNotificationGoesToTheAccountThatTookTheIdLastBeforeIt() {
@@ -20,10 +20,10 @@ struct AppleAccountIndexTests {
         // An earlier claim of the same account moves its start back; a later one does not.
         index.add(appleID: "001.a", subject: "uOld", since: Self.at(10))
         index.add(appleID: "001.a", subject: "uOld", since: Self.at(40))
-        #expect(index.join("001.a", at: Self.at(10)) == .subject("uOld"))
-        #expect(index.join("001.a", at: Self.at(29)) == .subject("uOld"))
-        #expect(index.join("001.a", at: Self.at(30)) == .subject("uNew"))
-        #expect(index.join("001.a", at: Self.at(9)) == .twoAccounts)
+        #expect(index.join("001.a", at: Self.at(10)) == .joined(subject: "uOld"))
+        #expect(index.join("001.a", at: Self.at(29)) == .joined(subject: "uOld"))
+        #expect(index.join("001.a", at: Self.at(30)) == .joined(subject: "uNew"))
+        #expect(index.join("001.a", at: Self.at(9)) == .undecided)
         #expect(index.soleHolder(of: "001.a") == nil)
     }
 
@@ -32,28 +32,35 @@ struct AppleAccountIndexTests {
         tied.add(appleID: "001.a", subject: "u1", since: Self.at(10))
         tied.add(appleID: "001.a", subject: "u2", since: Self.at(10))
         tied.add(appleID: "001.a", subject: "u3", since: Self.at(5))
-        #expect(tied.join("001.a", at: Self.at(20)) == .twoAccounts)
-        #expect(tied.join("001.a", at: Self.at(7)) == .subject("u3"))
+        #expect(tied.join("001.a", at: Self.at(20)) == .undecided)
+        #expect(tied.join("001.a", at: Self.at(7)) == .joined(subject: "u3"))
 
-        // Two claims without a time (a subject-map row, an export without createdAt).
+        // An account with no time at all: a subject-map row for an account without events.
         var untimed = AppleAccountIndex()
-        untimed.add(appleID: "001.a", subject: "u1")
+        untimed.add(appleID: "001.a", subject: "u1", since: Self.at(10))
         untimed.add(appleID: "001.a", subject: "u2")
-        #expect(untimed.join("001.a", at: Self.at(20)) == .twoAccounts)
+        #expect(untimed.wantsEventTimes)
+        #expect(untimed.join("001.a", at: Self.at(20)) == .undecided)
     }
 
-    /// A claim without a time (a subject-map row naming the deleted account the export no
-    /// longer shows) holds the id from the start, until an account takes it at a known time.
-    @Test func aClaimWithoutATimeHoldsTheIdFromTheStart() {
-        var index = AppleAccountIndex()
-        index.add(appleID: "001.a", subject: "uNew", since: Self.at(30))
-        index.add(appleID: "001.a", subject: "uOld")
-        #expect(index.join("001.a", at: Self.at(1)) == .subject("uOld"))
-        #expect(index.join("001.a", at: Self.at(29)) == .subject("uOld"))
-        #expect(index.join("001.a", at: Self.at(30)) == .subject("uNew"))
-        // The same account's claims with a time give it one.
-        index.add(appleID: "001.a", subject: "uOld", since: Self.at(40))
-        #expect(index.join("001.a", at: Self.at(29)) == .twoAccounts)
-        #expect(index.join("001.a", at: Self.at(45)) == .subject("uOld"))
+    /// An account known to hold the id only from a subject-map row takes it at its first event,
+    /// whether it is the deleted account or the new one.
+    @Test func aClaimWithoutATimeTakesTheIdAtItsAccountsFirstEvent() {
+        var mappedOld = AppleAccountIndex()
+        mappedOld.add(appleID: "001.a", subject: "uOld")
+        mappedOld.noteEvent(subject: "uOld", at: Self.at(12))
+        mappedOld.noteEvent(subject: "uOld", at: Self.at(2))
+        mappedOld.add(appleID: "001.a", subject: "uNew", since: Self.at(30))
+        mappedOld.noteEvent(subject: "uNew", at: Self.at(1))  // a claim with a time keeps it
+        #expect(mappedOld.join("001.a", at: Self.at(2)) == .joined(subject: "uOld"))
+        #expect(mappedOld.join("001.a", at: Self.at(29)) == .joined(subject: "uOld"))
+        #expect(mappedOld.join("001.a", at: Self.at(31)) == .joined(subject: "uNew"))
+
+        var mappedNew = AppleAccountIndex()
+        mappedNew.add(appleID: "001.a", subject: "uOld", since: Self.at(2))
+        mappedNew.add(appleID: "001.a", subject: "uNew")
+        mappedNew.noteEvent(subject: "uNew", at: Self.at(30))
+        #expect(mappedNew.join("001.a", at: Self.at(29)) == .joined(subject: "uOld"))
+        #expect(mappedNew.join("001.a", at: Self.at(30)) == .joined(subject: "uNew"))
     }
 }

@@ -409,11 +409,12 @@ import Testing
         #expect(error?.diagnostics.first?.message.contains(message) == true, "\(error?.diagnostics.first?.message ?? "")")
     }
 
-    /// An Apple user id the export gives one account and the subject map another, neither with
-    /// a time (the export has no createdAt), joins neither, and the note says so: it said no
-    /// entry or row held the id, which was untrue.
+    /// An Apple user id the export gives one account and the subject map another, of which
+    /// nothing tells when it took the id (no event), joins neither, and the note says so: it said
+    /// no entry or row held the id, which was untrue.
     @Test func aNotificationWhoseAppleIdTwoAccountsHoldIsNotedAsSuch() throws {
-        let export = #"{"users": [{"localId": "uA", "providerUserInfo": [{"providerId": "apple.com", "rawId": "001.a"}]}]}"#
+        let export =
+            #"{"users": [{"localId": "uA", "createdAt": "1700000000000", "providerUserInfo": [{"providerId": "apple.com", "rawId": "001.a"}]}]}"#
         let notification =
             #"{"iss":"https://appleid.apple.com","aud":"com.example.app","jti":"n-1","events":{"type":"consent-revoked","sub":"001.a","event_time":1773181867481}}"#
         var request = try Self.request(events: [])
@@ -426,6 +427,17 @@ import Testing
         #expect(report.inputs.last?.skippedRecords.map(\.reason) == [AppleAccountIndex.twoAccounts])
         #expect(report.notes.contains { $0.message.hasPrefix("1 Apple notification names an Apple user id that two accounts hold") })
         #expect(!report.notes.contains { $0.message.contains("could not be joined") })
+    }
+
+    /// A notification's time is read before it is joined: one without a time that no account
+    /// holds is invalid input (contract §2.2), not skipped as unjoined.
+    @Test func aNotificationWithoutATimeIsInvalidJoinedOrNot() throws {
+        let claims = #"{"iss":"https://appleid.apple.com","jti":"n-1","events":{"type":"consent-revoked","sub":"001.nobody"}}"#
+        var request = try Self.request(events: [])
+        request.eventPaths = [try Fixtures.temporaryFile(named: "claims.jsonl", contents: claims + "\n")]
+        let error = #expect(throws: DiagnosticsError.self) { try Linter.run(request) }
+        #expect(error?.diagnostics.first?.message.contains("missing required field 'time'") == true, "\(error?.diagnostics ?? [])")
+        #expect(error?.diagnostics.first?.location.line == 1)
     }
 
     /// A user who deleted their account and signed in with Apple again has a new uid with the
@@ -483,8 +495,8 @@ import Testing
         #expect(!exported.findings.contains { $0.rule == "token-revoked-before-deletion" }, "\(Self.findingKeys(exported))")
 
         // The old account known from a --subject-map row alone (its events name no Apple user
-        // id) holds the id from the start, until the new one takes it: a row gives no time, and
-        // notifications sent before the new account existed went to neither.
+        // id) takes the id at its first event: a row gives no time, and notifications sent
+        // before the new account existed went to neither.
         let unnamed = [
             event("c1", "2025-01-01T00:00:00Z", "uOld", "account.created", #","provider":"apple.com""#), log[1],
         ]
@@ -530,6 +542,8 @@ import Testing
         // A report holds `apps` too, and was called a manifest.
         (#"{"apps": [], "findings": [], "tool": {"name": "relaylint"}, "version": 1}"#, "this is a relaylint report, not a log"),
         (#"{"evaluation": {}, "partition": "1/2", "version": 1}"#, "this is a partial of a partitioned run"),
+        // As relaylint writes its report: over several lines.
+        ("{\n  \"apps\" : [],\n  \"findings\" : [],\n  \"version\" : 1\n}\n", "this looks like a relaylint report, not a log"),
         // The contract's own manifest example, in YAML flow style: its '{' once hid it from the YAML test.
         ("apps: [{bundle_id: com.example.app, creates_accounts: true, in_app_deletion: true}]\n", "this looks like YAML"),
         // Any key of YAML's: one starting with n, t or f read as a broken null, true or false.

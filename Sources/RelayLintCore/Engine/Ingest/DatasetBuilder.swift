@@ -59,6 +59,9 @@ struct DatasetBuilder {
     private var appsSeen = AppsSeen()
     /// `account.created`'s index in the name table.
     private let accountCreated: Int
+    /// The types of the events whose Apple user id the account takes then: `account.created`,
+    /// `signin`, `identity.linked`, by index in the name table.
+    private let appleIDTakers: Set<Int>
     /// The types, apps, field names and files of the stored events, shared with the parse workers.
     let names = NameTable()
     static let noteLimit = 200
@@ -88,6 +91,7 @@ struct DatasetBuilder {
         invalid = InvalidRecordList(limit: skipInvalid ? InputLimits.listedInvalidRecords : .max)
         self.retainedTypes = retainedTypes.map { $0.union(DatasetBuilder.identityTypes) }
         accountCreated = names.index(of: "account.created")
+        appleIDTakers = [accountCreated, names.index(of: "signin"), names.index(of: "identity.linked")]
     }
 
     /// Writes the packed events and accounts to `file`, in partitions by subject, as they are
@@ -204,10 +208,13 @@ struct DatasetBuilder {
             if !suspect { lookAlikeCount += 1 }
         }
         let retained = isRetained(event.type, inShard: event.inShard)
-        if indexesAppleIDs, let appleID = event.appleID {
-            appleAccounts.add(
-                appleID: appleID, subject: String(decoding: UnsafeBufferPointer(rebasing: buffer[event.subject]), as: UTF8.self),
-                since: event.time)
+        if indexesAppleIDs, event.appleID != nil || appleAccounts.wantsEventTimes {
+            let subject = String(decoding: UnsafeBufferPointer(rebasing: buffer[event.subject]), as: UTF8.self)
+            // An unlink names the id the account gives up: it holds it, but did not take it then.
+            if let appleID = event.appleID {
+                appleAccounts.add(appleID: appleID, subject: subject, since: appleIDTakers.contains(event.type) ? event.time : nil)
+            }
+            if appleAccounts.wantsEventTimes { appleAccounts.noteEvent(subject: subject, at: event.time) }
         }
         let subject = dataset.subjects.insert(UnsafeBufferPointer(rebasing: buffer[event.subject]), hash: event.subjectHash)
         let partition = dataset.storage.partition(ofHash: event.subjectHash)
@@ -499,7 +506,7 @@ struct DatasetBuilder {
     static func unlistedNotesNote(_ count: Int, at location: SourceLocation) -> Diagnostic {
         Diagnostic(.note, "\(count)" + unlistedNotesEnding, at: location)
     }
-    private static let unlistedNotesEnding = " more data-quality notes are not listed: a report lists the first \(noteLimit * 2)"
+    private static let unlistedNotesEnding = " more data-quality notes are not listed: a run lists its first \(noteLimit * 2)"
 
     /// The count an `unlistedNotesNote` gives; nil for any other note.
     static func unlistedNotes(in note: Diagnostic) -> Int? {

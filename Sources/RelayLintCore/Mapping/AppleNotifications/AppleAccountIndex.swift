@@ -6,41 +6,56 @@
 ///
 /// One Apple user id can belong to two accounts one after the other: Apple gives a person the
 /// same id in an app for as long as their Apple Account lasts, so a user who deletes their
-/// account and signs in with Apple again gets a new uid with the old id. Each account's claim
-/// keeps the earliest time it is known to hold the id (its first event naming it, its export's
-/// `createdAt`); a claim with no time (a `--subject-map` row, which names the deleted account the
-/// export no longer shows) holds it from the start. A notification goes to the account that took
-/// the id last at or before the notification's time. When that does not tell (two claims from the
-/// same instant, or both without a time; a notification older than every claim) it is not
-/// joined, and counted as such, rather than given to either.
+/// account and signs in with Apple again gets a new uid with the old id. Each account takes the
+/// id at the earliest time it is known to: its first `account.created`, `signin` or
+/// `identity.linked` naming it, or its export's `createdAt`; an account known to hold it only
+/// from a `--subject-map` row, an unlink or an export without `createdAt` takes it at its first
+/// event. A notification goes to the account that took the id last at or before the
+/// notification's time. When that does not tell (an account with no time at all, two that took
+/// it at one instant, a notification older than both), it is not joined, and counted as such,
+/// rather than given to either.
 struct AppleAccountIndex: Sendable {
-    /// An account holding an Apple user id, from when (nil when nothing it came from has a
-    /// time: a subject-map row, an export without `createdAt`).
-    struct Claim: Sendable, Equatable {
+    /// An account holding an Apple user id, from when (nil when nothing it came from has a time).
+    private struct Claim: Sendable {
         let subject: String
         var since: Timestamp?
     }
 
     /// How a notification's Apple user id is joined.
     enum Join: Equatable {
-        case subject(String)
-        case noAccount
-        case twoAccounts
+        case joined(subject: String)
+        /// No account holds the id.
+        case unheld
+        /// Two accounts hold it, and their times do not tell which held it then.
+        case undecided
     }
 
     /// The ids one account holds, nearly all of them; the others in `contested`. Kept apart so
     /// that an export of millions of accounts costs a claim per id, not a list.
     private var holders: [String: Claim] = [:]
     private var contested: [String: [Claim]] = [:]
+    /// The accounts with a claim without a time, and the time of each one's first event, which
+    /// `noteEvent` learns as the logs are read (before the notifications, which read it).
+    private var untimedSubjects: Set<String> = []
+    private var firstEvents: [String: Timestamp] = [:]
 
     var isEmpty: Bool { holders.isEmpty && contested.isEmpty }
 
-    /// Notes that `subject` holds `appleID` from `since` on (nil: from a time not known).
+    /// Whether the logs' events are to be told to `noteEvent`: only once a claim has no time (a
+    /// subject-map row, an unlink), rare enough that no event pays for it otherwise.
+    var wantsEventTimes: Bool { !untimedSubjects.isEmpty }
+
+    /// Notes that `subject` holds `appleID`, from `since` on (nil: from a time not known).
     mutating func add(appleID: String, subject: String, since: Timestamp? = nil) {
         guard !appleID.isEmpty else { return }
+        if since == nil { untimedSubjects.insert(subject) }
         if var claims = contested[appleID] {
             contested[appleID] = nil  // changed in place, not copied
-            Self.merge(Claim(subject: subject, since: since), into: &claims)
+            if let index = claims.firstIndex(where: { $0.subject == subject }) {
+                claims[index].since = Self.earlier(claims[index].since, since)
+            } else {
+                claims.append(Claim(subject: subject, since: since))
+            }
             contested[appleID] = claims
         } else if var known = holders[appleID] {
             guard known.subject != subject else {
@@ -55,43 +70,28 @@ struct AppleAccountIndex: Sendable {
         }
     }
 
+    /// Learns the time of one of `subject`'s events (`wantsEventTimes`).
+    mutating func noteEvent(subject: String, at time: Timestamp) {
+        guard untimedSubjects.contains(subject) else { return }
+        firstEvents[subject] = Self.earlier(firstEvents[subject], time)
+    }
+
     /// The one account that holds `appleID`, whatever the time: what the subject map checks its
     /// own rows against.
     func soleHolder(of appleID: String) -> String? { holders[appleID]?.subject }
 
     /// The account a notification about `appleID` sent at `time` concerns.
     func join(_ appleID: String, at time: Timestamp) -> Join {
-        if let holder = holders[appleID] { return .subject(holder.subject) }
-        guard let claims = contested[appleID] else { return .noAccount }
-        // The claims taken at or before `time`, the latest of them; a claim without a time was
-        // taken before any with one.
-        var latest: Claim? = nil
-        var tied = false
+        if let holder = holders[appleID] { return .joined(subject: holder.subject) }
+        guard let claims = contested[appleID] else { return .unheld }
+        var taken: [(subject: String, since: Timestamp)] = []
         for claim in claims {
-            if let since = claim.since, since > time { continue }
-            if let best = latest {
-                switch (claim.since, best.since) {
-                case (nil, nil): tied = true
-                case (nil, _?): continue
-                case (_?, nil): break
-                case (let since?, let bestSince?):
-                    if since == bestSince { tied = true }
-                    guard since > bestSince else { continue }
-                }
-            }
-            if latest == nil || claim.since != latest?.since { tied = false }
-            latest = claim
+            guard let since = claim.since ?? firstEvents[claim.subject] else { return .undecided }
+            if since <= time { taken.append((claim.subject, since)) }
         }
-        guard let latest, !tied else { return .twoAccounts }
-        return .subject(latest.subject)
-    }
-
-    private static func merge(_ claim: Claim, into claims: inout [Claim]) {
-        if let index = claims.firstIndex(where: { $0.subject == claim.subject }) {
-            claims[index].since = earlier(claims[index].since, claim.since)
-        } else {
-            claims.append(claim)
-        }
+        // The claim taken last, when one alone was.
+        guard let last = taken.map(\.since).max(), taken.count(where: { $0.since == last }) == 1 else { return .undecided }
+        return .joined(subject: taken.first { $0.since == last }!.subject)
     }
 
     /// The earlier of two times, a known one over an unknown one.
