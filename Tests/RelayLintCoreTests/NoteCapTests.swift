@@ -16,7 +16,7 @@ import Testing
         let report = try Linter.run(request)
         let exportedTwice = report.notes.filter { $0.message.contains("was already exported") }
         #expect(exportedTwice.count == DatasetBuilder.noteLimit * 2)
-        #expect(report.notes.last?.message == "590 more data-quality notes are not listed: a report lists the first 400")
+        #expect(report.notes.last?.message == "590 more data-quality notes are not listed: a run lists its first 400")
         #expect(report.notes.last.flatMap(DatasetBuilder.unlistedNotes(in:)) == 590)
         #expect(report.inputs.first?.duplicates == 990)
     }

@@ -318,6 +318,14 @@ enum EventLogFormat {
         // A lone '{' on the first line: one JSON value over several lines, as `jq .` and most
         // editors write it. Each of its lines was an invalid record of its own.
         if firstLine.trimmingCharacters(in: .whitespacesAndNewlines) == "{" {
+            // relaylint's own JSON report, as it writes it (its keys sorted, `apps` first, with
+            // a space before each colon): named as such.
+            if head.range(of: #"^\{\s*"apps" : \["#, options: .regularExpression) != nil,
+                head.contains("\"createsAccounts\"") || head.contains("\"findings\" : ")
+            {
+                throw refusal(
+                    path, "this looks like a relaylint report, not a log: pass it with --baseline to report only findings new since it")
+            }
             throw refusal(
                 path,
                 "this looks like JSON written over several lines (pretty-printed, as `jq .` writes it); a log holds one record "
