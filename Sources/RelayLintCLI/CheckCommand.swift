@@ -238,15 +238,7 @@ struct CheckCommand: ParsableCommand {
     }
 
     func run() throws {
-        var failureRemovesEarlierReports = false
-        do {
-            try check(failureRemovesEarlierReports: &failureRemovesEarlierReports)
-        } catch let exit as ExitCode where exit.rawValue == ExitStatus.invalidInput && failureRemovesEarlierReports {
-            // A report of an earlier run left where this one was to go would claim a result
-            // for inputs that have none: a pipeline uploading it would show the last clean run.
-            reporting.removeEarlierReports()
-            throw exit
-        }
+        try reporting.removingEarlierReportsOnFailure { try check(failureRemovesEarlierReports: &$0) }
     }
 
     /// The run. `failureRemovesEarlierReports` is set from when every file it reads is known not

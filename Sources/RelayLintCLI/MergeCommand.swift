@@ -89,14 +89,8 @@ struct MergeCommand: ParsableCommand {
     }
 
     func run() throws {
-        var failureRemovesEarlierReports = false
-        do {
-            try merge(failureRemovesEarlierReports: &failureRemovesEarlierReports)
-        } catch let exit as ExitCode where exit.rawValue == ExitStatus.invalidInput && failureRemovesEarlierReports {
-            // As `check` does: a missing or cut partial leaves no report standing for the run.
-            reporting.removeEarlierReports()
-            throw exit
-        }
+        // As `check` does: a missing or cut partial leaves no report standing for the run.
+        try reporting.removingEarlierReportsOnFailure { try merge(failureRemovesEarlierReports: &$0) }
     }
 
     /// The merge. `failureRemovesEarlierReports` is set, as `check` sets it, while every file it

@@ -77,6 +77,21 @@ struct ReportOutputOptions: ParsableArguments {
         return true
     }
 
+    /// Runs a command, and removes the reports an earlier run left (`removeEarlierReports`) when
+    /// it ends with invalid input while the flag it is handed is set: the command sets it once
+    /// no file it reads can be a report's destination, and clears it before writing its own.
+    func removingEarlierReportsOnFailure(_ command: (inout Bool) throws -> Void) throws {
+        var failureRemovesEarlierReports = false
+        do {
+            try command(&failureRemovesEarlierReports)
+        } catch let exit as ExitCode where exit.rawValue == ExitStatus.invalidInput && failureRemovesEarlierReports {
+            // A report of an earlier run left where this one was to go would claim a result
+            // for inputs that have none: a pipeline uploading it would show the last clean run.
+            removeEarlierReports()
+            throw exit
+        }
+    }
+
     /// Removes the reports an earlier run left where this run's were to go, when this run ends
     /// with invalid input and writes none: left there, the last run's report, clean perhaps,
     /// would stand for inputs that have no result (a pipeline that uploads `results.sarif`

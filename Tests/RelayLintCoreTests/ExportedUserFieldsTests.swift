@@ -45,20 +45,22 @@ import Testing
     /// A `listUsers()` creation time that does not read is invalid input, as a `createdAt` is:
     /// it was taken for none, and the account's identities held "from the start".
     @Test func aCreationTimeThatDoesNotReadIsInvalid() throws {
-        func read(_ user: String) throws -> Result<AccountRecord, InputProblem> {
-            var bytes = Array(user.utf8)
-            return try bytes.withUnsafeMutableBufferPointer { buffer in
-                var parser = JSONParser(bytes: UnsafeBufferPointer(buffer))
-                return try FirebaseJSONExportReader.account(parsing: &parser, depth: 1, location: SourceLocation(file: "a.json", line: 1))
-            }
-        }
-        guard case .failure(let problem) = try read(#"{"uid": "u1", "metadata": {"creationTime": "1st of March 2026"}}"#) else {
+        guard case .failure(let problem) = try Self.read(#"{"uid": "u1", "metadata": {"creationTime": "1st of March 2026"}}"#) else {
             Issue.record("an unreadable creationTime was accepted")
             return
         }
         #expect(problem.reason.contains("'metadata.creationTime' must be a date as the Admin SDK writes it"), "\(problem.reason)")
-        #expect(try read(#"{"uid": "u1", "metadata": {"creationTime": "Sun, 01 Mar 2026 00:00:00 GMT"}}"#).get().createdAt != nil)
-        #expect(try read(#"{"uid": "u1", "metadata": {"creationTime": null}}"#).get().createdAt == nil)
+        #expect(try Self.read(#"{"uid": "u1", "metadata": {"creationTime": "Sun, 01 Mar 2026 00:00:00 GMT"}}"#).get().createdAt != nil)
+        #expect(try Self.read(#"{"uid": "u1", "metadata": {"creationTime": null}}"#).get().createdAt == nil)
+    }
+
+    /// One user read member by member, as the export reader reads it.
+    static func read(_ user: String) throws -> Result<AccountRecord, InputProblem> {
+        var bytes = Array(user.utf8)
+        return try bytes.withUnsafeMutableBufferPointer { buffer in
+            var parser = JSONParser(bytes: UnsafeBufferPointer(buffer))
+            return try FirebaseJSONExportReader.account(parsing: &parser, depth: 1, location: SourceLocation(file: "a.json", line: 1))
+        }
     }
 
     @Test(arguments: users)
@@ -85,26 +87,20 @@ import Testing
     /// Which spelling wins, pinned on its own: the CLI's `localId` over the Admin SDK's `uid`
     /// (even when null), and `providerUserInfo` over `providerData` likewise.
     @Test func theCLISpellingsWinOverTheAdminSDKs() throws {
-        func read(_ user: String) throws -> Result<AccountRecord, InputProblem> {
-            var bytes = Array(user.utf8)
-            return try bytes.withUnsafeMutableBufferPointer { buffer in
-                var parser = JSONParser(bytes: UnsafeBufferPointer(buffer))
-                return try FirebaseJSONExportReader.account(parsing: &parser, depth: 1, location: SourceLocation(file: "a.json", line: 1))
-            }
-        }
-        #expect(try read(#"{"uid": "sdk", "localId": "cli"}"#).get().localId == "cli")
-        #expect(try read(#"{"uid": "sdk"}"#).get().localId == "sdk")
-        guard case .failure = try read(#"{"localId": null, "uid": "sdk"}"#) else {
+        #expect(try Self.read(#"{"uid": "sdk", "localId": "cli"}"#).get().localId == "cli")
+        #expect(try Self.read(#"{"uid": "sdk"}"#).get().localId == "sdk")
+        guard case .failure = try Self.read(#"{"localId": null, "uid": "sdk"}"#) else {
             Issue.record("a null localId must not fall back to uid")
             return
         }
-        let cli = try read(
+        let cli = try Self.read(
             #"{"localId": "u", "providerUserInfo": [{"providerId": "google.com"}], "providerData": [{"providerId": "apple.com"}]}"#)
         #expect(try cli.get().providers.map(\.providerId) == ["google.com"])
-        let sdk = try read(#"{"localId": "u", "providerData": [{"providerId": "apple.com", "uid": "001.x"}]}"#)
+        let sdk = try Self.read(#"{"localId": "u", "providerData": [{"providerId": "apple.com", "uid": "001.x"}]}"#)
         #expect(try sdk.get().providers == [AccountRecord.ProviderEntry(providerId: "apple.com", rawId: "001.x")])
         #expect(
-            try read(#"{"localId": "u", "providerUserInfo": null, "providerData": [{"providerId": "apple.com"}]}"#).get().providers.isEmpty)
+            try Self.read(#"{"localId": "u", "providerUserInfo": null, "providerData": [{"providerId": "apple.com"}]}"#).get().providers
+                .isEmpty)
     }
 
     /// The member-by-member read is as strict as the tree: a broken member anywhere in a user,
