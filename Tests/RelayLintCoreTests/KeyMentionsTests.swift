@@ -34,7 +34,7 @@ import Testing
     @Test func aFormatsKeysAreTheTopLevelKeysItsRecognitionReads() throws {
         let mappings = try MappingSet.load(userPaths: []).mappings
         let notifications = try #require(mappings.first { $0.id == "apple-notifications" })
-        #expect(RecordProjection.recognizedKeys(notifications) == ["iss", "payload"])
+        #expect(RecordProjection.recognizedKeys(notifications) == ["events", "iss", "jti", "payload"])
         let cloudLogging = try #require(mappings.first { $0.id == "google-cloud-logging" })
         #expect(RecordProjection.recognizedKeys(cloudLogging) == ["insertId", "jsonPayload", "protoPayload"])
     }

@@ -429,6 +429,47 @@ import Testing
         #expect(!report.notes.contains { $0.message.contains("could not be joined") })
     }
 
+    /// Which account each notification went to, told by a rule that fires on every one.
+    static func notificationSubjects(_ request: LintRequest) throws -> [String] {
+        var request = request
+        let probe = try Fixtures.temporaryFile(
+            named: "probe.yml",
+            contents: """
+                id: every-notification
+                severity: note
+                when: {type: apple.notification}
+                message: "{event.id} went to {subject}"
+                """)
+        request.rules = try RuleSet.load(paths: [probe])
+        return try Linter.run(request).findings.map(\.message).sorted()
+    }
+
+    /// An account known to hold the id only from an unlink takes it at its first event, read
+    /// before the unlink (it took it at the unlink, and earlier notifications went to neither),
+    /// and a file that starts with claims of another issuer is still a file of notifications.
+    @Test func anUnlinkingAccountTakesTheIdAtItsFirstEvent() throws {
+        let log = [
+            #"{"id":"c1","time":"2025-01-20T00:00:00Z","subject":"uOld","type":"account.created","provider":"apple.com"}"#,
+            #"{"id":"x1","time":"2025-02-05T00:00:00Z","subject":"uOld","type":"identity.unlinked","kind":"provider","provider":"apple.com","value":"001.a"}"#,
+            #"{"id":"c2","time":"2025-03-01T00:00:00Z","subject":"uNew","type":"account.created","provider":"apple.com","value":"001.a"}"#,
+        ]
+        func claims(_ jti: String, _ day: String, iss: String = "https://appleid.apple.com") -> String {
+            let milliseconds = Int(ISO8601DateFormatter().date(from: "2025-\(day)T00:00:00Z")!.timeIntervalSince1970 * 1000)
+            return #"{"iss":"\#(iss)","jti":"\#(jti)","events":{"type":"consent-revoked","sub":"001.a","event_time":\#(milliseconds)}}"#
+        }
+        var request = try Self.request(events: [])
+        request.accountPaths = []
+        request.manifestPath = nil
+        let notifications = [claims("n-evil", "01-21", iss: "https://evil.example"), claims("n-1", "01-21"), claims("n-2", "03-02")]
+        request.eventPaths = [
+            try Fixtures.temporaryFile(named: "events.jsonl", contents: log.joined(separator: "\n") + "\n"),
+            try Fixtures.temporaryFile(named: "claims.jsonl", contents: notifications.joined(separator: "\n") + "\n"),
+        ]
+        #expect(try Self.notificationSubjects(request) == ["n-1 went to uOld", "n-2 went to uNew"])
+        let report = try Linter.run(request)
+        #expect(report.inputs.last?.skippedRecords.map(\.reason) == ["not from Apple"])
+    }
+
     /// A notification's time is read before it is joined: one without a time that no account
     /// holds is invalid input (contract §2.2), not skipped as unjoined.
     @Test func aNotificationWithoutATimeIsInvalidJoinedOrNot() throws {

@@ -35,6 +35,7 @@ extension DatasetBuilder {
                 unattributed.first = unattributed.first ?? location
             }
         }
+        if mapping.joinsAppleIDs { settleAppleClaimsWithoutATime() }
         var reader = MappedLogReader(
             path: path, fileIndex: fileIndex, mapping: mapping, keys: keys, appleAccounts: appleAccounts, parallelism: parallelism)
         reader.opened = opened

@@ -208,13 +208,11 @@ struct DatasetBuilder {
             if !suspect { lookAlikeCount += 1 }
         }
         let retained = isRetained(event.type, inShard: event.inShard)
-        if indexesAppleIDs, event.appleID != nil || appleAccounts.wantsEventTimes {
-            let subject = String(decoding: UnsafeBufferPointer(rebasing: buffer[event.subject]), as: UTF8.self)
+        if indexesAppleIDs, let appleID = event.appleID {
             // An unlink names the id the account gives up: it holds it, but did not take it then.
-            if let appleID = event.appleID {
-                appleAccounts.add(appleID: appleID, subject: subject, since: appleIDTakers.contains(event.type) ? event.time : nil)
-            }
-            if appleAccounts.wantsEventTimes { appleAccounts.noteEvent(subject: subject, at: event.time) }
+            appleAccounts.add(
+                appleID: appleID, subject: String(decoding: UnsafeBufferPointer(rebasing: buffer[event.subject]), as: UTF8.self),
+                since: appleIDTakers.contains(event.type) ? event.time : nil)
         }
         let subject = dataset.subjects.insert(UnsafeBufferPointer(rebasing: buffer[event.subject]), hash: event.subjectHash)
         let partition = dataset.storage.partition(ofHash: event.subjectHash)
@@ -225,6 +223,19 @@ struct DatasetBuilder {
             isCreation: event.type == accountCreated,
             in: &dataset.subjects[subject], storage: &dataset.storage.partitions[partition])
         return !suspect
+    }
+
+    /// Tells the Apple account index the first event of each account whose claim has no time
+    /// (a subject-map row, an unlink, an export without `createdAt`): it takes the id then. Asked
+    /// of the subjects' table once the other logs are read, before the notifications are joined;
+    /// told event by event, an account's events before its claim were missed.
+    mutating func settleAppleClaimsWithoutATime() {
+        for subject in appleAccounts.untimedSubjects {
+            guard let index = dataset.subjects.index(of: subject, hash: SubjectTable.hash(of: subject)),
+                let first = dataset.subjects[index].firstEvent
+            else { continue }
+            appleAccounts.noteFirstEvent(of: subject, at: first.time)
+        }
     }
 
     /// An id a log read later gives at an earlier place in the input order (`expectIDs`).

@@ -34,16 +34,12 @@ struct AppleAccountIndex: Sendable {
     /// that an export of millions of accounts costs a claim per id, not a list.
     private var holders: [String: Claim] = [:]
     private var contested: [String: [Claim]] = [:]
-    /// The accounts with a claim without a time, and the time of each one's first event, which
-    /// `noteEvent` learns as the logs are read (before the notifications, which read it).
-    private var untimedSubjects: Set<String> = []
+    /// The accounts with a claim without a time, and the time of each one's first event, told
+    /// once every log but the notifications has been read (`noteFirstEvent`).
+    private(set) var untimedSubjects: Set<String> = []
     private var firstEvents: [String: Timestamp] = [:]
 
     var isEmpty: Bool { holders.isEmpty && contested.isEmpty }
-
-    /// Whether the logs' events are to be told to `noteEvent`: only once a claim has no time (a
-    /// subject-map row, an unlink), rare enough that no event pays for it otherwise.
-    var wantsEventTimes: Bool { !untimedSubjects.isEmpty }
 
     /// Notes that `subject` holds `appleID`, from `since` on (nil: from a time not known).
     mutating func add(appleID: String, subject: String, since: Timestamp? = nil) {
@@ -70,10 +66,10 @@ struct AppleAccountIndex: Sendable {
         }
     }
 
-    /// Learns the time of one of `subject`'s events (`wantsEventTimes`).
-    mutating func noteEvent(subject: String, at time: Timestamp) {
+    /// Learns the time of the first event of `subject`, one of `untimedSubjects`.
+    mutating func noteFirstEvent(of subject: String, at time: Timestamp) {
         guard untimedSubjects.contains(subject) else { return }
-        firstEvents[subject] = Self.earlier(firstEvents[subject], time)
+        firstEvents[subject] = time
     }
 
     /// The one account that holds `appleID`, whatever the time: what the subject map checks its
