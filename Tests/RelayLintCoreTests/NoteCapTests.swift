@@ -19,5 +19,15 @@ import Testing
         #expect(report.notes.last?.message == "590 more data-quality notes are not listed: a run lists its first 400")
         #expect(report.notes.last.flatMap(DatasetBuilder.unlistedNotes(in:)) == 590)
         #expect(report.inputs.first?.duplicates == 990)
+        // The other formats count the notes the JSON report does not list either.
+        let text = TextReporter().render(report, options: ReportOptions(parallelism: 1))
+        #expect(text.contains("data-quality notes (990)"), "\(text.suffix(600))")
+        #expect(text.contains("… 970 more; the JSON report lists 380 of them"), "\(text.suffix(600))")
+        for reporter in [MarkdownReporter(), HTMLReporter()] as [any Reporter] {
+            let audit = reporter.render(report, options: ReportOptions(parallelism: 1))
+            #expect(audit.contains("the JSON report (--format json) lists 200 of them"), "\(reporter.identifier)")
+        }
+        let sarif = SARIFReporter().render(report, options: ReportOptions(parallelism: 1))
+        #expect(sarif.contains("more data-quality notes; the JSON report lists"), "\(sarif.suffix(800))")
     }
 }

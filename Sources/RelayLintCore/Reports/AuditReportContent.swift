@@ -30,6 +30,15 @@ struct AuditReportContent {
     /// that were listed.
     static let listLimit = 200
 
+    /// The data-quality notes the report lists, and how many there were: a run lists its first
+    /// 400 and counts the rest in a last note, which a list that shows fewer would leave out.
+    static func notes(of report: LintReport) -> (listed: [Diagnostic], count: Int) {
+        guard let last = report.notes.last, let unlisted = DatasetBuilder.unlistedNotes(in: last) else {
+            return (report.notes, report.notes.count)
+        }
+        return (Array(report.notes.dropLast()), report.notes.count - 1 + unlisted)
+    }
+
     /// The invalid records the report lists (the first ones), and how many were skipped.
     static func invalidRecords(of report: LintReport) -> (listed: [Diagnostic], count: Int) {
         (InvalidRecordList.split(report.skipped).listed, report.summary.skippedRecords)

@@ -58,8 +58,9 @@ struct GitHubStepSummary {
             remarks.append(
                 "\(summary.pending) check\(summary.pending == 1 ? "" : "s") pending: the window reaches past the end of the data.")
         }
-        if !report.notes.isEmpty {
-            remarks.append("\(report.notes.count) data-quality note\(report.notes.count == 1 ? "" : "s") in the full report.")
+        let notes = AuditReportContent.notes(of: report).count
+        if notes > 0 {
+            remarks.append("\(notes) data-quality note\(notes == 1 ? "" : "s") in the full report.")
         }
         if !remarks.isEmpty { head += [""] + remarks.map { "- " + $0 } }
 

@@ -24,7 +24,8 @@ public struct MarkdownReporter: Reporter {
             lines += findings(content.otherFindings, outcome: nil, content: content)
         }
         lines += suppressions(content)
-        lines += diagnostics(title: "Data-quality notes", report.notes, none: "No data-quality notes.")
+        let notes = AuditReportContent.notes(of: report)
+        lines += diagnostics(title: "Data-quality notes", notes.listed, count: notes.count, none: "No data-quality notes.")
         let invalid = AuditReportContent.invalidRecords(of: report)
         lines += diagnostics(
             title: AuditReportContent.invalidRecordsTitle, invalid.listed, count: invalid.count,

@@ -119,7 +119,8 @@ public struct SARIFReporter: Reporter {
         }
         let invalid = AuditReportContent.invalidRecords(of: report)
         list(invalid.listed, count: invalid.count, what: "skipped records (--skip-invalid)")
-        list(report.notes, what: "data-quality notes")
+        let notes = AuditReportContent.notes(of: report)
+        list(notes.listed, count: notes.count, what: "data-quality notes")
 
         let summary = report.summary
         let run = SARIFLog.Run(

@@ -72,10 +72,14 @@ public struct TextReporter: Reporter {
             for source in mapped { lines.append("  " + e(source.path) + ": " + e(source.text)) }
             lines.append("")
         }
-        if !report.notes.isEmpty {
-            lines.append(style.bold("data-quality notes") + " (\(report.notes.count))")
-            for diagnostic in report.notes.prefix(20) { lines.append("  " + e(diagnostic.description)) }
-            if report.notes.count > 20 { lines.append("  … \(report.notes.count - 20) more in the JSON report") }
+        let notes = AuditReportContent.notes(of: report)
+        if notes.count > 0 {
+            lines.append(style.bold("data-quality notes") + " (\(notes.count))")
+            for diagnostic in notes.listed.prefix(20) { lines.append("  " + e(diagnostic.description)) }
+            let shown = min(20, notes.listed.count)
+            if let more = AuditReportContent.remainder(of: notes.count, shown: shown, listed: notes.listed.count) {
+                lines.append("  … " + more)
+            }
             lines.append("")
         }
         lines.append(summaryLine(report, style: style))

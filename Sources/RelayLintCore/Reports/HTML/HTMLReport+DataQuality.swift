@@ -5,8 +5,9 @@ import Plot
 /// judge how far the findings can be trusted.
 extension HTMLReport {
     func notesSection() -> Node<HTML.BodyContext> {
-        diagnosticsSection(
-            id: "notes", title: "Data-quality notes", diagnostics: report.notes,
+        let notes = AuditReportContent.notes(of: report)
+        return diagnosticsSection(
+            id: "notes", title: "Data-quality notes", diagnostics: notes.listed, count: notes.count,
             none: "No data-quality notes.")
     }
 
