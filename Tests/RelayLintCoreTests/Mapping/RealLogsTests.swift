@@ -546,6 +546,14 @@ import Testing
         let mapped = try Linter.run(request)
         #expect(mapped.inputs.last?.skippedRecords.isEmpty == true)
         #expect(!mapped.findings.contains { $0.rule == "token-revoked-before-deletion" }, "\(Self.findingKeys(mapped))")
+
+        // The new account in an old export (no apple.com entry), linked by a map row and without
+        // an event, takes the id at its createdAt; the old one is known from its events.
+        let oldExport = #"{"users": [{"localId": "uNew", "createdAt": "1740787200000", "email": "x@privaterelay.appleid.com"}]}"#
+        request.accountPaths = [try Fixtures.temporaryFile(named: "accounts.json", contents: oldExport)]
+        request.eventPaths[0] = try Fixtures.temporaryFile(named: "old.jsonl", contents: log[0...1].joined(separator: "\n") + "\n")
+        request.subjectMapPath = try Fixtures.temporaryFile(named: "map.csv", contents: "001.a,uNew\n")
+        #expect(try Self.notificationSubjects(request) == ["n-new went to uNew", "n-old went to uOld"])
     }
 
     /// Contract: the account is the one whose exported `apple.com` entry has the Apple user id

@@ -225,16 +225,28 @@ struct DatasetBuilder {
         return !suspect
     }
 
-    /// Tells the Apple account index the first event of each account whose claim has no time
-    /// (a subject-map row, an unlink, an export without `createdAt`): it takes the id then. Asked
-    /// of the subjects' table once the other logs are read, before the notifications are joined;
-    /// told event by event, an account's events before its claim were missed.
+    /// Tells the Apple account index when each account whose claim has no time (a subject-map
+    /// row, an unlink, an export without `createdAt`) began: the export's `createdAt` of the
+    /// account (an old export lists it without its `apple.com` entry, which the map supplies),
+    /// else its first event. Asked of the subjects' table once the other logs are read, before
+    /// the notifications are joined; told event by event, an account's events before its claim
+    /// were missed.
     mutating func settleAppleClaimsWithoutATime() {
         for subject in appleAccounts.untimedSubjects {
-            guard let index = dataset.subjects.index(of: subject, hash: SubjectTable.hash(of: subject)),
-                let first = dataset.subjects[index].firstEvent
-            else { continue }
-            appleAccounts.noteFirstEvent(of: subject, at: first.time)
+            let hash = SubjectTable.hash(of: subject)
+            guard let index = dataset.subjects.index(of: subject, hash: hash) else { continue }
+            let position = dataset.subjects[index].accountPosition
+            let partition = dataset.storage.partition(ofHash: hash)
+            // An export whose record cannot be read back (a spill file gone) tells nothing.
+            let created =
+                position < 0
+                ? nil
+                : (try? dataset.storage.partitions[partition].readerReadingBack(at: position)).flatMap { reader in
+                    var reader = reader
+                    return StoredAccount.unpack(&reader).createdAt
+                }
+            guard let since = created ?? dataset.subjects[index].firstEvent?.time else { continue }
+            appleAccounts.noteFirstEvent(of: subject, at: since)
         }
     }
 

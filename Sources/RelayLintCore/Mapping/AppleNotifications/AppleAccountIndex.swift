@@ -9,8 +9,8 @@
 /// account and signs in with Apple again gets a new uid with the old id. Each account takes the
 /// id at the earliest time it is known to: its first `account.created`, `signin` or
 /// `identity.linked` naming it, or its export's `createdAt`; an account known to hold it only
-/// from a `--subject-map` row, an unlink or an export without `createdAt` takes it at its first
-/// event. A notification goes to the account that took the id last at or before the
+/// from a `--subject-map` row, an unlink or an export without `createdAt` takes it when the
+/// account began (`DatasetBuilder.settleAppleClaimsWithoutATime`). A notification goes to the account that took the id last at or before the
 /// notification's time. When that does not tell (an account with no time at all, two that took
 /// it at one instant, a notification older than both), it is not joined, and counted as such,
 /// rather than given to either.
@@ -34,8 +34,8 @@ struct AppleAccountIndex: Sendable {
     /// that an export of millions of accounts costs a claim per id, not a list.
     private var holders: [String: Claim] = [:]
     private var contested: [String: [Claim]] = [:]
-    /// The accounts with a claim without a time, and the time of each one's first event, told
-    /// once every log but the notifications has been read (`noteFirstEvent`).
+    /// The accounts with a claim without a time, and when each one began, told once every log
+    /// but the notifications has been read (`noteFirstEvent`).
     private(set) var untimedSubjects: Set<String> = []
     private var firstEvents: [String: Timestamp] = [:]
 
@@ -66,7 +66,8 @@ struct AppleAccountIndex: Sendable {
         }
     }
 
-    /// Learns the time of the first event of `subject`, one of `untimedSubjects`.
+    /// Learns when `subject`, one of `untimedSubjects`, began: its export's `createdAt`, else
+    /// its first event.
     mutating func noteFirstEvent(of subject: String, at time: Timestamp) {
         guard untimedSubjects.contains(subject) else { return }
         firstEvents[subject] = time
