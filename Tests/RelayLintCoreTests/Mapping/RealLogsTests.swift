@@ -591,6 +591,7 @@ import Testing
         // A report holds `apps` too, and was called a manifest.
         (#"{"apps": [], "findings": [], "tool": {"name": "relaylint"}, "version": 1}"#, "this is a relaylint report, not a log"),
         (#"{"evaluation": {}, "partition": "1/2", "version": 1}"#, "this is a partial of a partitioned run"),
+        (#"{"apps": [], "findings": [], "shard": "1/2", "tool": {"name": "relaylint"}}"#, "this is the report of one shard"),
         // As relaylint writes its report: over several lines.
         ("{\n  \"apps\" : [],\n  \"findings\" : [],\n  \"version\" : 1\n}\n", "this looks like a relaylint report, not a log"),
         // The contract's own manifest example, in YAML flow style: its '{' once hid it from the YAML test.

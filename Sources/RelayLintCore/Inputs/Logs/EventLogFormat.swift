@@ -259,6 +259,9 @@ enum EventLogFormat {
         }
         if case .object(let members) = first {
             // A report holds `apps` too: told first, or it was called a manifest.
+            if members["findings"] != nil, members["tool"] != nil, members["shard"] != nil {
+                throw refusal(path, "this is the report of one shard (--shard), not a log: pass it to relaylint merge", line: line)
+            }
             if members["findings"] != nil, members["tool"] != nil {
                 throw refusal(
                     path, "this is a relaylint report, not a log: pass it with --baseline to report only findings new since it",
@@ -324,7 +327,9 @@ enum EventLogFormat {
                 head.contains("\"createsAccounts\"") || head.contains("\"findings\" : ")
             {
                 throw refusal(
-                    path, "this looks like a relaylint report, not a log: pass it with --baseline to report only findings new since it")
+                    path,
+                    "this looks like a relaylint report, not a log: pass it with --baseline to report only findings new since it "
+                        + "(or, a shard's report, to relaylint merge)")
             }
             throw refusal(
                 path,
