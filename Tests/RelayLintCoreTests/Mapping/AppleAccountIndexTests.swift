@@ -43,14 +43,15 @@ struct AppleAccountIndexTests {
         #expect(untimed.join("001.a", at: Self.at(20)) == .undecided)
     }
 
-    /// An account known to hold the id only from a subject-map row takes it at its first event,
+    /// An account known to hold the id only from a subject-map row takes it when it began (its
+    /// export's createdAt, else its first event, which `DatasetBuilder` tells),
     /// whether it is the deleted account or the new one.
-    @Test func aClaimWithoutATimeTakesTheIdAtItsAccountsFirstEvent() {
+    @Test func aClaimWithoutATimeTakesTheIdWhenItsAccountBegan() {
         var mappedOld = AppleAccountIndex()
         mappedOld.add(appleID: "001.a", subject: "uOld")
         mappedOld.add(appleID: "001.a", subject: "uNew", since: Self.at(30))
-        mappedOld.noteFirstEvent(of: "uOld", at: Self.at(2))
-        mappedOld.noteFirstEvent(of: "uNew", at: Self.at(1))  // a claim with a time keeps it
+        mappedOld.noteBeginning(of: "uOld", at: Self.at(2))
+        mappedOld.noteBeginning(of: "uNew", at: Self.at(1))  // a claim with a time keeps it
         #expect(mappedOld.join("001.a", at: Self.at(2)) == .joined(subject: "uOld"))
         #expect(mappedOld.join("001.a", at: Self.at(29)) == .joined(subject: "uOld"))
         #expect(mappedOld.join("001.a", at: Self.at(31)) == .joined(subject: "uNew"))
@@ -58,7 +59,7 @@ struct AppleAccountIndexTests {
         var mappedNew = AppleAccountIndex()
         mappedNew.add(appleID: "001.a", subject: "uOld", since: Self.at(2))
         mappedNew.add(appleID: "001.a", subject: "uNew")
-        mappedNew.noteFirstEvent(of: "uNew", at: Self.at(30))
+        mappedNew.noteBeginning(of: "uNew", at: Self.at(30))
         #expect(mappedNew.join("001.a", at: Self.at(29)) == .joined(subject: "uOld"))
         #expect(mappedNew.join("001.a", at: Self.at(30)) == .joined(subject: "uNew"))
     }

@@ -472,7 +472,7 @@ import Testing
 
     /// A notification's time is read before it is joined: one without a time that no account
     /// holds is invalid input (contract §2.2), not skipped as unjoined.
-    @Test func aNotificationWithoutATimeIsInvalidJoinedOrNot() throws {
+    @Test func aNotificationWithoutATimeIsInvalidEvenUnjoined() throws {
         let claims = #"{"iss":"https://appleid.apple.com","jti":"n-1","events":{"type":"consent-revoked","sub":"001.nobody"}}"#
         var request = try Self.request(events: [])
         request.eventPaths = [try Fixtures.temporaryFile(named: "claims.jsonl", contents: claims + "\n")]

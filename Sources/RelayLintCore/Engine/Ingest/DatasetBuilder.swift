@@ -246,7 +246,7 @@ struct DatasetBuilder {
                     return StoredAccount.unpack(&reader).createdAt
                 }
             guard let since = created ?? dataset.subjects[index].firstEvent?.time else { continue }
-            appleAccounts.noteFirstEvent(of: subject, at: since)
+            appleAccounts.noteBeginning(of: subject, at: since)
         }
     }
 

@@ -30,9 +30,10 @@ enum InputLimits {
     static let streamedBytes = 4 << 30
     /// How many times the compressed bytes read so far a gzip file read into memory may expand
     /// to, once past `gzipExpansionGrace` (checked as it is read, so that a bomb stops early):
-    /// JSON and CSV compress about 5 to 20 times, a decompression bomb about 1,000 (4.7 MB of gzip held 4.5 GiB of spaces, and took 4.2 GB and half a minute to
-    /// be refused at `streamedBytes`). A file past it may still be read once decompressed to a
-    /// regular file, which is mapped rather than read.
+    /// JSON and CSV compress about 5 to 20 times, a decompression bomb about 1,000 (4.7 MB of
+    /// gzip held 4.5 GiB of spaces, and took 4.2 GB and half a minute to be refused at
+    /// `streamedBytes`). A file past it may still be read once decompressed to a regular file,
+    /// which is mapped rather than read.
     static let gzipExpansion = 200
     /// What a gzip file read into memory may expand to before its expansion is looked at: a
     /// small file of repeated text may expand as much as it likes.

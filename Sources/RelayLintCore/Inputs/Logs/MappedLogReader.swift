@@ -659,14 +659,11 @@ extension MappedLogReader {
                 }
                 if batches.isEmpty { break }
                 records += batches.reduce(0) { $0 + $1.count }
+                // One batch is mapped on this thread: `concurrentPerform` runs a single iteration here.
                 let shared = SharedBytes(bytes: bytes)
-                if batches.count == 1 {
-                    mappers[0].ids(of: batches[0], in: shared.bytes)
-                } else {
-                    let work = IDBatches(mappers: mappers, batches: batches)
-                    DispatchQueue.concurrentPerform(iterations: batches.count) { number in
-                        work.mappers[number].ids(of: work.batches[number], in: shared.bytes)
-                    }
+                let work = IDBatches(mappers: mappers, batches: batches)
+                DispatchQueue.concurrentPerform(iterations: batches.count) { number in
+                    work.mappers[number].ids(of: work.batches[number], in: shared.bytes)
                 }
                 for mapper in mappers.prefix(batches.count) { mapper.found.forEach(body) }
             }

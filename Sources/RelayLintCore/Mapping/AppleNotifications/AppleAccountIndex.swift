@@ -10,10 +10,10 @@
 /// id at the earliest time it is known to: its first `account.created`, `signin` or
 /// `identity.linked` naming it, or its export's `createdAt`; an account known to hold it only
 /// from a `--subject-map` row, an unlink or an export without `createdAt` takes it when the
-/// account began (`DatasetBuilder.settleAppleClaimsWithoutATime`). A notification goes to the account that took the id last at or before the
-/// notification's time. When that does not tell (an account with no time at all, two that took
-/// it at one instant, a notification older than both), it is not joined, and counted as such,
-/// rather than given to either.
+/// account began (`DatasetBuilder.settleAppleClaimsWithoutATime`). A notification goes to the
+/// account that took the id last at or before the notification's time. When that does not tell
+/// (an account with no time at all, two that took it at one instant, a notification older than
+/// both), it is not joined, and counted as such, rather than given to either.
 struct AppleAccountIndex: Sendable {
     /// An account holding an Apple user id, from when (nil when nothing it came from has a time).
     private struct Claim: Sendable {
@@ -35,9 +35,9 @@ struct AppleAccountIndex: Sendable {
     private var holders: [String: Claim] = [:]
     private var contested: [String: [Claim]] = [:]
     /// The accounts with a claim without a time, and when each one began, told once every log
-    /// but the notifications has been read (`noteFirstEvent`).
+    /// but the notifications has been read (`noteBeginning`).
     private(set) var untimedSubjects: Set<String> = []
-    private var firstEvents: [String: Timestamp] = [:]
+    private var beginnings: [String: Timestamp] = [:]
 
     var isEmpty: Bool { holders.isEmpty && contested.isEmpty }
 
@@ -68,9 +68,9 @@ struct AppleAccountIndex: Sendable {
 
     /// Learns when `subject`, one of `untimedSubjects`, began: its export's `createdAt`, else
     /// its first event.
-    mutating func noteFirstEvent(of subject: String, at time: Timestamp) {
+    mutating func noteBeginning(of subject: String, at time: Timestamp) {
         guard untimedSubjects.contains(subject) else { return }
-        firstEvents[subject] = time
+        beginnings[subject] = time
     }
 
     /// The one account that holds `appleID`, whatever the time: what the subject map checks its
@@ -83,7 +83,7 @@ struct AppleAccountIndex: Sendable {
         guard let claims = contested[appleID] else { return .unheld }
         var taken: [(subject: String, since: Timestamp)] = []
         for claim in claims {
-            guard let since = claim.since ?? firstEvents[claim.subject] else { return .undecided }
+            guard let since = claim.since ?? beginnings[claim.subject] else { return .undecided }
             if since <= time { taken.append((claim.subject, since)) }
         }
         // The claim taken last, when one alone was.
