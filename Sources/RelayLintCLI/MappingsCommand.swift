@@ -81,16 +81,24 @@ struct MappingsCommand: ParsableCommand {
             discussion: "Exit codes: 0 all examples pass, 1 some fail, 2 a mapping is invalid.")
         @OptionGroup var options: Options
 
+        /// Examples are often records pasted from a production log, and this output lands in CI
+        /// logs: addresses and numbers are masked in it as in a report.
+        @Flag(name: .customLong("show-pii"), help: "Show email addresses and phone numbers in failures unmasked (masked by default).")
+        var showPII = false
+
         func run() throws {
             let results = try options.load().runExamples()
+            let masker = PIIMasker(isEnabled: !showPII)
             var failed = 0
             for result in results {
-                guard let problem = result.problem else {
-                    try StandardOutput.writeLines("PASS \(result.mapping): \(result.example)")
-                    continue
+                if let problem = result.problem {
+                    failed += 1
+                    try StandardOutput.writeLines(
+                        "FAIL \(result.mapping): \(masker.maskText(result.example))", "  \(result.location): \(masker.maskText(problem))")
+                } else {
+                    try StandardOutput.writeLines("PASS \(result.mapping): \(masker.maskText(result.example))")
                 }
-                failed += 1
-                try StandardOutput.writeLines("FAIL \(result.mapping): \(result.example)", "  \(result.location): \(problem)")
+                if let warning = result.warning { try StandardOutput.writeLines("  \(result.location): warning: \(warning)") }
             }
             try StandardOutput.writeLines("\(results.count - failed) passed, \(failed) failed")
             if failed > 0 { throw ExitCode(ExitStatus.findings) }

@@ -493,6 +493,31 @@ import Testing
         #expect(files?.contains("Rules/consent-before-email-link.yml") == true, "\(files ?? [])")
     }
 
+    /// An example pasted from a production log fails without printing its addresses, unless
+    /// asked: the output of `mappings test` lands in CI logs.
+    @Test func aFailingMappingExampleIsPrintedMasked() throws {
+        let mapping = try Fixtures.temporaryFile(
+            named: "backend.yml",
+            contents: """
+                mapping: backend
+                recognize: {path: uid, is: string}
+                defaults: {id: {path: id}, time: {path: ts}, subject: {path: uid}}
+                events: [{type: signin, fields: {email: {path: to}}}]
+                examples:
+                  - name: jane.doe@example.com signs in
+                    record: {id: e1, ts: "2026-01-01T00:00:00Z", uid: u1, to: jane.doe@example.com}
+                    events: [{id: e1, time: "2026-01-01T00:00:00Z", subject: u1, type: signin}]
+                """)
+        let masked = try CommandRunner.run(["mappings", "test", "--mapping", mapping])
+        #expect(masked.status == 1)
+        #expect(masked.stdout.contains("FAIL backend: j•••@example.com signs in"), "\(masked.stdout)")
+        #expect(masked.stdout.contains("@example.com"))
+        #expect(!masked.stdout.contains("jane.doe"), "\(masked.stdout)")
+        let shown = try CommandRunner.run(["mappings", "test", "--mapping", mapping, "--show-pii"])
+        #expect(shown.status == 1)
+        #expect(shown.stdout.contains(#""email":"jane.doe@example.com""#), "\(shown.stdout)")
+    }
+
     @Test func relaylintRulesNamesAFolderThatReplacesTheBuiltInPack() throws {
         let folder = try Fixtures.temporaryDirectory()
         try FileManager.default.copyItem(

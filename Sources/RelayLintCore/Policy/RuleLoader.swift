@@ -35,12 +35,10 @@ struct RuleLoader {
     static func load(
         text: String, path: String, sha256: String, parameterOverrides: [String: [String: YAMLTree]] = [:]
     ) -> (rules: [Rule], diagnostics: [Diagnostic]) {
-        let tree: YAMLTree
-        switch YAMLTree.parse(text, path: path) {
-        case .failure(let error): return ([], error.diagnostics)
-        case .success(nil):
+        let parsed = YAMLTree.parseKeepingRepeatedKeys(text, path: path)
+        guard let tree = parsed.tree else {
+            guard parsed.problems.isEmpty else { return ([], parsed.problems) }
             return ([], [Diagnostic(.error, "rule file is empty", at: SourceLocation(file: path, line: 1, column: 1))])
-        case .success(let parsed?): tree = parsed
         }
         var loader = RuleLoader(path: path, sha256: sha256, parameterOverrides: parameterOverrides)
         var rules: [Rule] = []
@@ -51,7 +49,7 @@ struct RuleLoader {
         } else if let rule = loader.rule(tree) {
             rules = [rule]
         }
-        return (rules, loader.namingParameters(loader.reader.diagnostics).sorted { $0.location < $1.location })
+        return (rules, (parsed.problems + loader.namingParameters(loader.reader.diagnostics)).sorted { $0.location < $1.location })
     }
 
     /// The problems found in a parameter value the configuration sets, told as that parameter's:
@@ -80,7 +78,8 @@ struct RuleLoader {
         let parameters = parameters(rawMap["params"]?.value, ruleID: ruleID)
         let values = Dictionary(uniqueKeysWithValues: parameters.map { ($0.name, $0.tree) })
         let tree = substitute(original, values: values, prefix: "$params.", skipping: ["params", "examples"])
-        guard let map = reader.mapping(tree, what: "a rule", allowed: RuleLoader.ruleKeys) else { return nil }
+        // The same keys as `rawMap`, whose unknown ones are reported already (they were twice).
+        guard let map = reader.mapping(tree, what: "a rule", allowed: RuleLoader.ruleKeys, reportingUnknownKeys: false) else { return nil }
         let before = reader.diagnostics.count
         var id = ""
         if let node = map["id"]?.value, let text = reader.nonEmptyString(node, what: "'id'") {

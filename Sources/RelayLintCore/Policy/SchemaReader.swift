@@ -9,8 +9,10 @@ struct SchemaReader {
 
     /// The mapping's pairs by key, after checking that every key is allowed and required keys are
     /// present. Unknown keys get a "did you mean" when one is close.
+    /// - Parameter reportingUnknownKeys: false to read again a mapping read before, whose
+    ///   unknown keys were reported then.
     mutating func mapping(
-        _ tree: YAMLTree, what: String, allowed: [String], required: [String] = []
+        _ tree: YAMLTree, what: String, allowed: [String], required: [String] = [], reportingUnknownKeys: Bool = true
     ) -> [String: (keyLocation: SourceLocation, value: YAMLTree)]? {
         guard case .mapping(let pairs) = tree.content else {
             report("\(what) must be a mapping, found \(tree.kindName)", at: tree.location)
@@ -20,7 +22,7 @@ struct SchemaReader {
         for pair in pairs {
             if allowed.contains(pair.key) {
                 result[pair.key] = (pair.keyLocation, pair.value)
-            } else {
+            } else if reportingUnknownKeys {
                 // Quoted masked: a stray key may be anything, an address too (a misplaced line).
                 var message = "unknown key '\(PIIMasker().mask(pair.key))' in \(what)"
                 if let suggestion = SchemaReader.closest(to: pair.key, in: allowed) { message += "; did you mean '\(suggestion)'?" }
@@ -102,7 +104,8 @@ struct SchemaReader {
 
     /// The allowed word nearest to a misspelt one, if it is close enough to be a typo.
     static func closest(to word: String, in candidates: [String]) -> String? {
-        let scored = candidates.map { ($0, editDistance(word, $0)) }.min { $0.1 < $1.1 }
+        // Ties go to the first name in order, so that the same mistake gets the same suggestion.
+        let scored = candidates.map { ($0, editDistance(word, $0)) }.min { ($0.1, $0.0) < ($1.1, $1.0) }
         guard let (best, distance) = scored, distance <= max(2, word.count / 3) else { return nil }
         return best
     }

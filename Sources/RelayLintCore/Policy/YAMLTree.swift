@@ -60,46 +60,101 @@ public struct YAMLTree: Sendable, Equatable {
         ])
     }
 
-    /// Parses YAML text; syntax errors and non-string keys become diagnostics.
+    /// Parses YAML text; syntax errors, keys written twice and non-string keys become diagnostics.
     public static func parse(_ text: String, path: String) -> Result<YAMLTree?, DiagnosticsError> {
-        // A byte order mark, as editors on Windows write one, is no part of the document: libyaml,
-        // told the text is UTF-8, read it as a character, and `\u{FEFF}mapping: x` failed at line 2.
-        if text.unicodeScalars.first == "\u{FEFF}" { return parse(String(text.unicodeScalars.dropFirst()), path: path) }
-        // Before composing: an alias bomb blows up in whatever walks the composed tree.
-        if let alias = YAMLAliases.first(in: text) {
-            return .failure(
-                DiagnosticsError([
-                    Diagnostic(
-                        .error, "YAML aliases are not supported (*\(alias.name)); write the value out",
-                        at: SourceLocation(file: path, line: alias.line, column: alias.column))
-                ]))
-        }
-        let node: Node?
-        do {
-            // `.basic`: no tag resolution. Scalars are typed by `typed(_:)` below, and Yams' YAML 1.1
-            // resolver would match every plain scalar against seven regular expressions for nothing.
-            // `.utf8`, not `.default`: the default reads the environment on every call (and prints
-            // to standard output when YAMS_DEFAULT_ENCODING is set, which would corrupt a report).
-            node = try Yams.compose(yaml: text, .basic, .default, .utf8)
-        } catch let error as YamlError {
-            return .failure(DiagnosticsError([YAMLTree.diagnostic(for: error, path: path, text: text)]))
-        } catch {
-            return .failure(DiagnosticsError([Diagnostic(.error, "invalid YAML: \(error)", at: SourceLocation(file: path))]))
-        }
-        guard let node else { return .success(nil) }
-        var problems: [Diagnostic] = []
-        let tree = YAMLTree(node: node, path: path, problems: &problems)
-        return problems.isEmpty ? .success(tree) : .failure(DiagnosticsError(problems))
+        let parsed = parseKeepingRepeatedKeys(text, path: path)
+        return parsed.problems.isEmpty ? .success(parsed.tree) : .failure(DiagnosticsError(parsed.problems))
     }
 
-    private init(node: Node, path: String, problems: inout [Diagnostic]) {
+    /// Parses YAML text as `parse` does, except that a key written twice does not end the
+    /// reading: each repeat is reported, and the tree, with the first of each repeated key, is
+    /// given beside the reports, so that a rule or mapping loader reports its own problems too
+    /// (every problem at once; one repeated key hid all the others). Any other problem gives no
+    /// tree. Nil tree and no problem: the document is empty.
+    static func parseKeepingRepeatedKeys(_ text: String, path: String) -> (tree: YAMLTree?, problems: [Diagnostic]) {
+        // A byte order mark, as editors on Windows write one, is no part of the document: libyaml,
+        // told the text is UTF-8, read it as a character, and `\u{FEFF}mapping: x` failed at line 2.
+        if text.unicodeScalars.first == "\u{FEFF}" { return parseKeepingRepeatedKeys(String(text.unicodeScalars.dropFirst()), path: path) }
+        // Before composing: an alias bomb blows up in whatever walks the composed tree.
+        if let alias = YAMLAliases.first(in: text) {
+            let problem = Diagnostic(
+                .error, "YAML aliases are not supported (*\(alias.name)); write the value out",
+                at: SourceLocation(file: path, line: alias.line, column: alias.column))
+            return (nil, [problem])
+        }
+        var text = text
+        var repeats: [Diagnostic] = []
+        let node: Node?
+        while true {
+            do {
+                // `.basic`: no tag resolution. Scalars are typed by `typed(_:)` below, and Yams' YAML 1.1
+                // resolver would match every plain scalar against seven regular expressions for nothing.
+                // `.utf8`, not `.default`: the default reads the environment on every call (and prints
+                // to standard output when YAMS_DEFAULT_ENCODING is set, which would corrupt a report).
+                node = try Yams.compose(yaml: text, .basic, .default, .utf8)
+                break
+            } catch let error as YamlError {
+                // libyaml stops at the first mapping with a key written twice. The repeat is
+                // reported, then written out of the way (`setAside`) and the text read again, up
+                // to `maximumRepeatsSetAside` times.
+                if case .duplicatedKeysInMapping(let keys, let context) = error, let key = keys.first,
+                    repeats.count < maximumRepeatsSetAside,
+                    let place = repeatedKey(key, in: text, from: (context.mark.line, context.mark.column)),
+                    let patched = setAside(keyAt: place, in: text, number: repeats.count)
+                {
+                    let one = YamlError.duplicatedKeysInMapping(duplicates: [key], context: context)
+                    repeats.append(YAMLTree.diagnostic(for: one, path: path, text: text))
+                    text = patched
+                    continue
+                }
+                return (nil, repeats + [YAMLTree.diagnostic(for: error, path: path, text: text)])
+            } catch {
+                return (nil, repeats + [Diagnostic(.error, "invalid YAML: \(error)", at: SourceLocation(file: path))])
+            }
+        }
+        guard let node else { return (nil, repeats) }
+        var problems: [Diagnostic] = []
+        let tree = YAMLTree(node: node, path: path, problems: &problems, dropsSetAside: !repeats.isEmpty)
+        return problems.isEmpty ? (tree, repeats) : (nil, repeats + problems)
+    }
+
+    /// How many keys written twice a document may have and still be read on, for its other
+    /// problems: each costs one more reading of the whole text.
+    static let maximumRepeatsSetAside = 20
+
+    /// The text with the first character of the key written at `place` (its 1-based line and
+    /// column, in Unicode scalars, as `repeatedKey` gives it) replaced with a character of
+    /// private use that no one types, a different one for each key set aside (U+E000 for the
+    /// first), so that no key has its name; `init` leaves such keys out of the tree. One
+    /// character for one: every other line and column stays where it is.
+    private static func setAside(keyAt place: (line: Int, column: Int), in text: String, number: Int) -> String? {
+        let scalars = text.unicodeScalars
+        var index = scalars.startIndex
+        for _ in 1..<max(1, place.line) {
+            guard let newline = scalars[index...].firstIndex(of: "\n") else { return nil }
+            index = scalars.index(after: newline)
+        }
+        guard let at = scalars.index(index, offsetBy: place.column - 1, limitedBy: scalars.endIndex), at < scalars.endIndex,
+            let mark = Unicode.Scalar(setAsideMarks.lowerBound + UInt32(number))
+        else { return nil }
+        var patched = String.UnicodeScalarView()
+        patched.append(contentsOf: scalars[..<at])
+        patched.append(mark)
+        patched.append(contentsOf: scalars[scalars.index(after: at)...])
+        return String(patched)
+    }
+
+    /// The first characters of the keys `setAside` renames.
+    private static let setAsideMarks: Range<UInt32> = 0xE000..<(0xE000 + UInt32(maximumRepeatsSetAside))
+
+    private init(node: Node, path: String, problems: inout [Diagnostic], dropsSetAside: Bool) {
         let location = YAMLTree.location(node.mark, path: path)
         self.location = location
         switch node {
         case .scalar(let scalar):
             content = .scalar(YAMLTree.typed(scalar))
         case .sequence(let sequence):
-            content = .sequence(sequence.map { YAMLTree(node: $0, path: path, problems: &problems) })
+            content = .sequence(sequence.map { YAMLTree(node: $0, path: path, problems: &problems, dropsSetAside: dropsSetAside) })
         case .mapping(let mapping):
             var pairs: [(key: String, keyLocation: SourceLocation, value: YAMLTree)] = []
             var seen: Set<String> = []
@@ -109,10 +164,15 @@ public struct YAMLTree: Sendable, Equatable {
                     problems.append(Diagnostic(.error, "mapping keys must be plain strings", at: keyLocation))
                     continue
                 }
+                // A repeat already reported, renamed by `setAside`.
+                if dropsSetAside, let first = keyScalar.string.unicodeScalars.first, YAMLTree.setAsideMarks.contains(first.value) {
+                    continue
+                }
                 if !seen.insert(keyScalar.string).inserted {
                     problems.append(Diagnostic(.error, "duplicate key '\(keyScalar.string)'", at: keyLocation))
                 }
-                pairs.append((keyScalar.string, keyLocation, YAMLTree(node: value, path: path, problems: &problems)))
+                pairs.append(
+                    (keyScalar.string, keyLocation, YAMLTree(node: value, path: path, problems: &problems, dropsSetAside: dropsSetAside)))
             }
             content = .mapping(pairs)
         case .alias:

@@ -35,6 +35,112 @@ import Testing
         #expect(error.diagnostics.count == 7)
     }
 
+    /// A value read before its line, through itself, or `$item` outside a `for_each`, is told
+    /// as that, not as undeclared; a misspelt one gets the same suggestion on every run.
+    @Test func aValueReadInTheWrongPlaceIsToldWhy() {
+        let text = """
+            mapping: m
+            recognize: {path: u, is: string}
+            let:
+              a: {path: $b.x}
+              b: {path: $b.y}
+              ab: {path: x}
+              ac: {path: y}
+            defaults: {id: {path: i}, time: {path: t}, subject: {path: $ad}}
+            events:
+              - type: {path: $item}
+            """
+        for _ in 0..<5 {
+            guard case .failure(let error) = MappingLoader.load(text: text, path: "m.yml", sha256: "") else {
+                Issue.record("the mapping loaded")
+                return
+            }
+            let lines = error.diagnostics.map { "\($0.location.line):\($0.location.column ?? 0) \($0.message)" }
+            #expect(lines.count == 4, "\(lines)")
+            #expect(lines.contains { $0.hasPrefix("4:13 '$b' is declared below; a value reads only those declared above it") })
+            #expect(lines.contains { $0.hasPrefix("5:13 '$b' reads itself") })
+            #expect(lines.contains { $0.hasPrefix("8:60 unknown value '$ad'; did you mean '$a'?") }, "\(lines)")
+            #expect(lines.contains { $0.hasPrefix("10:18 '$item' is a for_each list's element") }, "\(lines)")
+        }
+    }
+
+    /// A constant that every record would find wrong (`type: 42`) is an error of the mapping,
+    /// where it is written, rather than every record it maps invalid.
+    @Test func aReservedFieldsConstantIsCheckedAsARecordsWouldBe() {
+        let text = """
+            mapping: m
+            recognize: {path: u, is: string}
+            defaults: {id: {path: i}, time: "2026-13-01T00:00:00Z", subject: {path: u}, app: [a]}
+            events:
+              - {type: 42}
+              - {type: signin, subject: {value: true}, time: 1767225600000}
+              - {type: {value: signin}, app: null}
+            """
+        guard case .failure(let error) = MappingLoader.load(text: text, path: "m.yml", sha256: "") else {
+            Issue.record("the mapping loaded")
+            return
+        }
+        let lines = error.diagnostics.map { "\($0.location.line):\($0.location.column ?? 0) \($0.message)" }
+        #expect(lines.count == 4, "\(lines)")
+        #expect(lines.contains("3:33 'time' is not an RFC 3339 timestamp: '2026-13-01T00:00:00Z'"), "\(lines)")
+        #expect(lines.contains { $0.hasPrefix("3:82 'app' must be a constant or a mapping") }, "\(lines)")
+        #expect(lines.contains("5:12 'type' must be a string, found a number"), "\(lines)")
+        #expect(lines.contains("6:29 'subject' must be a string, found a boolean"), "\(lines)")
+        let bare =
+            "mapping: m\nrecognize: {path: u, is: string}\nlet: {v: {path: a}}\nevents:\n  - {type: t, fields: {scope: $v, text: {value: $v}}}\n"
+        guard case .failure(let bareError) = MappingLoader.load(text: bare, path: "m.yml", sha256: "") else {
+            Issue.record("a bare $v loaded")
+            return
+        }
+        #expect(
+            bareError.diagnostics.map { "\($0.location.line):\($0.location.column ?? 0) \($0.message)" } == [
+                "5:31 field 'scope' is the text '$v'; to read the value write {path: $v} (or {value: \"$v\"} for the text)"
+            ])
+    }
+
+    /// Values that each join the one before twice grow as 2^n: weighed as they grow, the
+    /// record is invalid at 1 MiB, where a record of 60 bytes took 15 GB before.
+    @Test func aValueThatDoublesThroughItsNamedValuesStopsAtTheLimit() throws {
+        let lets = (1...40).map { "  v\($0): {concat: [{path: $v\($0 - 1)}, {path: $v\($0 - 1)}]}" }.joined(separator: "\n")
+        let text = """
+            mapping: bomb
+            recognize: {path: a, is: string}
+            let:
+              v0: {path: a}
+            \(lets)
+            defaults: {id: {value: e1}, time: {value: "2026-01-01T00:00:00Z"}, subject: {value: u1}}
+            events:
+              - {type: t, fields: {big: {path: $v40}}}
+            """
+        let mapping = try MappingLoader.load(text: text, path: "m.yml", sha256: "").get()
+        let mapper = RecordMapper(mapping: mapping, tokens: TokenReader(keys: nil))
+        guard case .invalid(let message) = mapper.map(.object(["a": .string(String(repeating: "x", count: 40))])) else {
+            Issue.record("the record was mapped")
+            return
+        }
+        #expect(message.hasPrefix("a 'concat' value would take more than 1 MiB"), "\(message)")
+    }
+
+    /// A mapping file named twice (in `.relaylint.yml` and with `--mapping`, or by two spellings)
+    /// is one mapping, read once, not a second definition of itself.
+    @Test func aMappingFileNamedTwiceIsReadOnce() throws {
+        let folder = try Fixtures.temporaryDirectory()
+        let mapping = folder.appendingPathComponent("backend.yml")
+        try Data(
+            """
+            mapping: backend
+            recognize: {path: uid, is: string}
+            defaults: {id: {path: id}, time: {path: ts}, subject: {path: uid}}
+            events: [{type: signin}]
+            """.utf8
+        ).write(to: mapping)
+        let loaded = try MappingSet.load(userPaths: [mapping.path, folder.path + "/./backend.yml", folder.path], includeBuiltIn: false)
+        #expect(loaded.mappings.map(\.id) == ["backend"])
+        let copy = folder.appendingPathComponent("copy.yml")
+        try FileManager.default.copyItem(at: mapping, to: copy)
+        #expect(throws: DiagnosticsError.self) { try MappingSet.load(userPaths: [mapping.path, copy.path], includeBuiltIn: false) }
+    }
+
     /// A folder given as a mapping that holds none is an error at the folder, as it is for
     /// `--rules`: it was taken for no mapping, and the log it was meant for went unrecognised.
     @Test func aFolderWithoutMappingsIsAnError() throws {
@@ -69,6 +175,39 @@ import Testing
             "\($0.location.line):\($0.location.column ?? 0)"
         }
         #expect(places == [place], "\(error.diagnostics)")
+    }
+
+    /// Keys written twice do not hide a file's other problems: libyaml stops at the first
+    /// mapping with a repeat, which was the only problem reported, whatever else was wrong.
+    @Test func repeatedKeysAreReportedWithEveryOtherProblem() {
+        let text = """
+            mapping: m
+            titel: M
+            recognize: {path: uid, is: strng}
+            defaults:
+              id: {path: id}
+              time: {path: ts}
+              subject: {path: uid}
+              time: {path: other}
+            events:
+              - {type: signin, fields: {x: 1, y: 2, x: 3, y: 4}}
+            """
+        guard case .failure(let error) = MappingLoader.load(text: text, path: "m.yml", sha256: "") else {
+            Issue.record("the mapping loaded")
+            return
+        }
+        let lines = error.diagnostics.map { "\($0.location.line):\($0.location.column ?? 0) \($0.message)" }
+        #expect(lines.contains { $0.hasPrefix("2:1 unknown key 'titel'") }, "\(lines)")
+        #expect(lines.contains { $0.hasPrefix("3:28 'is' must be one of") }, "\(lines)")
+        #expect(lines.contains { $0.hasPrefix("8:3 duplicate key 'time'") }, "\(lines)")
+        #expect(lines.contains { $0.hasPrefix("10:41 duplicate key 'x'") }, "\(lines)")
+        #expect(lines.contains { $0.hasPrefix("10:47 duplicate key 'y'") }, "\(lines)")
+        #expect(lines.count == 5, "\(lines)")
+        let rule = RuleLoader.load(text: "id: r\nid: s\nseverty: error\n", path: "r.yml", sha256: "")
+        let ruleLines = rule.diagnostics.map { "\($0.location.line):\($0.location.column ?? 0) \($0.message)" }
+        #expect(ruleLines.contains { $0.hasPrefix("2:1 duplicate key 'id'") }, "\(ruleLines)")
+        // Once: a rule's keys are read twice (before and after its parameters are put in).
+        #expect(ruleLines.filter { $0.hasPrefix("3:1 unknown key 'severty'") }.count == 1, "\(ruleLines)")
     }
 
     /// A byte that is not UTF-8 in a YAML file (a mapping, a manifest) is an error at its line
@@ -187,7 +326,7 @@ import Testing
             Issue.record("the mapping loaded")
             return
         }
-        #expect(error.diagnostics.map(\.message) == ["unknown value '$item' (declare it under 'let')"])
+        #expect(error.diagnostics.map(\.message) == ["'$item' is a for_each list's element: it is read only in an event with 'for_each'"])
     }
 
     /// `epoch_milliseconds` of a number below `Decimal`'s range gave the text "NaN", which no

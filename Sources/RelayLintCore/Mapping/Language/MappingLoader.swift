@@ -7,6 +7,10 @@ struct MappingLoader {
     /// The `$names` an expression may use where it is read: the `let:` values before it, and
     /// `item` inside `for_each`.
     private var known: Set<String> = []
+    /// Every name under `let`, and the one being read, so that a value read too early or
+    /// through itself is told as such rather than as undeclared.
+    private var declared: Set<String> = []
+    private var declaring: String?
 
     static let mappingKeys = [
         "mapping", "title", "description", "recognize", "let", "skip", "defaults", "events", "unmatched", "examples",
@@ -24,17 +28,15 @@ struct MappingLoader {
 
     /// Loads one mapping file.
     static func load(text: String, path: String, sha256: String) -> Result<LogMapping, DiagnosticsError> {
-        let tree: YAMLTree
-        switch YAMLTree.parse(text, path: path) {
-        case .failure(let error): return .failure(error)
-        case .success(nil):
+        let parsed = YAMLTree.parseKeepingRepeatedKeys(text, path: path)
+        guard let tree = parsed.tree else {
+            guard parsed.problems.isEmpty else { return .failure(DiagnosticsError(parsed.problems)) }
             return .failure(
                 DiagnosticsError([Diagnostic(.error, "mapping file is empty", at: SourceLocation(file: path, line: 1, column: 1))]))
-        case .success(let parsed?): tree = parsed
         }
         var loader = MappingLoader(path: path)
         let mapping = loader.mapping(tree, sha256: sha256, text: text)
-        let problems = loader.reader.diagnostics.sorted { $0.location < $1.location }
+        let problems = (parsed.problems + loader.reader.diagnostics).sorted { $0.location < $1.location }
         guard problems.isEmpty, let mapping else { return .failure(DiagnosticsError(problems)) }
         return .success(mapping)
     }
@@ -58,12 +60,15 @@ struct MappingLoader {
         var letDepths: [String: Int] = [:]
         if let node = map["let"]?.value {
             if case .mapping(let pairs) = node.content {
+                declared = Set(pairs.map(\.key))
                 for pair in pairs {
                     // `$item` is the element of a `for_each` list; a value of that name would be
                     // read as one or the other depending on where it is first read.
                     if pair.key == "item" {
                         reader.report("'item' is the name of a for_each list's element; give the value another name", at: pair.keyLocation)
                     }
+                    declaring = pair.key
+                    defer { declaring = nil }
                     if let value = expression(pair.value, what: "'let.\(pair.key)'") {
                         let depth = EvaluationDepth.of(value, lets: letDepths)
                         if depth > EvaluationDepth.maximum {
@@ -122,15 +127,34 @@ struct MappingLoader {
         _ fields: [String: (keyLocation: SourceLocation, value: YAMLTree)], in what: String, at location: SourceLocation
     ) -> EventTemplate.Reserved {
         var result = EventTemplate.Reserved()
-        result.id = fields["id"].flatMap { expression($0.value, what: "'id'") }
-        result.time = fields["time"].flatMap { expression($0.value, what: "'time'") }
-        result.subject = fields["subject"].flatMap { expression($0.value, what: "'subject'") }
-        result.subjectAppleID = fields["subject_apple_id"].flatMap { expression($0.value, what: "'subject_apple_id'") }
-        result.app = fields["app"].flatMap { expression($0.value, what: "'app'") }
+        result.id = fields["id"].flatMap { reservedValue($0.value, name: "id") }
+        result.time = fields["time"].flatMap { reservedValue($0.value, name: "time") }
+        result.subject = fields["subject"].flatMap { reservedValue($0.value, name: "subject") }
+        result.subjectAppleID = fields["subject_apple_id"].flatMap { reservedValue($0.value, name: "subject_apple_id") }
+        result.app = fields["app"].flatMap { reservedValue($0.value, name: "app") }
         if result.subject != nil, result.subjectAppleID != nil {
             reader.report("\(what) gives both 'subject' and 'subject_apple_id'; give one", at: location)
         }
         return result
+    }
+
+    /// A reserved field's value; a constant is checked here as every record would check it
+    /// (`Event.make`): `type: 42` made every record the mapping gave invalid, and passed
+    /// validation. Null is no value, as a path that finds none.
+    private mutating func reservedValue(_ node: YAMLTree, name: String) -> MappingExpression? {
+        guard let value = expression(node, what: "'\(name)'") else { return nil }
+        guard case .constant(let constant) = value else { return value }
+        switch constant {
+        case .null: break
+        case .string(let text) where name == "time":
+            if case .valid = Timestamp.parse(rfc3339: text) { break }
+            reader.report("'time' is not an RFC 3339 timestamp: '\(text)'", at: node.location)
+        case .number where name == "time": break
+        case .string: break
+        default:
+            reader.report("'\(name)' must be \(name == "time" ? "a time" : "a string"), found \(constant.kindName)", at: node.location)
+        }
+        return value
     }
 
     private mutating func eventTemplate(_ tree: YAMLTree) -> EventTemplate? {
@@ -140,7 +164,7 @@ struct MappingLoader {
         let outer = known
         if forEach != nil { known.insert("item") }
         defer { known = outer }
-        let type = map["type"].flatMap { expression($0.value, what: "'type'") }
+        let type = map["type"].flatMap { reservedValue($0.value, name: "type") }
         let reserved = reserved(map, in: "an event", at: tree.location)
         var fields: [(name: String, value: MappingExpression)] = []
         if let node = map["fields"]?.value {
@@ -162,9 +186,31 @@ struct MappingLoader {
 
     // MARK: Expressions and conditions
 
+    /// Why `$variable` cannot be read where it is: a value reads only those declared above it,
+    /// never itself, and `$item` only inside a `for_each`.
+    private func unknownValueMessage(_ variable: String) -> String {
+        let knownHere = known.isEmpty ? "" : " (known here: \(known.sorted().map { "$" + $0 }.joined(separator: ", ")))"
+        if variable == declaring { return "'$\(variable)' reads itself; a value reads only those declared above it\(knownHere)" }
+        if variable == "item" { return "'$item' is a for_each list's element: it is read only in an event with 'for_each'\(knownHere)" }
+        if declared.contains(variable) {
+            return "'$\(variable)' is declared below; a value reads only those declared above it (move it up)\(knownHere)"
+        }
+        var message = "unknown value '$\(variable)'"
+        if let suggestion = SchemaReader.closest(to: variable, in: known.sorted()) { message += "; did you mean '$\(suggestion)'?" }
+        return message + (known.isEmpty ? " (declare it under 'let')" : knownHere)
+    }
+
     mutating func expression(_ tree: YAMLTree, what: String) -> MappingExpression? {
         switch tree.content {
-        case .scalar(let value): return .constant(value)
+        case .scalar(let value):
+            // `scope: $v` is the text "$v", which a reader of the mapping takes for the value.
+            if case .string(let text) = value, text.hasPrefix("$"), MappingPath(text)?.variable != nil {
+                reader.report(
+                    "\(what) is the text '\(text)'; to read the value write {path: \(text)} (or {value: \"\(text)\"} for the text)",
+                    at: tree.location)
+                return nil
+            }
+            return .constant(value)
         case .sequence:
             reader.report(
                 "\(what) must be a constant or a mapping with one of \(MappingLoader.expressionKeys.joined(separator: ", ")); found a list",
@@ -213,14 +259,7 @@ struct MappingLoader {
                     return nil
                 }
                 if let variable = path.variable, !known.contains(variable) {
-                    var message = "unknown value '$\(variable)'"
-                    if let suggestion = SchemaReader.closest(to: variable, in: Array(known)) {
-                        message += "; did you mean '$\(suggestion)'?"
-                    }
-                    message +=
-                        known.isEmpty
-                        ? " (declare it under 'let')" : " (known here: \(known.sorted().map { "$" + $0 }.joined(separator: ", ")))"
-                    reader.report(message, at: inner.location)
+                    reader.report(unknownValueMessage(variable), at: inner.location)
                 }
                 return .path(path)
             case "first", "concat":

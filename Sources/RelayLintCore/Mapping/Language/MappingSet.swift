@@ -14,6 +14,10 @@ public struct MappingSet: Sendable {
     public static func load(userPaths: [String], includeBuiltIn: Bool = true) throws(DiagnosticsError) -> MappingSet {
         var files: [(path: String, isBuiltIn: Bool, read: Result<(text: String, sha256: String), InputError>)] = []
         var problems: [Diagnostic] = []
+        // A file named twice (in `.relaylint.yml` and with `--mapping`, or through a folder and
+        // by name) is one mapping, read once, as a rule file is: read twice, it was refused as
+        // "also defined at" itself.
+        var named: Set<String> = []
         for path in userPaths {
             let found = yamlFiles(at: path)
             // A folder without a mapping in it is a wrong path, as it is for `--rules`: read as
@@ -21,7 +25,9 @@ public struct MappingSet: Sendable {
             if found.isEmpty {
                 problems.append(Diagnostic(.error, "no mapping files (.yml, .yaml) found", at: SourceLocation(file: path)))
             }
-            files += found.map { ($0.path, false, read(path: $0.path, listed: $0.listed)) }
+            for file in found where named.insert(URL(fileURLWithPath: file.path).resolvingSymlinksInPath().path).inserted {
+                files.append((file.path, false, read(path: file.path, listed: file.listed)))
+            }
         }
         if includeBuiltIn {
             let pack = BuiltInPack.mappings
@@ -101,6 +107,8 @@ public struct MappingExampleResult: Sendable {
     public let example: String
     public let location: SourceLocation
     public let problem: String?
+    /// Something the example shows that passing does not tell (`recognize` not holding).
+    public let warning: String?
 }
 
 extension LogMapping {

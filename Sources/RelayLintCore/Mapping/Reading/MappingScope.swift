@@ -15,6 +15,9 @@ final class MappingScope {
     let memo: MappingMemo
     /// The element of the `for_each` list an event is being made for (`$item`).
     var item: JSONValue?
+    /// The most bytes a value the mapping builds (`concat`) may take for this record, as its
+    /// events together may (`InputLimits.eventBytes(ofRecord:)`).
+    var valueBytesLimit = InputLimits.eventBytes(ofRecord: 0)
     /// The named values, their paths bound.
     private let lets: [(name: String, value: MappingExpression)]
     /// The projection a `parse_json` value is read along, by the position of its `let`.

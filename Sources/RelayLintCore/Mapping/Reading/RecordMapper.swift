@@ -199,6 +199,7 @@ final class RecordMapper {
     ///   together (`InputLimits.eventBytes(ofRecord:)`).
     private func mapLaidOut(into events: inout [MappedEvent], idBytesLimit: Int = InputLimits.eventBytes(ofRecord: 0)) -> Verdict {
         scope.begin()
+        scope.valueBytesLimit = idBytesLimit
         eventsLeftOutWithoutSubject = 0
         lastSkippedIsUnrecognized = false
         // A record that is not an object, nor of the mapping's format (`1`, `null`, `[]` in a
