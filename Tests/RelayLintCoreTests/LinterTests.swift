@@ -535,6 +535,27 @@ import Testing
         #expect(decoded == finding && decoded.suppression == suppression && decoded.isSuppressed)
     }
 
+    /// An event's type is text from the log when a mapping reads it from a record (`type: {path:
+    /// action}`): masked in the evidence as an id is, where JSON and Markdown showed it whole.
+    @Test func anEvidenceTypeIsMaskedLikeAnyTextFromTheLog() throws {
+        let time = try #require(Timestamp(rfc3339: "2026-01-02T00:00:00Z"))
+        var findings = [
+            Finding(
+                rule: "r", severity: .error, subject: "u1", app: "app", event: "e1", time: time, message: "m", fingerprint: "f1",
+                location: nil, expected: "x",
+                evidence: [
+                    Evidence(
+                        role: .trigger, event: "e1", type: "mail to jane.doe@example.com", time: time,
+                        location: RelayLintCore.SourceLocation(file: "log.jsonl", line: 1))
+                ])
+        ]
+        var shown = findings
+        Linter.maskPersonalData(in: &findings, masker: PIIMasker())
+        #expect(findings[0].evidence[0].type == "mail to j•••@example.com")
+        Linter.maskPersonalData(in: &shown, masker: PIIMasker(isEnabled: false))
+        #expect(shown[0].evidence[0].type == "mail to jane.doe@example.com")
+    }
+
     @Test func fingerprintsAreStableAndDistinct() throws {
         let first = try lint(events: [Self.appleSignin + "\n" + Self.emailLink])
         let second = try lint(events: ["\n" + Self.emailLink + "\n" + Self.appleSignin])

@@ -229,7 +229,13 @@ public struct PIIMasker: Sendable {
         guard first == "+" || first == "(" || isDigit(first) else { return nil }
         if start > 0 {
             let before = scalars[start - 1]
-            if isASCIIAlphanumeric(before) || before.properties.isAlphabetic || "_+•".unicodeScalars.contains(before) { return nil }
+            if isASCIIAlphanumeric(before) || before.properties.isAlphabetic || "_+•".unicodeScalars.contains(before) {
+                // `SignUp+14155550123`, `tel+14155550123`: a `+` and 8 to 15 digits in a row is
+                // an international number after a letter too (after a digit, `1.0.0+20130313`,
+                // it is a version's build).
+                guard first == "+", before == "_" || before.properties.isAlphabetic else { return nil }
+                return compactInternationalNumberEnd(in: scalars, plusAt: start)
+            }
             // `phone:+1…` and `tel:0612…` are numbers; `12:34`, `v1.2`, `a-1`, `#12` and `x=12` are not.
             if first != "+" && "-./:@#&=\\".unicodeScalars.contains(before) && !isTelephoneURI(scalars, numberAt: start) { return nil }
         }
@@ -300,7 +306,7 @@ public struct PIIMasker: Sendable {
                 if digitsEnd > marker, stands { extensionEnd = digitsEnd }
             }
         }
-        if end < scalars.count, extensionEnd == nil {
+        if end < scalars.count, extensionEnd == nil, compactInternationalNumberEnd(in: scalars, plusAt: start) == nil {
             let after = scalars[end]
             if isASCIIAlphanumeric(after) || after.properties.isAlphabetic || after == "_" || after == "/" || after == ":" || after == "@" {
                 return nil
@@ -326,6 +332,16 @@ public struct PIIMasker: Sendable {
         // trunk 0 (`07911 123456`, `01632 960123` in the UK).
         let longestPrefix = scalars[start] == "0" ? 5 : 4
         return digits >= 8 && groups.allSatisfy({ $0 >= 2 }) && groups.first! <= longestPrefix ? end : nil
+    }
+
+    /// Where the number ends when the `+` at `plus` is followed by 8 to 15 digits in a row: an
+    /// E.164 number as written without separators, which nothing else looks like, whatever
+    /// stands around it (`+14155550123x`).
+    private static func compactInternationalNumberEnd(in scalars: [Unicode.Scalar], plusAt plus: Int) -> Int? {
+        guard scalars[plus] == "+" else { return nil }
+        var end = plus + 1
+        while end < scalars.count, isDigit(scalars[end]), end - plus <= 15 { end += 1 }
+        return (8...15).contains(end - plus - 1) && (end == scalars.count || !isDigit(scalars[end])) ? end : nil
     }
 
     /// Whether the number at `start` follows a `tel:` (RFC 3966), in any case.

@@ -30,6 +30,8 @@ extension Linter {
             }
             for item in findings[index].evidence.indices {
                 mask(&findings[index].evidence[item].event)
+                // A type is any text a mapping makes of a record (`type: {path: action}`).
+                mask(&findings[index].evidence[item].type)
                 if var note = findings[index].evidence[item].note {
                     mask(&note)
                     findings[index].evidence[item].note = note
