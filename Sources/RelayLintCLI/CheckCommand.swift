@@ -182,9 +182,13 @@ struct CheckCommand: ParsableCommand {
         }
         // Read once, standard input has nothing left for a second --events - (which then "held
         // no record").
-        if (eventPaths + accountPaths).filter({ $0 == "-" || $0 == "/dev/stdin" }).count > 1 {
+        let standardInputs = (eventPaths + accountPaths).filter(ClosedStandardInput.isStandardInput).count
+        if standardInputs > 1 {
             throw ValidationError(
                 "standard input can be read once: give - (or /dev/stdin) at most once, to --events or to --accounts")
+        }
+        if standardInputs > 0, ClosedStandardInput.wasClosed {
+            throw ValidationError("standard input is closed: - has nothing to read (pipe the file in, or give its path)")
         }
         if eventPaths.isEmpty && accountPaths.isEmpty {
             throw ValidationError("nothing to check: give --events FILE and/or --accounts FILE")

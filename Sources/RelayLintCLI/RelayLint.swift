@@ -27,6 +27,7 @@ struct RelayLint: ParsableCommand {
     /// Replaces ArgumentParser's default so that usage errors exit with 2, as the contract says,
     /// instead of 64.
     static func main() {
+        ClosedStandardInput.check()
         do {
             var command = try parseAsRoot()
             try command.run()

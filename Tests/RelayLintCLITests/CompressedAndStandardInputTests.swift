@@ -125,6 +125,21 @@ import Testing
         #expect((skipped.first?["location"] as? [String: Any])?["line"] as? Int == 6)
     }
 
+    /// Standard input closed (`<&-`) is nothing to read, not an empty log: the first file
+    /// opened took its place, and `--events -` read it, or nothing, and passed as clean.
+    @Test func aClosedStandardInputIsAnError() throws {
+        let binary = CommandRunner.productsDirectory.appendingPathComponent("relaylint").path
+        let result = try CommandRunner.run(
+            ["-c", "'\(binary)' check --accounts '\(Fixtures.path("Examples/accounts.json"))' --events - <&-"],
+            executable: URL(fileURLWithPath: "/bin/sh"))
+        #expect(result.status == 2)
+        #expect(result.stderr.contains("standard input is closed"), "\(result.stderr)")
+        let file = try CommandRunner.run(
+            ["-c", "'\(binary)' check --events '\(Fixtures.path("Examples/events.jsonl"))' --format json <&-"],
+            executable: URL(fileURLWithPath: "/bin/sh"))
+        #expect(file.status == 1, "a closed standard input takes nothing from a run that does not read it: \(file.stderr)")
+    }
+
     /// Gzip on standard input is not decompressed: it is refused as what it is, not as
     /// "invalid JSON" at byte 0x1F.
     @Test func gzipOnStandardInputIsRefusedAsCompressedData() throws {
