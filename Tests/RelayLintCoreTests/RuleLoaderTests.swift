@@ -239,6 +239,23 @@ import Testing
         }
     }
 
+    /// A blank relay sender would match a mail whose sender is blank, as if registered.
+    @Test func aManifestRefusesABlankRelaySender() throws {
+        let path = try Fixtures.temporaryFile(
+            named: "manifest.yml", contents: "apps:\n  - bundle_id: com.example.app\n    relay_senders: [\"\", \" \", mail.example.com]\n")
+        #expect {
+            _ = try AppManifestLoader.load(path: path, ruleKeys: [])
+        } throws: { error in
+            let found = ((error as? DiagnosticsError)?.diagnostics ?? []).map {
+                "\($0.location.line):\($0.location.column ?? 0) \($0.message)"
+            }
+            return found == [
+                "3:21 each item of 'relay_senders' must be an address or a domain, found a blank string",
+                "3:25 each item of 'relay_senders' must be an address or a domain, found a blank string",
+            ]
+        }
+    }
+
     /// A `*` that is not an alias is text: in quotes, in a block scalar, inside a plain scalar.
     @Test func anAsteriskInTextIsNotAnAlias() throws {
         let text = """

@@ -363,6 +363,27 @@ import Testing
         }
     }
 
+    /// Text after a quoted cell's closing quote, and the header given again, are refused at
+    /// their lines: each was read as a row of some other id, which joined nothing.
+    @Test(arguments: [
+        ("apple_sub,subject\n\"001437.nobody.1204\"x,h986jXVzcJaAF9mILnxg5bX59wxD\n", 2, "text after the closing quote"),
+        (
+            "apple_sub,subject\nApple_Sub,Subject\n001437.nobody.1204,h986jXVzcJaAF9mILnxg5bX59wxD\n", 2,
+            "the header 'apple_sub,subject' again"
+        ),
+    ])
+    func aSubjectMapRowThatIsNotARowIsRefused(contents: String, line: Int, message: String) throws {
+        var request = try Self.request(events: [])
+        request.eventPaths = [Fixtures.path(Self.realLogs + "apple-notifications.jsonl")]
+        request.subjectMapPath = try Fixtures.temporaryFile(named: "map.csv", contents: contents)
+        #expect {
+            try Linter.run(request)
+        } throws: { error in
+            let diagnostics = (error as? DiagnosticsError)?.diagnostics ?? []
+            return diagnostics.count == 1 && diagnostics[0].location.line == line && diagnostics[0].message.hasPrefix(message)
+        }
+    }
+
     /// A subject map saved by a spreadsheet: CRLF line ends, quoted cells, a byte order mark.
     /// Each was read as no row at all, or as a subject whose id ended in CR LF.
     @Test(arguments: [

@@ -37,6 +37,12 @@ enum AppManifestLoader {
                     case "string": if let text = reader.nonEmptyString(pair.value, what: "'\(key)'") { declarations[key] = .string(text) }
                     case "strings":
                         if let texts = reader.strings(pair.value, what: "'\(key)'") {
+                            // A blank sender matched a mail whose sender was blank, as registered.
+                            let items: [YAMLTree] = if case .sequence(let items) = pair.value.content { items } else { [pair.value] }
+                            for (text, item) in zip(texts, items) where text.allSatisfy(\.isWhitespace) {
+                                reader.report(
+                                    "each item of '\(key)' must be an address or a domain, found a blank string", at: item.location)
+                            }
                             declarations[key] = .array(texts.map(JSONValue.string))
                         }
                     default: declarations[key] = pair.value.jsonValue

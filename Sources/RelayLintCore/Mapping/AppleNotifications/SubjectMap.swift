@@ -46,12 +46,32 @@ enum SubjectMap {
         // The text is all that is read from now on: the bytes go before the index grows.
         file.data = Data()
         var rows = 0
+        // Rows with text after a quoted cell's closing quote (`"001.abc.1"x`): not CSV, and the
+        // cell was read as another id, which joined nothing, without a word.
+        var strayTextLines: Set<Int> = []
+        var headerSeen = false
         do {
-            try CSVText.forEachRow(of: text, maxFields: 3, crEndsRows: true) { fields, fieldCount, line in
+            try CSVText.forEachRow(of: text, maxFields: 3, crEndsRows: true, strayText: { line, _ in strayTextLines.insert(line) }) {
+                fields, fieldCount, line in
                 let cells = fields.map(\.trimmingWhitespace)
                 // An empty row, or a spreadsheet's row of empty cells (`,`).
                 if fieldCount <= cells.count, cells.allSatisfy(\.isEmpty) { return }
-                if rows == 0, problems.isEmpty, cells.map({ $0.lowercased() }) == ["apple_sub", "subject"] { return }
+                let isHeader = cells.map({ $0.lowercased() }) == ["apple_sub", "subject"]
+                if rows == 0, problems.isEmpty, !headerSeen, isHeader {
+                    headerSeen = true
+                    return
+                }
+                var problem: String? = nil
+                if isHeader {
+                    problem = "the header 'apple_sub,subject' again: it is read only as the first row"
+                } else if strayTextLines.contains(line) {
+                    problem = "text after the closing quote of a quoted cell: quote the whole cell, or none of it"
+                }
+                if let problem {
+                    problems.append(Diagnostic(.error, problem, at: SourceLocation(file: path, line: line)))
+                    if problems.count >= invalidLimit { throw EnoughProblems() }
+                    return
+                }
                 // The header of a map written the other way round: read as a row, it joined nothing.
                 if rows == 0, problems.isEmpty, cells.map({ $0.lowercased() }) == ["subject", "apple_sub"] {
                     problems.append(
