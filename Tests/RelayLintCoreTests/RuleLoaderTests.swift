@@ -239,6 +239,26 @@ import Testing
         }
     }
 
+    /// A YAML tag is refused where it is written rather than read past: `!!int 5` was the text
+    /// "5" and `!!python/object:…` nothing at all. `!!str` means what quotes mean, and is kept.
+    @Test func yamlTagsAreRefusedButStrIsText() throws {
+        let tagged = "a: !!int 5\nb: !!python/object:os.system x\nc: !custom [1]\n"
+        guard case .failure(let error) = YAMLTree.parse(tagged, path: "t.yml") else {
+            Issue.record("tags were read past")
+            return
+        }
+        #expect(
+            error.diagnostics.map { "\($0.location.line):\($0.location.column ?? 0) \($0.message)" } == [
+                "1:4 YAML tags are not supported (!!int); write the value without it, in quotes for text",
+                "2:4 YAML tags are not supported (!!python/object:os.system); write the value without it, in quotes for text",
+                "3:4 YAML tags are not supported (!custom); write the value without it, in quotes for text",
+            ])
+        let tree = try #require(try YAMLTree.parse("a: !!str 5\nb: \"5\"\nc: 5\nd: true\n", path: "t.yml").get())
+        #expect(
+            tree.jsonValue
+                == .object(["a": .string("5"), "b": .string("5"), "c": .number(JSONNumber(text: "5", value: 5)), "d": .bool(true)]))
+    }
+
     /// A blank relay sender would match a mail whose sender is blank, as if registered.
     @Test func aManifestRefusesABlankRelaySender() throws {
         let path = try Fixtures.temporaryFile(

@@ -150,7 +150,16 @@ public struct YAMLTree: Sendable, Equatable {
     private init(node: Node, path: String, problems: inout [Diagnostic], dropsSetAside: Bool) {
         let location = YAMLTree.location(node.mark, path: path)
         self.location = location
+        // A tag (`!!int 5`, `!!python/object:os.system`, `!custom`) was read past without a
+        // word: `!!int 5` was the text "5", `!!bool "false"` the text "false". None is honoured
+        // but `!!str`, which means what quotes mean.
+        if let tag = YAMLTree.unsupportedTag(of: node) {
+            problems.append(
+                Diagnostic(.error, "YAML tags are not supported (\(tag)); write the value without it, in quotes for text", at: location))
+        }
         switch node {
+        case .scalar(let scalar) where scalar.tag.description == Tag.Name.str.rawValue:
+            content = .scalar(.string(scalar.string))
         case .scalar(let scalar):
             content = .scalar(YAMLTree.typed(scalar))
         case .sequence(let sequence):
@@ -179,6 +188,22 @@ public struct YAMLTree: Sendable, Equatable {
             problems.append(Diagnostic(.error, "YAML aliases are not supported here; write the value out", at: location))
             content = .scalar(.null)
         }
+    }
+
+    /// The tag written on a node, as it was written (`!!int` for YAML's own), when it is one
+    /// relaylint does not honour; nil for none and for `!!str`. Read before anything resolves
+    /// the node's tag (`Node.tag` does).
+    private static func unsupportedTag(of node: Node) -> String? {
+        let written: String
+        switch node {
+        case .scalar(let scalar): written = scalar.tag.description
+        case .mapping(let mapping): written = mapping.tag.description
+        case .sequence(let sequence): written = sequence.tag.description
+        case .alias: return nil
+        }
+        guard !written.isEmpty, written != Tag.Name.str.rawValue else { return nil }
+        let core = "tag:yaml.org,2002:"
+        return written.hasPrefix(core) ? "!!" + written.dropFirst(core.count) : written
     }
 
     static func location(_ mark: Mark?, path: String) -> SourceLocation {
