@@ -39,17 +39,25 @@ public enum JSONValue: Sendable, Equatable, Hashable {
         return output
     }
 
-    private func appendCanonical(to output: inout String) {
+    /// As `canonicalText`, but numbers as they were written: for messages, where `1e0` for the
+    /// `1` a record holds reads as a mistake of its own.
+    var sortedText: String {
+        var output = ""
+        appendCanonical(to: &output, numbersAsWritten: true)
+        return output
+    }
+
+    private func appendCanonical(to output: inout String, numbersAsWritten: Bool = false) {
         switch self {
         case .null: output += "null"
         case .bool(let value): output += value ? "true" : "false"
-        case .number(let number): output += number.canonicalText
+        case .number(let number): output += numbersAsWritten ? number.text : number.canonicalText
         case .string(let value): output += JSONValue.quoted(value)
         case .array(let elements):
             output += "["
             for (index, element) in elements.enumerated() {
                 if index > 0 { output += "," }
-                element.appendCanonical(to: &output)
+                element.appendCanonical(to: &output, numbersAsWritten: numbersAsWritten)
             }
             output += "]"
         case .object(let members):
@@ -58,7 +66,7 @@ public enum JSONValue: Sendable, Equatable, Hashable {
                 if index > 0 { output += "," }
                 output += JSONValue.quoted(key)
                 output += ":"
-                members[key]!.appendCanonical(to: &output)
+                members[key]!.appendCanonical(to: &output, numbersAsWritten: numbersAsWritten)
             }
             output += "}"
         }

@@ -121,6 +121,53 @@ import Testing
         #expect(message.hasPrefix("a 'concat' value would take more than 1 MiB"), "\(message)")
     }
 
+    /// A record that is not JSON can be an example of an invalid record, as only `record_json`
+    /// can write it; expecting events of it is a mistake in the example.
+    @Test func anExampleMayShowThatARecordThatIsNotJSONIsInvalid() throws {
+        let mapping = """
+            mapping: m
+            recognize: {path: u, is: string}
+            defaults: {id: {path: i}, time: {path: t}, subject: {path: u}}
+            events: [{type: signin}]
+            examples:
+              - name: a key written twice
+                record_json: '{"i":"e1","t":"2026-01-01T00:00:00Z","u":"a","u":"b"}'
+                invalid: duplicate key 'u'
+
+            """
+        let loaded = try MappingLoader.load(text: mapping, path: "m.yml", sha256: "").get()
+        let results = MappingExampleRunner.run(loaded)
+        #expect(results.map(\.problem) == [nil])
+        #expect(results.map(\.warning) == [nil])
+        let expectingEvents = mapping.replacingOccurrences(of: "invalid: duplicate key 'u'", with: "events: []")
+        guard case .failure(let error) = MappingLoader.load(text: expectingEvents, path: "m.yml", sha256: "") else {
+            Issue.record("an example expecting events of a record that is not JSON loaded")
+            return
+        }
+        #expect(
+            error.diagnostics.map(\.message) == [
+                "'record_json' is not valid JSON: duplicate key 'u' in an object (an example of a record that is not JSON expects 'invalid')"
+            ])
+    }
+
+    /// A failing example shows the events' numbers as the record wrote them, not as the
+    /// duplicate check compares them (`15e0`).
+    @Test func aFailingExampleShowsNumbersAsWritten() throws {
+        let mapping = """
+            mapping: m
+            recognize: {path: u, is: string}
+            defaults: {id: {path: i}, time: {path: t}, subject: {path: u}}
+            events: [{type: signin, fields: {n: {path: n}}}]
+            examples:
+              - name: a number
+                record: {i: e1, t: "2026-01-01T00:00:00Z", u: a, n: 15}
+                events: [{id: e1, time: "2026-01-01T00:00:00Z", subject: a, type: signin, n: 16}]
+            """
+        let problem = try #require(
+            MappingExampleRunner.run(try MappingLoader.load(text: mapping, path: "m.yml", sha256: "").get()).first?.problem)
+        #expect(problem.contains(#""n":15,"#) && problem.contains(#""n":16,"#), "\(problem)")
+    }
+
     /// A mapping file named twice (in `.relaylint.yml` and with `--mapping`, or by two spellings)
     /// is one mapping, read once, not a second definition of itself.
     @Test func aMappingFileNamedTwiceIsReadOnce() throws {

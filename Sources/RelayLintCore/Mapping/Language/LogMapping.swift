@@ -100,6 +100,8 @@ struct MappingExample: Sendable {
 
     let name: String
     let record: JSONValue
+    /// Why the record, written as JSON text, is not JSON; `record` is then null.
+    var notJSON: String? = nil
     let expectation: Expectation
     /// Apple user ids the example's accounts hold (`sub` → subject), for notifications.
     let appleIDs: [String: String]

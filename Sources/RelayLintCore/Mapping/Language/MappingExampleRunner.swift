@@ -13,7 +13,9 @@ enum MappingExampleRunner {
     /// example of it passes; but a log that starts with it is not read with this mapping, which
     /// the example alone never shows.
     private static func recognition(of example: MappingExample, by mapping: LogMapping) -> String? {
-        guard !RecordMapper(mapping: mapping, tokens: TokenReader(keys: nil)).recognizes(example.record) else { return nil }
+        guard example.notJSON == nil, !RecordMapper(mapping: mapping, tokens: TokenReader(keys: nil)).recognizes(example.record) else {
+            return nil
+        }
         return "the mapping's 'recognize' does not hold for this record: a log that starts with it is not read with this "
             + "mapping (records after the first are mapped whatever 'recognize' says)"
     }
@@ -23,7 +25,8 @@ enum MappingExampleRunner {
         var index = AppleAccountIndex()
         for (appleID, subject) in example.appleIDs { index.add(appleID: appleID, subject: subject) }
         let location = example.location
-        var outcome = mapper.map(example.record)
+        // Refused as a log's reader refuses it, before any mapping.
+        var outcome = example.notJSON.map { RecordMapper.Outcome.invalid($0) } ?? mapper.map(example.record)
         var actual: [Event] = []
         if case .events(let mapped) = outcome {
             for event in mapped {
@@ -74,7 +77,7 @@ enum MappingExampleRunner {
             members["subject"] = .string(event.subject)
             members["type"] = .string(event.type)
             if let app = event.app { members["app"] = .string(app) }
-            return JSONValue.object(members).canonicalText
+            return JSONValue.object(members).sortedText
         }.joined(separator: ", ")
     }
 }

@@ -42,8 +42,16 @@ indirect enum MappingExpression: Sendable, Equatable {
         case .condition(let condition, let then, let otherwise):
             return try condition.holds(in: scope) ? then.evaluate(in: scope) : otherwise?.evaluate(in: scope)
         case .lookup(let key, let table, let fallback):
-            if let key = try key.evaluate(in: scope), let text = MappingExpression.text(of: key), let value = table[text] {
-                return value
+            if let key = try key.evaluate(in: scope), let text = MappingExpression.text(of: key) {
+                if let value = table[text] { return value }
+                // A number by its value, as conditions compare it: `1.0`, `1e0` or `01` finds the
+                // entry `1`, whatever the logger's encoder wrote.
+                if case .number(let number) = key {
+                    let normalized = JSONNumber.normalize(number.text)
+                    for (entry, value) in table where JSONNumber.normalize(entry) == normalized && Self.isNumber(entry) {
+                        return value
+                    }
+                }
             }
             return try fallback?.evaluate(in: scope)
         case .lastPart(let inner, let separator):
@@ -72,7 +80,8 @@ indirect enum MappingExpression: Sendable, Equatable {
         case .concat(let parts):
             var text = ""
             for part in parts {
-                if let value = try part.evaluate(in: scope) { text += value.displayText }
+                // Null is no value here, as in `first`: it was joined as the text "null".
+                if let value = try part.evaluate(in: scope), value != .null { text += value.displayText }
                 // Weighed as it grows: values that each join the one before twice, through
                 // `let`, took 15 GB for a record of 60 bytes before any event was weighed.
                 guard text.utf8.count <= scope.valueBytesLimit else {
@@ -143,6 +152,13 @@ indirect enum MappingExpression: Sendable, Equatable {
     }
 
     /// A table key or a last part can be read from strings, numbers and booleans.
+    /// Whether a table's key is written as a JSON number.
+    private static func isNumber(_ text: String) -> Bool {
+        guard let first = text.utf8.first, first == UInt8(ascii: "-") || (0x30...0x39).contains(first) else { return false }
+        if case .number? = try? JSONParser.parseDocument(text) { return true }
+        return false
+    }
+
     static func text(of value: JSONValue) -> String? {
         switch value {
         case .string(let text): text

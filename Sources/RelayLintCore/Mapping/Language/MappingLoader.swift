@@ -387,6 +387,10 @@ struct MappingLoader {
         guard let map = reader.mapping(tree, what: "an example", allowed: MappingLoader.exampleKeys) else { return nil }
         let name = map["name"].flatMap { reader.nonEmptyString($0.value, what: "'name'") } ?? "example at line \(tree.location.line)"
         var record: JSONValue?
+        // A record that is not JSON (a key written twice, a bad escape) is an example of an
+        // invalid record, which only `record_json` can write; for any other expectation it is a
+        // mistake in the example.
+        var notJSON: (reason: String, location: SourceLocation)?
         switch (map["record"], map["record_json"]) {
         case (let node?, nil): record = node.value.jsonValue
         case (nil, let node?):
@@ -394,7 +398,7 @@ struct MappingLoader {
                 do throws(JSONParser.SyntaxError) {
                     record = try JSONParser.parseDocument(text)
                 } catch {
-                    reader.report("'record_json' is not valid JSON: \(error.reason)", at: node.value.location)
+                    notJSON = (error.reason, node.value.location)
                 }
             }
         default:
@@ -424,6 +428,17 @@ struct MappingLoader {
             } else {
                 reader.report("'apple_ids' must map Apple user ids to subjects", at: node.location)
             }
+        }
+        if let notJSON {
+            guard case .invalid = expectation else {
+                reader.report(
+                    "'record_json' is not valid JSON: \(notJSON.reason) (an example of a record that is not JSON expects 'invalid')",
+                    at: notJSON.location)
+                return nil
+            }
+            return MappingExample(
+                name: name, record: .null, notJSON: "invalid JSON: \(notJSON.reason)", expectation: expectation, appleIDs: appleIDs,
+                location: tree.location)
         }
         guard let record else { return nil }
         return MappingExample(name: name, record: record, expectation: expectation, appleIDs: appleIDs, location: tree.location)
