@@ -221,13 +221,7 @@ struct MergeCommand: ParsableCommand {
                 Diagnostic(.error, "cannot read the sources: \(InputError.reason(opening: path))", at: SourceLocation(file: path))
             ])
         }
-        do {
-            return try JSONDecoder().decode(PartitionMerger.Sources.self, from: data)
-        } catch {
-            throw DiagnosticsError([
-                Diagnostic(.error, "not the sources.json of `relaylint split`: \(error)", at: SourceLocation(file: path))
-            ])
-        }
+        return try PartitionMerger.readSources(data, path: path)
     }
 
     private func mergeShards(_ inputs: [(path: String, data: Data)]) throws {

@@ -25,6 +25,21 @@ import Testing
         #expect(merged.status == single.status, "\(merged.stderr)")
     }
 
+    /// A file given as `--sources` that is not `sources.json` is told in a few words, and a
+    /// folder `split` cannot make is told in the system's; both were Foundation's error dumps.
+    @Test func aWrongSourcesFileAndAnOutputInTheWayAreToldPlainly() throws {
+        let partial = try Self.partial()
+        let merged = try CommandRunner.run(["merge"] + Self.options + ["--sources", partial, partial])
+        #expect(merged.status == 2)
+        #expect(merged.stderr.contains("error: not the sources.json of `relaylint split`: 'partitions' is missing"), "\(merged.stderr)")
+        let notJSON = try CommandRunner.run(["merge"] + Self.options + ["--sources", "Examples/events.jsonl", partial])
+        #expect(notJSON.stderr.contains("not the sources.json of `relaylint split`: it is not JSON"), "\(notJSON.stderr)")
+        let file = try Fixtures.temporaryFile(named: "in-the-way", contents: "x")
+        let split = try CommandRunner.run(["split", "--partitions", "2", "--events", "Examples/events.jsonl", "--output", file])
+        #expect(split.status == 2)
+        #expect(split.stderr.contains("error: cannot make the partition folders: Not a directory"), "\(split.stderr)")
+    }
+
     /// A partial can come from a pipe (`merge <(gsutil cat gs://…/partial-1.json)`): it is read
     /// to its end where a file is mapped.
     @Test func aPartialFromAPipeMergesAsFromAFile() throws {

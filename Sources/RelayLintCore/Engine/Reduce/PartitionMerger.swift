@@ -123,6 +123,20 @@ public enum PartitionMerger {
         }
     }
 
+    /// Reads `sources.json` as `relaylint split` writes it; what is wrong with it, in a few
+    /// words, otherwise.
+    public static func readSources(_ data: Data, path: String) throws(DiagnosticsError) -> Sources {
+        do {
+            return try JSONDecoder().decode(Sources.self, from: data)
+        } catch {
+            throw DiagnosticsError([
+                Diagnostic(
+                    .error, "not the sources.json of `relaylint split`: \(JSONReportDocument.reason(error))", at: SourceLocation(file: path)
+                )
+            ])
+        }
+    }
+
     /// Merges the partials, checking that they are every partition of one run.
     ///
     /// What the messages quote of the partials is masked, as in `read(path:data:)`.

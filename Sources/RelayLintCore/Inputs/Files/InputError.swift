@@ -1,3 +1,5 @@
+import Foundation
+
 /// Why an input could not be used at all (as opposed to one bad record in it).
 public enum InputError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The file could not be opened or read.
@@ -18,6 +20,18 @@ public enum InputError: Error, Sendable, Equatable, CustomStringConvertible {
     /// Why a file cannot be opened, as `unreadable` says it: no such file, is a directory,
     /// permission denied. For the command line's own reads, which name the file's role.
     public static func reason(opening path: String) -> String { FileBytes.openFailureReason(path) }
+
+    /// What a failed Foundation file call says, in the system's words ("Not a directory"), not
+    /// as an `NSError`'s description of domains, codes and URLs.
+    static func systemReason(_ error: any Error) -> String {
+        let error = error as NSError
+        // On Linux the underlying error may be held as a Swift error rather than an `NSError`.
+        let underlying = (error.userInfo[NSUnderlyingErrorKey] as? any Error).map { $0 as NSError }
+        for candidate in [underlying, error].compactMap({ $0 }) where candidate.domain == NSPOSIXErrorDomain {
+            return String(cString: strerror(Int32(candidate.code)))
+        }
+        return error.localizedDescription
+    }
 
     /// The diagnostics this error stands for.
     public var diagnostics: [Diagnostic] {

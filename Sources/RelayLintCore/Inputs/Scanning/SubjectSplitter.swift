@@ -61,7 +61,10 @@ public struct SubjectSplitter {
                     atPath: "\(directory)/\(SubjectSplitter.folderName(index, of: count))", withIntermediateDirectories: true)
             }
         } catch {
-            throw DiagnosticsError([Diagnostic(.error, "cannot make the partition folders: \(error)", at: SourceLocation(file: directory))])
+            throw DiagnosticsError([
+                Diagnostic(
+                    .error, "cannot make the partition folders: \(InputError.systemReason(error))", at: SourceLocation(file: directory))
+            ])
         }
         for (input, name) in zip(inputs, Self.fileNames(of: inputs.map(\.path))) {
             let data: Data
