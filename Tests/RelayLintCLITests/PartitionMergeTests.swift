@@ -230,6 +230,17 @@ import Testing
         #expect(merged.stderr.contains("holds 9223372036854775807 at \(place): a count is from 0 to 9007199254740992"), "\(merged.stderr)")
     }
 
+    /// Counts of 2^53 or less that add up past it are refused too: a forged partial of 2^53
+    /// events beside a real one gave a merged report of 2^53 + 60 events.
+    @Test func countsThatAddUpPastTwoToTheFiftyThirdAreRefused() throws {
+        let (paths, folder) = try PartitionTests.partials(
+            count: 2, accounts: Fixtures.path("Examples/accounts.json"), events: Fixtures.path("Examples/events.jsonl"))
+        let forged = try Self.forged(paths[1], as: "forged.json", setting: ["evaluation", "events"], to: 1 << 53)
+        let merged = try PartitionTests.merge([paths[0], forged], folder: folder)
+        #expect(merged.status == 2)
+        #expect(merged.stderr.contains("is more than 9007199254740992: not a count a run writes"), "\(merged.stderr)")
+    }
+
     /// A rule's violated and pending checks are among its checks: more of them than checks made
     /// the audit report's rate multiply past `Int.max`.
     @Test func moreViolationsThanChecksAreRefused() throws {
@@ -322,13 +333,17 @@ import Testing
         let forged = try Self.forged(try Self.partial(), as: "forged.json", setting: ["evaluation", "skipped"], to: skipped)
         let merged = try CommandRunner.run(["merge"] + Self.options + [forged])
         #expect(merged.status == 2, "\(merged.stderr)")
-        #expect(merged.stderr.contains("the partials' invalid records add up to more than \(largest)"), "\(merged.stderr)")
+        #expect(
+            merged.stderr.contains("(invalid records not listed) (\(largest)) added to its own other counts is more than \(largest)"),
+            "\(merged.stderr)")
 
         let notes = Array(repeating: note(largest, " more look-alike relay addresses are not listed"), count: 2)
         let lookAlikes = try Self.forged(try Self.partial(), as: "forged-notes.json", setting: ["evaluation", "notes"], to: notes)
         let mergedNotes = try CommandRunner.run(["merge"] + Self.options + [lookAlikes])
         #expect(mergedNotes.status == 2, "\(mergedNotes.stderr)")
-        #expect(mergedNotes.stderr.contains("the partials' look-alike relay addresses add up to more than"), "\(mergedNotes.stderr)")
+        #expect(
+            mergedNotes.stderr.contains("(look-alike relay addresses not listed) (\(largest)) added to its own other counts is more than"),
+            "\(mergedNotes.stderr)")
     }
 
     /// A key of the partial named in a message is masked alone: the whole place went into the

@@ -406,12 +406,15 @@ public enum PartitionMerger {
     private static func add(_ value: Int, to total: inout Int, _ what: String, in path: String, after earlier: [String])
         throws(DiagnosticsError)
     {
+        // Each partial's counts are at most 2^53; their sums are held to it too, as the README
+        // promises of every count a report gives (a forged 2^53 beside a real 60 was merged).
         let (sum, overflow) = total.addingReportingOverflow(value)
-        guard !overflow else {
+        guard !overflow, sum <= PartitionReport.largestCount else {
             let others = earlier.isEmpty ? "its own other counts" : "those of \(earlier.joined(separator: ", "))"
             throw DiagnosticsError([
                 Diagnostic(
-                    .error, "its \(what) (\(value)) added to \(others) is more than \(Int.max): not a count a run writes",
+                    .error,
+                    "its \(what) (\(value)) added to \(others) is more than \(PartitionReport.largestCount): not a count a run writes",
                     at: SourceLocation(file: path))
             ])
         }
