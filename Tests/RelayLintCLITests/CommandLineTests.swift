@@ -61,6 +61,8 @@ import Testing
             #"{"id":"a","time":"9999-12-31T23:59:59-23:59","subject":"u","type":"signin"}"# + "\n",
             ":1: error: field 'time' is out of range: '9999-12-31T23:59:59-23:59' (relaylint reads times from year 1 to year 9999, in UTC)"
         ),
+        // Bytes that are no text, a comma among them, were called CSV.
+        ("PK\u{3}\u{4}\u{14}\u{0B},\u{6}\u{8}\u{2}xyz\u{7}\u{1}\n", ":1: error: this is binary data, not text"),
     ])
     func invalidInputExitsWithTwoAndNamesTheLine(log: String, message: String) throws {
         let path = try Fixtures.temporaryFile(named: "bad.jsonl", contents: log)
