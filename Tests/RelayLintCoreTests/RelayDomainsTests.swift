@@ -71,6 +71,23 @@ import Testing
 }
 
 @Suite struct PIIMaskerTests {
+    /// A subject id is printed as it is unless it is itself an address or a phone number
+    /// (contract §6); an address inside one is masked as every address is, digits inside one are
+    /// not a phone number. In a message, the subject it names is masked the same way.
+    @Test(arguments: [
+        ("jane.doe@example.com", "j•••@example.com"), ("+14155550100", "+1••••••••00"), (" +1 415 555 0100 ", " +1••••••••00 "),
+        ("auth0 jane@example.com", "auth0 j•••@example.com"), ("uid+12345678901", "uid+12345678901"),
+        ("SKU+12345678A", "SKU+12345678A"), ("acct 555 0100 22", "acct 555 0100 22"), ("user_06 12 34 56 78", "user_06 12 34 56 78"),
+        ("Yz4uJoHgkb7jjRw8CmnqbGSkbZ0z", "Yz4uJoHgkb7jjRw8CmnqbGSkbZ0z"),
+        ("001437.b118536db5745779f7f31de0dd33b7e5.1204", "001437.b118536db5745779f7f31de0dd33b7e5.1204"),
+    ])
+    func aSubjectIdIsMaskedOnlyWhenItIsAnAddressOrANumber(id: String, shown: String) {
+        #expect(PIIMasker().maskSubjectID(id) == shown)
+        #expect(PIIMasker(isEnabled: false).maskSubjectID(id) == id)
+        let message = "linked to \(id) by call +1 415 555 0188"
+        #expect(PIIMasker().maskText(message, keepingSubjectID: id) == "linked to \(shown) by call +1••••••••88")
+    }
+
     @Test(arguments: [
         ("jane@example.com", "j•••@example.com"), ("x9@privaterelay.appleid.com", "x•••@privaterelay.appleid.com"),
         ("+15555550167", "+1••••••••67"), ("+1 (555) 555-0167", "+1••••••••67"), ("google.com", "google.com"),

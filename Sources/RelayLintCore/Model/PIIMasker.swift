@@ -14,6 +14,43 @@ public struct PIIMasker: Sendable {
     /// Masks every email address and phone number in a value; the rest is returned as it is.
     public func mask(_ value: String) -> String { maskText(value) }
 
+    /// Masks a subject id as contract §6 asks: printed as it is, unless the id is itself an
+    /// email address or a phone number, which is masked like one. An address inside an id
+    /// (`auth0|jane@example.com`) is masked too, as every address in a report is; digits inside
+    /// an id are not taken for a phone number (`20260115-000123`, `uid+12345678901`): a
+    /// reviewer must find the account by the id the report prints.
+    public func maskSubjectID(_ id: String) -> String {
+        guard isEnabled, Self.mayHoldPII(id) else { return id }
+        let separated = FoldedText(id, controls: .separating)
+        let whole = 0..<separated.original.count
+        let kept = Self.masks(in: separated).filter { mask in
+            mask.replacement.contains("@")
+                || (mask.range.lowerBound <= Self.leadingSpaces(of: separated.original)
+                    && mask.range.upperBound >= whole.upperBound - Self.trailingSpaces(of: separated.original))
+        }
+        guard !kept.isEmpty else { return id }
+        var output = String.UnicodeScalarView()
+        var copied = 0
+        for mask in kept {
+            output.append(contentsOf: separated.original[copied..<mask.range.lowerBound])
+            output.append(contentsOf: mask.replacement)
+            copied = mask.range.upperBound
+        }
+        output.append(contentsOf: separated.original[copied...])
+        return String(output)
+    }
+
+    /// A text with each whole `id` in it masked as a subject id (`maskSubjectID`) and the rest
+    /// as free text: a finding's message names its subject, which free-text masking would cut
+    /// into where the id holds digits.
+    public func maskText(_ text: String, keepingSubjectID id: String) -> String {
+        guard isEnabled, !id.isEmpty, text.contains(id) else { return maskText(text) }
+        return text.split(separator: id, omittingEmptySubsequences: false).map { maskText(String($0)) }.joined(separator: maskSubjectID(id))
+    }
+
+    private static func leadingSpaces(of scalars: [Unicode.Scalar]) -> Int { scalars.prefix { $0 == " " }.count }
+    private static func trailingSpaces(of scalars: [Unicode.Scalar]) -> Int { scalars.reversed().prefix { $0 == " " }.count }
+
     /// Masks a value known to be a phone number (a phone field), whatever its format: a number
     /// written `0612345678` does not look like one to `mask(_:)`.
     public func maskPhoneField(_ value: String) -> String {
@@ -233,8 +270,12 @@ public struct PIIMasker: Sendable {
                 // `SignUp+14155550123`, `tel+14155550123`: a `+` and 8 to 15 digits in a row is
                 // an international number after a letter too (after a digit, `1.0.0+20130313`,
                 // it is a version's build).
-                guard first == "+", before == "_" || before.properties.isAlphabetic else { return nil }
-                return compactInternationalNumberEnd(in: scalars, plusAt: start)
+                // A letter right after it makes it part of a word (`SKU+12345678A`).
+                guard first == "+", before == "_" || before.properties.isAlphabetic,
+                    let end = compactInternationalNumberEnd(in: scalars, plusAt: start),
+                    end == scalars.count || !(isASCIIAlphanumeric(scalars[end]) || scalars[end].properties.isAlphabetic)
+                else { return nil }
+                return end
             }
             // `phone:+1…` and `tel:0612…` are numbers; `12:34`, `v1.2`, `a-1`, `#12` and `x=12` are not.
             if first != "+" && "-./:@#&=\\".unicodeScalars.contains(before) && !isTelephoneURI(scalars, numberAt: start) { return nil }

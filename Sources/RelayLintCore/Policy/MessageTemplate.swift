@@ -59,7 +59,11 @@ public struct MessageTemplate: Sendable, Equatable {
             case .text(let text): output += text
             case .placeholder(let name):
                 if let filled = value(name) {
-                    output += name == "rule" || name == "expected" || name == "count" ? filled : masker.mask(filled)
+                    switch name {
+                    case "rule", "expected", "count": output += filled
+                    case "subject": output += masker.maskSubjectID(filled)
+                    default: output += masker.mask(filled)
+                    }
                 } else {
                     output += "(unset)"
                 }

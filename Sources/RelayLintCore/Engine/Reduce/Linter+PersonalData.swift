@@ -18,11 +18,15 @@ extension Linter {
             if masked != value { value = masked }
         }
         for index in findings.indices {
-            mask(&findings[index].subject)
+            let subject = findings[index].subject
+            // Printed as it is unless it is itself an address or a number (contract §6).
+            let maskedSubject = masker.maskSubjectID(subject)
+            if maskedSubject != subject { findings[index].subject = maskedSubject }
             mask(&findings[index].app)
             // Rendered from masked values in a run, but read from a partial by `merge`, and
-            // a rule's own words may quote an address.
-            mask(&findings[index].message)
+            // a rule's own words may quote an address; the subject it names is masked as above.
+            let message = masker.maskText(findings[index].message, keepingSubjectID: subject)
+            if message != findings[index].message { findings[index].message = message }
             mask(&findings[index].expected)
             if var event = findings[index].event {
                 mask(&event)
@@ -51,7 +55,7 @@ extension Linter {
         var suppression = suppression
         suppression.justification = masker.mask(suppression.justification)
         suppression.author = masker.mask(suppression.author)
-        suppression.subject = suppression.subject.map(masker.mask)
+        suppression.subject = suppression.subject.map(masker.maskSubjectID)
         return suppression
     }
 
