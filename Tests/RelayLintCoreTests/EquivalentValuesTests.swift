@@ -31,6 +31,15 @@ import Testing
         #expect(accepted > 8 && accepted < Self.candidates.count)
     }
 
+    /// A string holds a number when it is written as JSON writes one: `Double(_:)` also read
+    /// hexadecimal, `inf` and a leading `+`, so `equals: 15` matched "0xF".
+    @Test(arguments: [("15", true), ("15.0", true), ("1.5e1", true), ("0xF", false), ("+15", false), ("0x1.ep3", false), ("15 ", false)])
+    func aNumberMatchesAStringWrittenAsAJSONNumber(text: String, matches: Bool) {
+        let fifteen = JSONValue.number(JSONNumber(text: "15", value: 15))
+        #expect(MatcherEvaluation.equivalent(fifteen, .string(text)) == matches)
+        #expect(MatcherEvaluation.equivalent(.string(text), fifteen) == matches)
+    }
+
     @Test func aShortListIsSearched() {
         #expect(EquivalentValues(Array(Self.listed.prefix(EquivalentValues.shortestIndexed - 1))) == nil)
     }

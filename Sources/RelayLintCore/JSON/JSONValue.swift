@@ -116,6 +116,16 @@ public struct JSONNumber: Sendable, Hashable, CustomStringConvertible {
     /// equal for `1`, `1.0`, `10e-1`, different for numbers a double cannot tell apart.
     let normalized: String
 
+    /// The value of a string that holds a number as JSON writes one (`15`, `-1.5e3`), as a rule
+    /// compares a number with a string; nil for any other text. `Double(_:)` also read `0xF`,
+    /// `inf` and `nan`, so `equals: 15` matched the string "0xF".
+    static func value(written text: String) -> Double? {
+        guard let first = text.utf8.first, first == UInt8(ascii: "-") || (0x30...0x39).contains(first),
+            case .number(let number)? = try? JSONParser.parseDocument(text)
+        else { return nil }
+        return number.value
+    }
+
     public init(text: String, value: Double) {
         self.text = text
         self.value = value

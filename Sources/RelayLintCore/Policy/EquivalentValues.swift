@@ -21,7 +21,7 @@ struct EquivalentValues: Sendable, Equatable {
             switch value {
             case .bool(let flag): if flag { listsTrue = true } else { listsFalse = true }
             case .number(let number): numbers.insert(number.value)
-            case .string(let text): if let number = Double(text) { numbersInStrings.insert(number) }
+            case .string(let text): if let number = JSONNumber.value(written: text) { numbersInStrings.insert(number) }
             default: break
             }
         }
@@ -35,7 +35,7 @@ struct EquivalentValues: Sendable, Equatable {
                 let word = text.lowercased()
                 if listsTrue && word == "true" || listsFalse && word == "false" { return true }
             }
-            if !numbers.isEmpty, let number = Double(text), numbers.contains(number) { return true }
+            if !numbers.isEmpty, let number = JSONNumber.value(written: text), numbers.contains(number) { return true }
             return false
         case .number(let number): return numbersInStrings.contains(number.value)
         default: return false

@@ -110,8 +110,8 @@ struct MatcherEvaluation: Sendable {
         if expected == actual { return true }
         switch (expected, actual) {
         case (.bool(let flag), .string(let text)): return text.lowercased() == (flag ? "true" : "false")
-        case (.number(let number), .string(let text)): return Double(text) == number.value
-        case (.string(let text), .number(let number)): return Double(text) == number.value
+        case (.number(let number), .string(let text)): return JSONNumber.value(written: text) == number.value
+        case (.string(let text), .number(let number)): return JSONNumber.value(written: text) == number.value
         default: return false
         }
     }
