@@ -70,7 +70,9 @@ struct MappingsCommand: ParsableCommand {
                     "\(mapping.location): warning: mapping '\(mapping.id)' has no examples; add some so 'mappings test' can check it")
             }
             let count = set.mappings.count
-            try StandardOutput.writeLines("\(count) mapping\(count == 1 ? " is" : "s are") valid")
+            let own = count - set.builtInCount
+            try StandardOutput.writeLines(
+                "\(count) mapping\(count == 1 ? " is" : "s are") valid (\(own) of yours, \(set.builtInCount) built in)")
         }
     }
 

@@ -515,6 +515,8 @@ import Testing
         #expect(masked.stdout.contains("FAIL backend: j•••@example.com signs in"), "\(masked.stdout)")
         #expect(masked.stdout.contains("@example.com"))
         #expect(!masked.stdout.contains("jane.doe"), "\(masked.stdout)")
+        let validated = try CommandRunner.run(["mappings", "validate", "--mapping", mapping])
+        #expect(validated.stdout.contains("3 mappings are valid (1 of yours, 2 built in)"), "\(validated.stdout)")
         let shown = try CommandRunner.run(["mappings", "test", "--mapping", mapping, "--show-pii"])
         #expect(shown.status == 1)
         #expect(shown.stdout.contains(#""email":"jane.doe@example.com""#), "\(shown.stdout)")

@@ -120,7 +120,9 @@ public struct JSONNumber: Sendable, Hashable, CustomStringConvertible {
     /// compares a number with a string; nil for any other text. `Double(_:)` also read `0xF`,
     /// `inf` and `nan`, so `equals: 15` matched the string "0xF".
     static func value(written text: String) -> Double? {
+        // A JSON number starts with a minus or a digit and ends with a digit: no space around it.
         guard let first = text.utf8.first, first == UInt8(ascii: "-") || (0x30...0x39).contains(first),
+            let last = text.utf8.last, (0x30...0x39).contains(last),
             case .number(let number)? = try? JSONParser.parseDocument(text)
         else { return nil }
         return number.value

@@ -4,6 +4,8 @@ import Foundation
 /// Apple's notifications) and the team's own, which are tried first when a file is recognised.
 public struct MappingSet: Sendable {
     public let mappings: [LogMapping]
+    /// How many of `mappings` are built in (the last ones), for messages that count the team's own.
+    public private(set) var builtInCount = 0
 
     public init(mappings: [LogMapping]) { self.mappings = mappings }
 
@@ -42,6 +44,7 @@ public struct MappingSet: Sendable {
             }
         }
         var mappings: [LogMapping] = []
+        var builtIn = 0
         var seen: [String: SourceLocation] = [:]
         for file in files {
             let text: String
@@ -64,10 +67,13 @@ public struct MappingSet: Sendable {
                 }
                 seen[mapping.id] = mapping.location
                 mappings.append(mapping)
+                if file.isBuiltIn { builtIn += 1 }
             }
         }
         guard problems.isEmpty else { throw DiagnosticsError(problems) }
-        return MappingSet(mappings: mappings)
+        var set = MappingSet(mappings: mappings)
+        set.builtInCount = builtIn
+        return set
     }
 
     private static func read(path: String, listed: Bool) -> Result<(text: String, sha256: String), InputError> {
