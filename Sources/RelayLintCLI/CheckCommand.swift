@@ -187,9 +187,9 @@ struct CheckCommand: ParsableCommand {
             throw ValidationError(
                 "standard input can be read once: give - (or /dev/stdin) at most once, to --events or to --accounts")
         }
-        if standardInputs > 0, ClosedStandardInput.wasClosed {
-            throw ValidationError("standard input is closed: - has nothing to read (pipe the file in, or give its path)")
-        }
+        try ClosedStandardInput.refuse(
+            eventPaths + accountPaths + mappingPaths + subjectMaps + appleKeysPaths + manifestPaths + baselines + rules.paths
+                + [rules.configPath])
         if eventPaths.isEmpty && accountPaths.isEmpty {
             throw ValidationError("nothing to check: give --events FILE and/or --accounts FILE")
         }

@@ -1,3 +1,4 @@
+import ArgumentParser
 import Foundation
 
 /// Whether relaylint was started with its standard input closed (`<&-`), looked at before
@@ -7,7 +8,8 @@ enum ClosedStandardInput {
     nonisolated(unsafe) private(set) static var wasClosed = false
 
     /// Notes whether standard input is closed, and if so puts `/dev/null` in its place, so that no
-    /// input or report file is ever opened as descriptor 0.
+    /// input or report file is ever opened as descriptor 0. Every name of standard input is then
+    /// refused (`refuse(_:)`): read, it would be that empty `/dev/null`.
     static func check() {
         guard fcntl(STDIN_FILENO, F_GETFD) == -1, errno == EBADF else { return }
         wasClosed = true
@@ -15,6 +17,14 @@ enum ClosedStandardInput {
         if null > STDIN_FILENO { close(null) }
     }
 
-    /// Whether `path` reads standard input.
-    static func isStandardInput(_ path: String) -> Bool { path == "-" || path == "/dev/stdin" }
+    /// Whether `path` names standard input: `-`, or a path of descriptor 0.
+    static func isStandardInput(_ path: String) -> Bool {
+        ["-", "/dev/stdin", "/dev/fd/0", "/proc/self/fd/0", "/proc/\(getpid())/fd/0"].contains(path)
+    }
+
+    /// Refuses the first of `paths` that names standard input when it was closed.
+    static func refuse(_ paths: [String?]) throws {
+        guard wasClosed, let path = paths.compactMap({ $0 }).first(where: isStandardInput) else { return }
+        throw ValidationError("standard input is closed: \(path) has nothing to read (pipe the file in, or give its path)")
+    }
 }

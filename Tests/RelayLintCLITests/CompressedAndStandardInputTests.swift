@@ -134,6 +134,14 @@ import Testing
             executable: URL(fileURLWithPath: "/bin/sh"))
         #expect(result.status == 2)
         #expect(result.stderr.contains("standard input is closed"), "\(result.stderr)")
+        // Every name of standard input, given to any option that reads a file.
+        let events = Fixtures.path("Examples/events.jsonl")
+        for arguments in ["--events /dev/fd/0", "--events /proc/self/fd/0", "--events '\(events)' --subject-map /dev/stdin"] {
+            let named = try CommandRunner.run(
+                ["-c", "'\(binary)' check \(arguments) <&-"], executable: URL(fileURLWithPath: "/bin/sh"))
+            #expect(named.status == 2, "\(arguments): \(named.stderr)")
+            #expect(named.stderr.contains("standard input is closed"), "\(arguments): \(named.stderr)")
+        }
         let file = try CommandRunner.run(
             ["-c", "'\(binary)' check --events '\(Fixtures.path("Examples/events.jsonl"))' --format json <&-"],
             executable: URL(fileURLWithPath: "/bin/sh"))
