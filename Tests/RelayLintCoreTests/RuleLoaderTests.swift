@@ -242,7 +242,7 @@ import Testing
     /// A YAML tag is refused where it is written rather than read past: `!!int 5` was the text
     /// "5" and `!!python/object:…` nothing at all. `!!str` means what quotes mean, and is kept.
     @Test func yamlTagsAreRefusedButStrIsText() throws {
-        let tagged = "a: !!int 5\nb: !!python/object:os.system x\nc: !custom [1]\n"
+        let tagged = "a: !!int 5\nb: !!python/object:os.system x\nc: !custom [1]\n!!python/object:os.system d: 1\n"
         guard case .failure(let error) = YAMLTree.parse(tagged, path: "t.yml") else {
             Issue.record("tags were read past")
             return
@@ -252,6 +252,7 @@ import Testing
                 "1:4 YAML tags are not supported (!!int); write the value without it, in quotes for text",
                 "2:4 YAML tags are not supported (!!python/object:os.system); write the value without it, in quotes for text",
                 "3:4 YAML tags are not supported (!custom); write the value without it, in quotes for text",
+                "4:1 YAML tags are not supported (!!python/object:os.system); write the key without it",
             ])
         let tree = try #require(try YAMLTree.parse("a: !!str 5\nb: \"5\"\nc: 5\nd: true\n", path: "t.yml").get())
         #expect(

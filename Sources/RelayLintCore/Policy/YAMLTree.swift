@@ -61,8 +61,10 @@ public struct YAMLTree: Sendable, Equatable {
     }
 
     /// Parses YAML text; syntax errors, keys written twice and non-string keys become diagnostics.
+    /// The first key written twice ends the reading, as a configuration or a manifest (which
+    /// may be large) has nothing more to tell once it is refused.
     public static func parse(_ text: String, path: String) -> Result<YAMLTree?, DiagnosticsError> {
-        let parsed = parseKeepingRepeatedKeys(text, path: path)
+        let parsed = parse(text, path: path, settingRepeatsAside: false)
         return parsed.problems.isEmpty ? .success(parsed.tree) : .failure(DiagnosticsError(parsed.problems))
     }
 
@@ -72,9 +74,15 @@ public struct YAMLTree: Sendable, Equatable {
     /// (every problem at once; one repeated key hid all the others). Any other problem gives no
     /// tree. Nil tree and no problem: the document is empty.
     static func parseKeepingRepeatedKeys(_ text: String, path: String) -> (tree: YAMLTree?, problems: [Diagnostic]) {
+        parse(text, path: path, settingRepeatsAside: true)
+    }
+
+    private static func parse(_ text: String, path: String, settingRepeatsAside: Bool) -> (tree: YAMLTree?, problems: [Diagnostic]) {
         // A byte order mark, as editors on Windows write one, is no part of the document: libyaml,
         // told the text is UTF-8, read it as a character, and `\u{FEFF}mapping: x` failed at line 2.
-        if text.unicodeScalars.first == "\u{FEFF}" { return parseKeepingRepeatedKeys(String(text.unicodeScalars.dropFirst()), path: path) }
+        if text.unicodeScalars.first == "\u{FEFF}" {
+            return parse(String(text.unicodeScalars.dropFirst()), path: path, settingRepeatsAside: settingRepeatsAside)
+        }
         // Before composing: an alias bomb blows up in whatever walks the composed tree.
         if let alias = YAMLAliases.first(in: text) {
             let problem = Diagnostic(
@@ -84,6 +92,10 @@ public struct YAMLTree: Sendable, Equatable {
         }
         var text = text
         var repeats: [Diagnostic] = []
+        var setAsideKeys: Set<String> = []
+        // Each reading again costs a reading of the whole text: bounded by bytes read, so that a
+        // large file full of repeats costs a few readings, not minutes.
+        var bytesLeft = settingRepeatsAside ? maximumBytesReadForRepeats : 0
         let node: Node?
         while true {
             do {
@@ -94,40 +106,57 @@ public struct YAMLTree: Sendable, Equatable {
                 node = try Yams.compose(yaml: text, .basic, .default, .utf8)
                 break
             } catch let error as YamlError {
-                // libyaml stops at the first mapping with a key written twice. The repeat is
-                // reported, then written out of the way (`setAside`) and the text read again, up
-                // to `maximumRepeatsSetAside` times.
-                if case .duplicatedKeysInMapping(let keys, let context) = error, let key = keys.first,
-                    repeats.count < maximumRepeatsSetAside,
-                    let place = repeatedKey(key, in: text, from: (context.mark.line, context.mark.column)),
-                    let patched = setAside(keyAt: place, in: text, number: repeats.count)
+                // Yams stops at the first mapping with a key written twice, naming every key
+                // repeated there. Each repeat is reported where it is written, then written out of
+                // the way (`setAside`), and the text is read again.
+                bytesLeft -= text.utf8.count
+                if case .duplicatedKeysInMapping(let keys, let context) = error, bytesLeft >= 0,
+                    setAsideKeys.count + keys.count <= setAsideMarks.count
                 {
-                    let one = YamlError.duplicatedKeysInMapping(duplicates: [key], context: context)
-                    repeats.append(YAMLTree.diagnostic(for: one, path: path, text: text))
-                    text = patched
-                    continue
+                    var patched = text
+                    var found: [Diagnostic] = []
+                    for key in keys {
+                        // Each search reads the text again too.
+                        bytesLeft -= text.utf8.count
+                        guard bytesLeft >= 0,
+                            let place = repeatedKey(key, in: patched, from: (context.mark.line, context.mark.column)),
+                            let renamed = setAside(keyAt: place, in: patched, number: setAsideKeys.count)
+                        else { break }
+                        found.append(
+                            Diagnostic(
+                                .error, "duplicate key '\(PIIMasker().maskText(key))' in a mapping",
+                                at: SourceLocation(file: path, line: place.line, column: place.column)))
+                        setAsideKeys.insert(renamed.key)
+                        patched = renamed.text
+                    }
+                    if found.count == keys.count {
+                        repeats += found
+                        text = patched
+                        continue
+                    }
                 }
-                return (nil, repeats + [YAMLTree.diagnostic(for: error, path: path, text: text)])
+                return (nil, (repeats + [YAMLTree.diagnostic(for: error, path: path, text: text)]).sorted { $0.location < $1.location })
             } catch {
                 return (nil, repeats + [Diagnostic(.error, "invalid YAML: \(error)", at: SourceLocation(file: path))])
             }
         }
         guard let node else { return (nil, repeats) }
         var problems: [Diagnostic] = []
-        let tree = YAMLTree(node: node, path: path, problems: &problems, dropsSetAside: !repeats.isEmpty)
+        let tree = YAMLTree(node: node, path: path, problems: &problems, setAside: setAsideKeys)
         return problems.isEmpty ? (tree, repeats) : (nil, repeats + problems)
     }
 
-    /// How many keys written twice a document may have and still be read on, for its other
-    /// problems: each costs one more reading of the whole text.
-    static let maximumRepeatsSetAside = 20
+    /// How many bytes of text a document with keys written twice may be read for, in all (a
+    /// reading and a search for each repeat), to find its other problems: 4 MiB, a rule file of
+    /// 100 KB forty times; a larger file gets fewer, down to the first repeat alone.
+    static let maximumBytesReadForRepeats = 4 << 20
 
     /// The text with the first character of the key written at `place` (its 1-based line and
     /// column, in Unicode scalars, as `repeatedKey` gives it) replaced with a character of
     /// private use that no one types, a different one for each key set aside (U+E000 for the
-    /// first), so that no key has its name; `init` leaves such keys out of the tree. One
-    /// character for one: every other line and column stays where it is.
-    private static func setAside(keyAt place: (line: Int, column: Int), in text: String, number: Int) -> String? {
+    /// first), and the key as renamed, which `init` leaves out of the tree. One character for
+    /// one: every other line and column stays where it is.
+    private static func setAside(keyAt place: (line: Int, column: Int), in text: String, number: Int) -> (text: String, key: String)? {
         let scalars = text.unicodeScalars
         var index = scalars.startIndex
         for _ in 1..<max(1, place.line) {
@@ -135,19 +164,27 @@ public struct YAMLTree: Sendable, Equatable {
             index = scalars.index(after: newline)
         }
         guard let at = scalars.index(index, offsetBy: place.column - 1, limitedBy: scalars.endIndex), at < scalars.endIndex,
-            let mark = Unicode.Scalar(setAsideMarks.lowerBound + UInt32(number))
+            number < setAsideMarks.count, let mark = Unicode.Scalar(setAsideMarks.lowerBound + UInt32(number))
         else { return nil }
         var patched = String.UnicodeScalarView()
         patched.append(contentsOf: scalars[..<at])
         patched.append(mark)
         patched.append(contentsOf: scalars[scalars.index(after: at)...])
-        return String(patched)
+        // The key as the text now spells it: from the mark to the `:` that ends a plain key.
+        var key = String.UnicodeScalarView([mark])
+        var rest = scalars.index(after: at)
+        while rest < scalars.endIndex, scalars[rest] != ":" {
+            key.append(scalars[rest])
+            rest = scalars.index(after: rest)
+        }
+        return (String(patched), String(key).trimmingWhitespace)
     }
 
     /// The first characters of the keys `setAside` renames.
-    private static let setAsideMarks: Range<UInt32> = 0xE000..<(0xE000 + UInt32(maximumRepeatsSetAside))
+    private static let setAsideMarks: Range<UInt32> = 0xE000..<0xE100
 
-    private init(node: Node, path: String, problems: inout [Diagnostic], dropsSetAside: Bool) {
+    /// - Parameter setAside: the keys `setAside` renamed, left out of the tree.
+    private init(node: Node, path: String, problems: inout [Diagnostic], setAside: Set<String>) {
         let location = YAMLTree.location(node.mark, path: path)
         self.location = location
         // A tag (`!!int 5`, `!!python/object:os.system`, `!custom`) was read past without a
@@ -163,7 +200,7 @@ public struct YAMLTree: Sendable, Equatable {
         case .scalar(let scalar):
             content = .scalar(YAMLTree.typed(scalar))
         case .sequence(let sequence):
-            content = .sequence(sequence.map { YAMLTree(node: $0, path: path, problems: &problems, dropsSetAside: dropsSetAside) })
+            content = .sequence(sequence.map { YAMLTree(node: $0, path: path, problems: &problems, setAside: setAside) })
         case .mapping(let mapping):
             var pairs: [(key: String, keyLocation: SourceLocation, value: YAMLTree)] = []
             var seen: Set<String> = []
@@ -174,14 +211,17 @@ public struct YAMLTree: Sendable, Equatable {
                     continue
                 }
                 // A repeat already reported, renamed by `setAside`.
-                if dropsSetAside, let first = keyScalar.string.unicodeScalars.first, YAMLTree.setAsideMarks.contains(first.value) {
-                    continue
+                if !setAside.isEmpty, setAside.contains(keyScalar.string) { continue }
+                if let tag = YAMLTree.unsupportedTag(of: key) {
+                    problems.append(
+                        Diagnostic(
+                            .error, "YAML tags are not supported (\(tag)); write the key without it", at: keyLocation))
                 }
                 if !seen.insert(keyScalar.string).inserted {
                     problems.append(Diagnostic(.error, "duplicate key '\(keyScalar.string)'", at: keyLocation))
                 }
                 pairs.append(
-                    (keyScalar.string, keyLocation, YAMLTree(node: value, path: path, problems: &problems, dropsSetAside: dropsSetAside)))
+                    (keyScalar.string, keyLocation, YAMLTree(node: value, path: path, problems: &problems, setAside: setAside)))
             }
             content = .mapping(pairs)
         case .alias:
@@ -256,7 +296,9 @@ public struct YAMLTree: Sendable, Equatable {
         guard !key.isEmpty, let pattern = try? Regex(#"(?:^|[\s{,])("# + NSRegularExpression.escapedPattern(for: key) + #")\s*:(?:\s|$)"#)
         else { return nil }
         var first: (line: Int, column: Int)?
-        for (offset, written) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+        // Split on the scalar: "\r\n" is one `Character`, and a file with CRLF line ends was one line.
+        for (offset, scalars) in text.unicodeScalars.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+            let written = Substring(String(String.UnicodeScalarView(scalars)))
             let line = offset + 1
             guard line >= start.line else { continue }
             // The line without its comment (from a `#` at its start or after a space).
