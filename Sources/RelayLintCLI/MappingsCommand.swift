@@ -95,8 +95,11 @@ struct MappingsCommand: ParsableCommand {
             for result in results {
                 if let problem = result.problem {
                     failed += 1
+                    var shown = masker.maskText(problem)
+                    // Two addresses may mask alike (`jane@` and `john@example.com`).
+                    if shown != problem { shown += " (addresses and numbers masked: --show-pii shows them)" }
                     try StandardOutput.writeLines(
-                        "FAIL \(result.mapping): \(masker.maskText(result.example))", "  \(result.location): \(masker.maskText(problem))")
+                        "FAIL \(result.mapping): \(masker.maskText(result.example))", "  \(result.location): \(shown)")
                 } else {
                     try StandardOutput.writeLines("PASS \(result.mapping): \(masker.maskText(result.example))")
                 }

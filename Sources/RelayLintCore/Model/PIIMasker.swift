@@ -266,17 +266,9 @@ public struct PIIMasker: Sendable {
         guard first == "+" || first == "(" || isDigit(first) else { return nil }
         if start > 0 {
             let before = scalars[start - 1]
-            if isASCIIAlphanumeric(before) || before.properties.isAlphabetic || "_+•".unicodeScalars.contains(before) {
-                // `SignUp+14155550123`, `tel+14155550123`: a `+` and 8 to 15 digits in a row is
-                // an international number after a letter too (after a digit, `1.0.0+20130313`,
-                // it is a version's build).
-                // A letter right after it makes it part of a word (`SKU+12345678A`).
-                guard first == "+", before == "_" || before.properties.isAlphabetic,
-                    let end = compactInternationalNumberEnd(in: scalars, plusAt: start),
-                    end == scalars.count || !(isASCIIAlphanumeric(scalars[end]) || scalars[end].properties.isAlphabetic)
-                else { return nil }
-                return end
-            }
+            // After a letter, a `+` and digits are part of a word: a version's build
+            // (`1.0.0-beta+20130313144700`), an id (`tenant+123456789`), a query (`q=a+1234567890`).
+            if isASCIIAlphanumeric(before) || before.properties.isAlphabetic || "_+•".unicodeScalars.contains(before) { return nil }
             // `phone:+1…` and `tel:0612…` are numbers; `12:34`, `v1.2`, `a-1`, `#12` and `x=12` are not.
             if first != "+" && "-./:@#&=\\".unicodeScalars.contains(before) && !isTelephoneURI(scalars, numberAt: start) { return nil }
         }

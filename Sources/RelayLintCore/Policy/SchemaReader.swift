@@ -104,7 +104,7 @@ struct SchemaReader {
 
     /// The allowed word nearest to a misspelt one, if it is close enough to be a typo.
     static func closest(to word: String, in candidates: [String]) -> String? {
-        // Ties go to the first name in order, so that the same mistake gets the same suggestion.
+        // Ties go to the name first in alphabetical order, so that a mistake gets the same suggestion every run.
         let scored = candidates.map { ($0, editDistance(word, $0)) }.min { ($0.1, $0.0) < ($1.1, $1.0) }
         guard let (best, distance) = scored, distance <= max(2, word.count / 3) else { return nil }
         return best

@@ -18,15 +18,47 @@ import Testing
     /// `concat` leaves null out as it leaves out an absent value.
     @Test(arguments: [
         ("1.0", "one"), ("1e2", "hundred"), ("0.50", "half"), ("100", "hundred"), ("2", "other"), (#""1.0""#, "other"),
+        (#""100""#, "hundred"),
     ])
     func aLookupFindsANumberByItsValue(value: String, expected: String) throws {
+        let mapping = try MappingLoader.load(
+            text: """
+                mapping: m
+                recognize: {path: code, exists: true}
+                defaults: {id: {value: e1}, time: {value: "2026-01-01T00:00:00Z"}, subject: {value: u1}}
+                events:
+                  - type: t
+                    fields:
+                      kind: {lookup: {path: code}, table: {1: one, "100": hundred, 0.5: half}, default: other}
+                      joined: {concat: [{path: name}, {path: none}]}
+                """, path: "m.yml", sha256: ""
+        ).get()
         let record = try JSONParser.parseDocument(#"{"code": "# + value + #", "none": null, "name": "n"}"#)
-        let scope = MappingScope(record: record, tokens: TokenReader(keys: nil))
-        let lookup = MappingExpression.lookup(
-            .path(try #require(MappingPath("code"))),
-            table: ["1": .string("one"), "100": .string("hundred"), "0.5": .string("half")], default: .constant(.string("other")))
-        #expect(try lookup.evaluate(in: scope) == .string(expected))
-        let joined = MappingExpression.concat([.path(try #require(MappingPath("name"))), .path(try #require(MappingPath("none")))])
-        #expect(try joined.evaluate(in: scope) == .string("n"))
+        guard case .events(let events) = RecordMapper(mapping: mapping, tokens: TokenReader(keys: nil)).map(record) else {
+            Issue.record("the record gave no event")
+            return
+        }
+        let fields = Dictionary(uniqueKeysWithValues: events[0].fields.map { ($0.0, $0.1) })
+        #expect(fields["kind"] == .string(expected))
+        #expect(fields["joined"] == .string("n"))
+    }
+
+    /// Two keys of one table that are the same number would find one entry or the other by the
+    /// order of a dictionary.
+    @Test func aTableWithTwoKeysOfOneNumberIsAnError() {
+        let text = """
+            mapping: m
+            recognize: {path: code, exists: true}
+            defaults: {id: {value: e1}, time: {value: "2026-01-01T00:00:00Z"}, subject: {value: u1}}
+            events: [{type: {lookup: {path: code}, table: {1: a, 1.0: b, "1.00": c}}}]
+            """
+        guard case .failure(let error) = MappingLoader.load(text: text, path: "m.yml", sha256: "") else {
+            Issue.record("the mapping loaded")
+            return
+        }
+        #expect(
+            error.diagnostics.map { "\($0.location.line):\($0.location.column ?? 0) \($0.message)" } == [
+                "4:54 table keys '1' and '1.0' are the same number", "4:62 table keys '1.0' and '1.00' are the same number",
+            ])
     }
 }

@@ -257,6 +257,22 @@ import Testing
         #expect(ruleLines.filter { $0.hasPrefix("3:1 unknown key 'severty'") }.count == 1, "\(ruleLines)")
     }
 
+    /// Repeats in a file with CRLF line ends, and several repeats of one mapping, are each
+    /// reported where they are written, with the file's other problems: a CRLF file was one
+    /// line to the search for the repeat, and one mapping's repeats took one reading each.
+    @Test func repeatsInACRLFFileAndManyInOneMappingAreEachReported() {
+        let keys = (1...30).map { "  k\($0): 1\r\n  k\($0): 2\r\n" }.joined()
+        let text = "mapping: m\r\nrecognize: {path: u, is: string}\r\nlet:\r\n" + keys + "bogus: 1\r\nevents: [{type: t}]\r\n"
+        guard case .failure(let error) = MappingLoader.load(text: text, path: "m.yml", sha256: "") else {
+            Issue.record("the mapping loaded")
+            return
+        }
+        let lines = error.diagnostics.map { "\($0.location.line):\($0.location.column ?? 0) \($0.message)" }
+        #expect(lines.filter { $0.contains("duplicate key") }.count == 30, "\(lines)")
+        #expect(lines.contains("5:3 duplicate key 'k1' in a mapping"), "\(lines)")
+        #expect(lines.contains { $0.hasPrefix("64:1 unknown key 'bogus'") }, "\(lines)")
+    }
+
     /// A byte that is not UTF-8 in a YAML file (a mapping, a manifest) is an error at its line
     /// and column, as in a rule file or a log: it was replaced with U+FFFD, silently, and
     /// `type: "dat\xFFa"` made events of a type of its own.

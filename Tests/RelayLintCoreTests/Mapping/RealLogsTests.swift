@@ -395,6 +395,8 @@ import Testing
         "apple_sub,subject\r001437.nobody.1204,h986jXVzcJaAF9mILnxg5bX59wxD\r",
         // A spreadsheet's empty row is saved as a row of empty cells.
         "apple_sub,subject\n,\n001437.nobody.1204,h986jXVzcJaAF9mILnxg5bX59wxD\n",
+        // A space after a quoted cell, as a hand-aligned file has.
+        "apple_sub,subject\n\"001437.nobody.1204\" ,h986jXVzcJaAF9mILnxg5bX59wxD\n",
     ])
     func aSubjectMapAsSpreadsheetsSaveItJoinsItsRows(contents: String) throws {
         let claims =

@@ -21,10 +21,11 @@ enum CSVText {
     ///
     /// `strayText` is told the line of each row where text follows a quoted field's closing
     /// quote (`"Bob "B" Jr`), and the field's position: not CSV, and the sign of a quote that was
-    /// bare text, whose quoted field may have run on over the rows after it.
+    /// bare text, whose quoted field may have run on over the rows after it. Without
+    /// `spaceAfterQuoteIsStray`, a space or tab right after the quote is not (cells trimmed anyway).
     static func forEachRow(
         of text: String, maxFields: Int, crEndsRows: Bool = false, backslashEscapesQuotes: Bool = false,
-        strayText: ((_ line: Int, _ field: Int) -> Void)? = nil,
+        strayText: ((_ line: Int, _ field: Int) -> Void)? = nil, spaceAfterQuoteIsStray: Bool = true,
         _ body: (_ fields: [String], _ fieldCount: Int, _ line: Int) throws -> Void
     ) rethrows {
         var fields: [String] = []
@@ -54,7 +55,9 @@ enum CSVText {
                     } else {
                         inQuotes = false
                         pending = following
-                        if let following, following != ",", following != "\n", following != "\r", let strayText {
+                        if let following, following != ",", following != "\n", following != "\r",
+                            spaceAfterQuoteIsStray || (following != " " && following != "\t"), let strayText
+                        {
                             strayText(rowStart, fieldCount)
                         }
                     }

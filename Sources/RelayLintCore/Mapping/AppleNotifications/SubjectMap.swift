@@ -51,7 +51,10 @@ enum SubjectMap {
         var strayTextLines: Set<Int> = []
         var headerSeen = false
         do {
-            try CSVText.forEachRow(of: text, maxFields: 3, crEndsRows: true, strayText: { line, _ in strayTextLines.insert(line) }) {
+            try CSVText.forEachRow(
+                of: text, maxFields: 3, crEndsRows: true, strayText: { line, _ in strayTextLines.insert(line) },
+                spaceAfterQuoteIsStray: false
+            ) {
                 fields, fieldCount, line in
                 let cells = fields.map(\.trimmingWhitespace)
                 // An empty row, or a spreadsheet's row of empty cells (`,`).

@@ -13,7 +13,10 @@ enum MappingExampleRunner {
     /// example of it passes; but a log that starts with it is not read with this mapping, which
     /// the example alone never shows.
     private static func recognition(of example: MappingExample, by mapping: LogMapping) -> String? {
-        guard example.notJSON == nil, !RecordMapper(mapping: mapping, tokens: TokenReader(keys: nil)).recognizes(example.record) else {
+        // A record that is no object is an example of an invalid record, not of a log's first.
+        guard example.notJSON == nil, example.record.objectValue != nil,
+            !RecordMapper(mapping: mapping, tokens: TokenReader(keys: nil)).recognizes(example.record)
+        else {
             return nil
         }
         return "the mapping's 'recognize' does not hold for this record: a log that starts with it is not read with this "

@@ -44,14 +44,9 @@ indirect enum MappingExpression: Sendable, Equatable {
         case .lookup(let key, let table, let fallback):
             if let key = try key.evaluate(in: scope), let text = MappingExpression.text(of: key) {
                 if let value = table[text] { return value }
-                // A number by its value, as conditions compare it: `1.0`, `1e0` or `01` finds the
-                // entry `1`, whatever the logger's encoder wrote.
-                if case .number(let number) = key {
-                    let normalized = JSONNumber.normalize(number.text)
-                    for (entry, value) in table where JSONNumber.normalize(entry) == normalized && Self.isNumber(entry) {
-                        return value
-                    }
-                }
+                // A number by its value, as conditions compare it: `1.0` or `1e0` finds the entry
+                // `1`, whatever the logger's encoder wrote.
+                if case .number(let number) = key, let value = table[Self.numberKey(number.text)] { return value }
             }
             return try fallback?.evaluate(in: scope)
         case .lastPart(let inner, let separator):
@@ -152,12 +147,9 @@ indirect enum MappingExpression: Sendable, Equatable {
     }
 
     /// A table key or a last part can be read from strings, numbers and booleans.
-    /// Whether a table's key is written as a JSON number.
-    private static func isNumber(_ text: String) -> Bool {
-        guard let first = text.utf8.first, first == UInt8(ascii: "-") || (0x30...0x39).contains(first) else { return false }
-        if case .number? = try? JSONParser.parseDocument(text) { return true }
-        return false
-    }
+    /// Where a lookup table holds the entry of a key written as a number, by its value: a text
+    /// no YAML key is written as (it starts with NUL), so that no key of the table's own takes it.
+    static func numberKey(_ number: String) -> String { "\u{0}number:" + JSONNumber.normalize(number) }
 
     static func text(of value: JSONValue) -> String? {
         switch value {

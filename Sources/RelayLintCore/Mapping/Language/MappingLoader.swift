@@ -203,8 +203,11 @@ struct MappingLoader {
     mutating func expression(_ tree: YAMLTree, what: String) -> MappingExpression? {
         switch tree.content {
         case .scalar(let value):
-            // `scope: $v` is the text "$v", which a reader of the mapping takes for the value.
-            if case .string(let text) = value, text.hasPrefix("$"), MappingPath(text)?.variable != nil {
+            // `scope: $v` is the text "$v", which a reader of the mapping takes for the value of
+            // `$v`; only a name the mapping gives is taken for a mistake (`"$1.99"` is text).
+            if case .string(let text) = value, let variable = MappingPath(text)?.variable,
+                known.contains(variable) || declared.contains(variable) || variable == "item"
+            {
                 reader.report(
                     "\(what) is the text '\(text)'; to read the value write {path: \(text)} (or {value: \"\(text)\"} for the text)",
                     at: tree.location)
@@ -280,7 +283,19 @@ struct MappingLoader {
                     return nil
                 }
                 var table: [String: JSONValue] = [:]
-                for row in rows { table[row.key] = row.value.jsonValue }
+                // Keys written as numbers are found by value too (`MappingExpression.numberKey`);
+                // two of one value would make the entry found depend on the order of a dictionary.
+                var numbers: [String: String] = [:]
+                for row in rows {
+                    table[row.key] = row.value.jsonValue
+                    guard JSONNumber.value(written: row.key) != nil else { continue }
+                    let key = MappingExpression.numberKey(row.key)
+                    if let earlier = numbers[key] {
+                        reader.report("table keys '\(earlier)' and '\(row.key)' are the same number", at: row.keyLocation)
+                    }
+                    numbers[key] = row.key
+                    table[key] = row.value.jsonValue
+                }
                 return .lookup(key, table: table, default: map["default"].flatMap { expression($0.value, what: "'default'") })
             case "last_part":
                 guard let value = expression(inner, what: "'last_part'") else { return nil }

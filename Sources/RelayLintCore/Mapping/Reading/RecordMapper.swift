@@ -192,6 +192,7 @@ final class RecordMapper {
     func recognizes(_ record: JSONValue) -> Bool {
         layout.fill(record, into: scope.slots)
         scope.begin()
+        scope.valueBytesLimit = InputLimits.eventBytes(ofRecord: 0)
         return (try? recognize.holds(in: scope)) == true
     }
 
