@@ -125,36 +125,34 @@ import Testing
         #expect((skipped.first?["location"] as? [String: Any])?["line"] as? Int == 6)
     }
 
+    /// Runs a shell command line made by `line` from the built executable's quoted path.
+    static func shell(_ line: (String) -> String) throws -> CommandRunner.Result {
+        let binary = "'" + CommandRunner.productsDirectory.appendingPathComponent("relaylint").path + "'"
+        return try CommandRunner.run(["-c", line(binary)], executable: URL(fileURLWithPath: "/bin/sh"))
+    }
+
     /// Standard input closed (`<&-`) is nothing to read, not an empty log: the first file
     /// opened took its place, and `--events -` read it, or nothing, and passed as clean.
     @Test func aClosedStandardInputIsAnError() throws {
-        let binary = CommandRunner.productsDirectory.appendingPathComponent("relaylint").path
-        let result = try CommandRunner.run(
-            ["-c", "'\(binary)' check --accounts '\(Fixtures.path("Examples/accounts.json"))' --events - <&-"],
-            executable: URL(fileURLWithPath: "/bin/sh"))
-        #expect(result.status == 2)
-        #expect(result.stderr.contains("standard input is closed"), "\(result.stderr)")
-        // Every name of standard input, given to any option that reads a file.
+        let accounts = Fixtures.path("Examples/accounts.json")
         let events = Fixtures.path("Examples/events.jsonl")
-        for arguments in ["--events /dev/fd/0", "--events /proc/self/fd/0", "--events '\(events)' --subject-map /dev/stdin"] {
-            let named = try CommandRunner.run(
-                ["-c", "'\(binary)' check \(arguments) <&-"], executable: URL(fileURLWithPath: "/bin/sh"))
+        // Every name of standard input, given to any option that reads a file.
+        for arguments in [
+            "--accounts '\(accounts)' --events -", "--events /dev/fd/0", "--events /proc/self/fd/0",
+            "--events '\(events)' --subject-map /dev/stdin",
+        ] {
+            let named = try Self.shell { "\($0) check \(arguments) <&-" }
             #expect(named.status == 2, "\(arguments): \(named.stderr)")
             #expect(named.stderr.contains("standard input is closed"), "\(arguments): \(named.stderr)")
         }
-        let file = try CommandRunner.run(
-            ["-c", "'\(binary)' check --events '\(Fixtures.path("Examples/events.jsonl"))' --format json <&-"],
-            executable: URL(fileURLWithPath: "/bin/sh"))
+        let file = try Self.shell { "\($0) check --events '\(events)' --format json <&-" }
         #expect(file.status == 1, "a closed standard input takes nothing from a run that does not read it: \(file.stderr)")
     }
 
     /// Gzip on standard input is not decompressed: it is refused as what it is, not as
     /// "invalid JSON" at byte 0x1F.
     @Test func gzipOnStandardInputIsRefusedAsCompressedData() throws {
-        let binary = CommandRunner.productsDirectory.appendingPathComponent("relaylint").path
-        let result = try CommandRunner.run(
-            ["-c", "gzip -c '\(Fixtures.path("Examples/events.jsonl"))' | '\(binary)' check --events -"],
-            executable: URL(fileURLWithPath: "/bin/sh"))
+        let result = try Self.shell { "gzip -c '\(Fixtures.path("Examples/events.jsonl"))' | \($0) check --events -" }
         #expect(result.status == 2)
         #expect(result.stderr.contains("this is gzip-compressed data"), "\(result.stderr)")
     }
