@@ -22,6 +22,11 @@ struct MappingsCommand: ParsableCommand {
             help: ArgumentHelp("Configuration file whose `mappings:` are included. Default: .relaylint.yml, if any.", valueName: "file"))
         var configPath: String?
 
+        func validate() throws {
+            guard !ArgumentChecks.areHeldBack else { return }
+            try ClosedStandardInput.refuse(paths + [configPath])
+        }
+
         func load() throws -> MappingSet {
             var configured: [String] = []
             if let path = ConfigurationLoader.locate(explicit: configPath, workingDirectory: FileManager.default.currentDirectoryPath) {

@@ -18,6 +18,13 @@ struct RuleOptions: ParsableArguments {
             valueName: "file"))
     var configPath: String?
 
+    /// Run for every command that takes these options (`rules validate --rules /dev/stdin <&-`
+    /// said "rule file is empty").
+    func validate() throws {
+        guard !ArgumentChecks.areHeldBack else { return }
+        try ClosedStandardInput.refuse(paths + [configPath])
+    }
+
     /// The configuration file in force: `--config`, else `.relaylint.yml` in the working directory.
     var configurationFile: String? {
         ConfigurationLoader.locate(explicit: configPath, workingDirectory: FileManager.default.currentDirectoryPath)

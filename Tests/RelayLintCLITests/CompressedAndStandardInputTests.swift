@@ -145,6 +145,11 @@ import Testing
             #expect(named.status == 2, "\(arguments): \(named.stderr)")
             #expect(named.stderr.contains("standard input is closed"), "\(arguments): \(named.stderr)")
         }
+        for command in ["rules validate --rules /dev/stdin", "mappings validate --mapping /dev/stdin"] {
+            let validated = try Self.shell { "\($0) \(command) <&-" }
+            #expect(validated.status == 2, "\(command): \(validated.stderr)")
+            #expect(validated.stderr.contains("standard input is closed"), "\(command): \(validated.stderr)")
+        }
         let file = try Self.shell { "\($0) check --events '\(events)' --format json <&-" }
         #expect(file.status == 1, "a closed standard input takes nothing from a run that does not read it: \(file.stderr)")
     }
