@@ -163,21 +163,29 @@ public struct YAMLTree: Sendable, Equatable {
             guard let newline = scalars[index...].firstIndex(of: "\n") else { return nil }
             index = scalars.index(after: newline)
         }
-        guard let at = scalars.index(index, offsetBy: place.column - 1, limitedBy: scalars.endIndex), at < scalars.endIndex,
+        guard var at = scalars.index(index, offsetBy: place.column - 1, limitedBy: scalars.endIndex), at < scalars.endIndex,
             number < setAsideMarks.count, let mark = Unicode.Scalar(setAsideMarks.lowerBound + UInt32(number))
         else { return nil }
+        // A quoted key is renamed inside its quotes, and ends at the closing one.
+        var end: Unicode.Scalar = ":"
+        if scalars[at] == "\"" || scalars[at] == "'" {
+            end = scalars[at]
+            at = scalars.index(after: at)
+            guard at < scalars.endIndex, scalars[at] != end else { return nil }
+        }
         var patched = String.UnicodeScalarView()
         patched.append(contentsOf: scalars[..<at])
         patched.append(mark)
         patched.append(contentsOf: scalars[scalars.index(after: at)...])
-        // The key as the text now spells it: from the mark to the `:` that ends a plain key.
+        // The key as the text now spells it: from the mark to the `:` that ends a plain key, or
+        // to the closing quote.
         var key = String.UnicodeScalarView([mark])
         var rest = scalars.index(after: at)
-        while rest < scalars.endIndex, scalars[rest] != ":" {
+        while rest < scalars.endIndex, scalars[rest] != end {
             key.append(scalars[rest])
             rest = scalars.index(after: rest)
         }
-        return (String(patched), String(key).trimmingWhitespace)
+        return (String(patched), end == ":" ? String(key).trimmingWhitespace : String(key))
     }
 
     /// The first characters of the keys `setAside` renames.
@@ -290,10 +298,13 @@ public struct YAMLTree: Sendable, Equatable {
     /// Where `key` is written a second time as a key of the mapping libyaml marks at `start` (the
     /// mapping, or its first key): in a block mapping, the next time it is written at the
     /// column of the mapping's keys, before a line indented less ends the mapping; in a flow
-    /// mapping (`{a: 1, a: 2}`), on the same line. Comments are no keys. Nil when the text does
-    /// not show it so (a key spelled with quotes or escapes, a flow mapping over several lines).
+    /// mapping (`{a: 1, a: 2}`), on the same line. Comments are no keys. A key may be written
+    /// plain or in quotes (`"title":`), as it is. Nil when the text does not show it so (a key
+    /// spelled with escapes, a flow mapping over several lines).
     static func repeatedKey(_ key: String, in text: String, from start: (line: Int, column: Int)) -> (line: Int, column: Int)? {
-        guard !key.isEmpty, let pattern = try? Regex(#"(?:^|[\s{,])("# + NSRegularExpression.escapedPattern(for: key) + #")\s*:(?:\s|$)"#)
+        let written = NSRegularExpression.escapedPattern(for: key)
+        guard !key.isEmpty,
+            let pattern = try? Regex(#"(?:^|[\s{,])((?:"# + written + #"|""# + written + #""|'"# + written + #"'))\s*:(?:\s|$)"#)
         else { return nil }
         var first: (line: Int, column: Int)?
         // Split on the scalar: "\r\n" is one `Character`, and a file with CRLF line ends was one line.

@@ -250,6 +250,11 @@ import Testing
         #expect(lines.contains { $0.hasPrefix("10:41 duplicate key 'x'") }, "\(lines)")
         #expect(lines.contains { $0.hasPrefix("10:47 duplicate key 'y'") }, "\(lines)")
         #expect(lines.count == 5, "\(lines)")
+        let quoted = RuleLoader.load(text: "\"title\": a\n'title': b\ntitle: c\nbogus: 1\n", path: "r.yml", sha256: "").diagnostics
+        let quotedLines = quoted.map { "\($0.location.line):\($0.location.column ?? 0) \($0.message)" }
+        #expect(quotedLines.contains("2:1 duplicate key 'title' in a mapping"), "\(quotedLines)")
+        #expect(quotedLines.contains("3:1 duplicate key 'title' in a mapping"), "\(quotedLines)")
+        #expect(quotedLines.contains { $0.hasPrefix("4:1 unknown key 'bogus'") }, "\(quotedLines)")
         let rule = RuleLoader.load(text: "id: r\nid: s\nseverty: error\n", path: "r.yml", sha256: "")
         let ruleLines = rule.diagnostics.map { "\($0.location.line):\($0.location.column ?? 0) \($0.message)" }
         #expect(ruleLines.contains { $0.hasPrefix("2:1 duplicate key 'id'") }, "\(ruleLines)")
