@@ -187,9 +187,8 @@ struct CheckCommand: ParsableCommand {
             throw ValidationError(
                 "standard input can be read once: give - (or /dev/stdin) at most once, to --events or to --accounts")
         }
-        try ClosedStandardInput.refuse(
-            eventPaths + accountPaths + mappingPaths + subjectMaps + appleKeysPaths + manifestPaths + baselines + rules.paths
-                + [rules.configPath])
+        // The rule options refuse their own (`RuleOptions.validate`).
+        try ClosedStandardInput.refuse(eventPaths + accountPaths + mappingPaths + subjectMaps + appleKeysPaths + manifestPaths + baselines)
         if eventPaths.isEmpty && accountPaths.isEmpty {
             throw ValidationError("nothing to check: give --events FILE and/or --accounts FILE")
         }

@@ -58,7 +58,7 @@ struct MergeCommand: ParsableCommand {
 
     func validate() throws {
         guard !ArgumentChecks.areHeldBack else { return }
-        try ClosedStandardInput.refuse(reports + rules.paths + [rules.configPath, sources, manifestPath, baseline])
+        try ClosedStandardInput.refuse(reports + [sources, manifestPath, baseline])
         if reporting.failOn != "never" && Severity(rawValue: reporting.failOn) == nil {
             throw ValidationError("--fail-on must be error, warning, note or never; found '\(reporting.failOn)'")
         }

@@ -19,37 +19,26 @@ public struct PIIMasker: Sendable {
     /// (`auth0|jane@example.com`) is masked too, as every address in a report is; digits inside
     /// an id are not taken for a phone number (`20260115-000123`, `uid+12345678901`): a
     /// reviewer must find the account by the id the report prints.
-    public func maskSubjectID(_ id: String) -> String {
+    func maskSubjectID(_ id: String) -> String {
         guard isEnabled, Self.mayHoldPII(id) else { return id }
         let separated = FoldedText(id, controls: .separating)
-        let whole = 0..<separated.original.count
+        let original = separated.original
+        // Where the id's own text starts and ends, spaces around it aside.
+        let start = original.prefix { $0 == " " }.count
+        let end = original.count - original.reversed().prefix { $0 == " " }.count
         let kept = Self.masks(in: separated).filter { mask in
-            mask.replacement.contains("@")
-                || (mask.range.lowerBound <= Self.leadingSpaces(of: separated.original)
-                    && mask.range.upperBound >= whole.upperBound - Self.trailingSpaces(of: separated.original))
+            mask.replacement.contains("@") || (mask.range.lowerBound <= start && mask.range.upperBound >= end)
         }
-        guard !kept.isEmpty else { return id }
-        var output = String.UnicodeScalarView()
-        var copied = 0
-        for mask in kept {
-            output.append(contentsOf: separated.original[copied..<mask.range.lowerBound])
-            output.append(contentsOf: mask.replacement)
-            copied = mask.range.upperBound
-        }
-        output.append(contentsOf: separated.original[copied...])
-        return String(output)
+        return kept.isEmpty ? id : Self.text(original, with: kept)
     }
 
     /// A text with each whole `id` in it masked as a subject id (`maskSubjectID`) and the rest
     /// as free text: a finding's message names its subject, which free-text masking would cut
     /// into where the id holds digits.
-    public func maskText(_ text: String, keepingSubjectID id: String) -> String {
+    func maskText(_ text: String, keepingSubjectID id: String) -> String {
         guard isEnabled, !id.isEmpty, text.contains(id) else { return maskText(text) }
         return text.split(separator: id, omittingEmptySubsequences: false).map { maskText(String($0)) }.joined(separator: maskSubjectID(id))
     }
-
-    private static func leadingSpaces(of scalars: [Unicode.Scalar]) -> Int { scalars.prefix { $0 == " " }.count }
-    private static func trailingSpaces(of scalars: [Unicode.Scalar]) -> Int { scalars.reversed().prefix { $0 == " " }.count }
 
     /// Masks a value known to be a phone number (a phone field), whatever its format: a number
     /// written `0612345678` does not look like one to `mask(_:)`.
@@ -76,21 +65,25 @@ public struct PIIMasker: Sendable {
         if separated.heldControlCharacter {
             masks = Self.union(masks, Self.masks(in: FoldedText(text, controls: .leftOut)))
         }
-        guard !masks.isEmpty else { return text }
-        // The text between the masked stretches is copied as it was written; as UTF-8, once (a
-        // scalar view appended to a piece at a time took seconds for a value of a megabyte).
+        return masks.isEmpty ? text : Self.text(separated.original, with: masks)
+    }
+
+    /// The text `original` with the stretches `masks` replaced. The text between them is copied
+    /// as it was written; as UTF-8, once (a scalar view appended to a piece at a time took
+    /// seconds for a value of a megabyte).
+    private static func text(_ original: [Unicode.Scalar], with masks: [Mask]) -> String {
         var output: [UInt8] = []
-        output.reserveCapacity(text.utf8.count)
+        output.reserveCapacity(original.count)
         func append(_ scalars: some Sequence<Unicode.Scalar>) {
             for scalar in scalars { UTF8.encode(scalar) { output.append($0) } }
         }
         var copied = 0
         for mask in masks {
-            append(separated.original[copied..<mask.range.lowerBound])
+            append(original[copied..<mask.range.lowerBound])
             append(mask.replacement)
             copied = mask.range.upperBound
         }
-        append(separated.original[copied...])
+        append(original[copied...])
         return String(decoding: output, as: UTF8.self)
     }
 
@@ -368,8 +361,8 @@ public struct PIIMasker: Sendable {
     }
 
     /// Where the number ends when the `+` at `plus` is followed by 8 to 15 digits in a row: an
-    /// E.164 number as written without separators, which nothing else looks like, whatever
-    /// stands around it (`+14155550123x`).
+    /// E.164 number as written without separators, a number whatever follows it
+    /// (`+14155550123x`).
     private static func compactInternationalNumberEnd(in scalars: [Unicode.Scalar], plusAt plus: Int) -> Int? {
         guard scalars[plus] == "+" else { return nil }
         var end = plus + 1

@@ -122,10 +122,7 @@ public struct YAMLTree: Sendable, Equatable {
                             let place = repeatedKey(key, in: patched, from: (context.mark.line, context.mark.column)),
                             let renamed = setAside(keyAt: place, in: patched, number: setAsideKeys.count)
                         else { break }
-                        found.append(
-                            Diagnostic(
-                                .error, "duplicate key '\(PIIMasker().maskText(key))' in a mapping",
-                                at: SourceLocation(file: path, line: place.line, column: place.column)))
+                        found.append(repeatedKeyDiagnostic([key], at: SourceLocation(file: path, line: place.line, column: place.column)))
                         setAsideKeys.insert(renamed.key)
                         patched = renamed.text
                     }
@@ -219,7 +216,7 @@ public struct YAMLTree: Sendable, Equatable {
                     continue
                 }
                 // A repeat already reported, renamed by `setAside`.
-                if !setAside.isEmpty, setAside.contains(keyScalar.string) { continue }
+                if setAside.contains(keyScalar.string) { continue }
                 if let tag = YAMLTree.unsupportedTag(of: key) {
                     problems.append(
                         Diagnostic(
@@ -302,9 +299,9 @@ public struct YAMLTree: Sendable, Equatable {
     /// plain or in quotes (`"title":`), as it is. Nil when the text does not show it so (a key
     /// spelled with escapes, a flow mapping over several lines).
     static func repeatedKey(_ key: String, in text: String, from start: (line: Int, column: Int)) -> (line: Int, column: Int)? {
-        let written = NSRegularExpression.escapedPattern(for: key)
+        let escaped = NSRegularExpression.escapedPattern(for: key)
         guard !key.isEmpty,
-            let pattern = try? Regex(#"(?:^|[\s{,])((?:"# + written + #"|""# + written + #""|'"# + written + #"'))\s*:(?:\s|$)"#)
+            let pattern = try? Regex(#"(?:^|[\s{,])((?:"# + escaped + #"|""# + escaped + #""|'"# + escaped + #"'))\s*:(?:\s|$)"#)
         else { return nil }
         var first: (line: Int, column: Int)?
         // Split on the scalar: "\r\n" is one `Character`, and a file with CRLF line ends was one line.
@@ -329,6 +326,12 @@ public struct YAMLTree: Sendable, Equatable {
             }
         }
         return nil
+    }
+
+    /// Keys written twice in one mapping, told where the first of them is written again; keys
+    /// are masked like any address or number a message quotes.
+    private static func repeatedKeyDiagnostic(_ keys: [String], at location: SourceLocation) -> Diagnostic {
+        Diagnostic(.error, "duplicate key '\(keys.map { PIIMasker().maskText($0) }.joined(separator: "', '"))' in a mapping", at: location)
     }
 
     static func diagnostic(for error: YamlError, path: String, text: String = "") -> Diagnostic {
@@ -359,15 +362,12 @@ public struct YAMLTree: Sendable, Equatable {
                 at: SourceLocation(file: path, line: at?.line ?? 0, column: at?.column))
         case .duplicatedKeysInMapping(let duplicates, let context):
             // Not Yams's context text: for this error it is the whole document, which printed a
-            // manifest of 60 MB, addresses and all, to standard error. Keys are masked like any
-            // address or number a message quotes.
-            let keys = duplicates.map { PIIMasker().maskText($0) }.joined(separator: "', '")
+            // manifest of 60 MB, addresses and all, to standard error.
             // libyaml marks the mapping, or its first key; the key given again is what to fix.
             let place =
                 duplicates.first.flatMap { repeatedKey($0, in: text, from: (context.mark.line, context.mark.column)) }
                 ?? (context.mark.line, context.mark.column)
-            return Diagnostic(
-                .error, "duplicate key '\(keys)' in a mapping", at: SourceLocation(file: path, line: place.line, column: place.column))
+            return repeatedKeyDiagnostic(duplicates, at: SourceLocation(file: path, line: place.line, column: place.column))
         default:
             return Diagnostic(.error, "invalid YAML: \(error)", at: SourceLocation(file: path))
         }

@@ -1,6 +1,6 @@
-/// The id pass over a log joined by Apple user id and given before other logs
-/// (`MappedLogReader.eventIDs`): its records are mapped on every core for their events' ids
-/// alone, a batch per thread.
+// The id pass over a log joined by Apple user id and given before other logs
+// (`MappedLogReader.eventIDs`): its records are mapped on every core for their events' ids
+// alone, a batch per thread.
 
 /// A mapper of the id pass (`MappedLogReader.eventIDs`) and the ids of the batch it mapped last.
 final class IDMapper: @unchecked Sendable {

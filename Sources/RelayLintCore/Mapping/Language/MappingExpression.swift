@@ -146,11 +146,11 @@ indirect enum MappingExpression: Sendable, Equatable {
         }
     }
 
-    /// A table key or a last part can be read from strings, numbers and booleans.
     /// Where a lookup table holds the entry of a key written as a number, by its value: a text
     /// no YAML key is written as (it starts with NUL), so that no key of the table's own takes it.
     static func numberKey(_ number: String) -> String { "\u{0}number:" + JSONNumber.normalize(number) }
 
+    /// A table key or a last part can be read from strings, numbers and booleans.
     static func text(of value: JSONValue) -> String? {
         switch value {
         case .string(let text): text
