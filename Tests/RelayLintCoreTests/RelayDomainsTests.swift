@@ -88,6 +88,18 @@ import Testing
         #expect(PIIMasker().maskText(message, keepingSubjectID: id) == "linked to \(shown) by call +1••••••••88")
     }
 
+    /// Every place a message names its subject is kept as the subject id, whether the message is
+    /// plain ASCII (cut by bytes) or not (cut by characters), and the text between is masked.
+    @Test(arguments: [
+        ("uid+12345678901 then uid+12345678901 by jane@example.com", "uid+12345678901 then uid+12345678901 by j•••@example.com"),
+        ("uid+12345678901 → uid+12345678901 by jane@example.com", "uid+12345678901 → uid+12345678901 by j•••@example.com"),
+        ("uid+12345678901uid+12345678901, call +1 415 555 0188", "uid+12345678901uid+12345678901, call +1••••••••88"),
+        ("no subject here, call +1 415 555 0188", "no subject here, call +1••••••••88"),
+    ])
+    func aSubjectNamedTwiceInAMessageIsKeptBothTimes(message: String, shown: String) {
+        #expect(PIIMasker().maskText(message, keepingSubjectID: "uid+12345678901") == shown)
+    }
+
     @Test(arguments: [
         ("jane@example.com", "j•••@example.com"), ("x9@privaterelay.appleid.com", "x•••@privaterelay.appleid.com"),
         ("+15555550167", "+1••••••••67"), ("+1 (555) 555-0167", "+1••••••••67"), ("google.com", "google.com"),

@@ -36,8 +36,43 @@ public struct PIIMasker: Sendable {
     /// as free text: a finding's message names its subject, which free-text masking would cut
     /// into where the id holds digits.
     func maskText(_ text: String, keepingSubjectID id: String) -> String {
-        guard isEnabled, !id.isEmpty, text.contains(id) else { return maskText(text) }
-        return text.split(separator: id, omittingEmptySubsequences: false).map { maskText(String($0)) }.joined(separator: maskSubjectID(id))
+        guard isEnabled, !id.isEmpty, Self.mayHoldPII(text) else { return text }
+        guard let pieces = Self.asciiPieces(of: text, around: id) else {
+            guard text.contains(id) else { return maskText(text) }
+            return text.split(separator: id, omittingEmptySubsequences: false).map { maskText(String($0)) }
+                .joined(separator: maskSubjectID(id))
+        }
+        guard pieces.count > 1 else { return maskText(text) }
+        return pieces.map(maskText).joined(separator: maskSubjectID(id))
+    }
+
+    /// The text cut at each occurrence of `id`, as `split(separator:omittingEmptySubsequences:
+    /// false)` cuts it, found by comparing bytes; nil unless both are ASCII and the id holds no
+    /// line break, where a byte is a character (`"\r\n"` is one character, which an id without
+    /// either byte never straddles). A finding's message is cut this way for every finding of a
+    /// run: the generic search over characters took a tenth of a whole check's time.
+    private static func asciiPieces(of text: String, around id: String) -> [String]? {
+        var text = text
+        var id = id
+        return text.withUTF8 { text -> [String]? in
+            id.withUTF8 { id -> [String]? in
+                guard text.allSatisfy({ $0 < 0x80 }), id.allSatisfy({ $0 < 0x80 && $0 != 0x0A && $0 != 0x0D }) else { return nil }
+                var pieces: [String] = []
+                var start = 0
+                var index = 0
+                while index + id.count <= text.count {
+                    if text[index] == id[0], UnsafeBufferPointer(rebasing: text[index..<(index + id.count)]).elementsEqual(id) {
+                        pieces.append(String(decoding: UnsafeBufferPointer(rebasing: text[start..<index]), as: UTF8.self))
+                        index += id.count
+                        start = index
+                    } else {
+                        index += 1
+                    }
+                }
+                pieces.append(String(decoding: UnsafeBufferPointer(rebasing: text[start...]), as: UTF8.self))
+                return pieces
+            }
+        }
     }
 
     /// Masks a value known to be a phone number (a phone field), whatever its format: a number
