@@ -277,6 +277,18 @@ import Testing
         }
     }
 
+    /// `relay_senders:` left empty, or given a mapping, is told as what a list key expects.
+    @Test(arguments: [("    relay_senders:\n", "null"), ("    relay_senders: {a: b}\n", "a mapping")])
+    func aManifestListLeftEmptyAsksForAList(line: String, found: String) throws {
+        let path = try Fixtures.temporaryFile(named: "manifest.yml", contents: "apps:\n  - bundle_id: com.example.app\n" + line)
+        #expect {
+            _ = try AppManifestLoader.load(path: path, ruleKeys: [])
+        } throws: { error in
+            let messages = ((error as? DiagnosticsError)?.diagnostics ?? []).map(\.message)
+            return messages == ["'relay_senders' must be a string or a list of strings, found \(found)"]
+        }
+    }
+
     /// A `*` that is not an alias is text: in quotes, in a block scalar, inside a plain scalar.
     @Test func anAsteriskInTextIsNotAnAlias() throws {
         let text = """

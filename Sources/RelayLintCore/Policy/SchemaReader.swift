@@ -65,8 +65,12 @@ struct SchemaReader {
         case .sequence(let elements):
             let values = elements.compactMap { string($0, what: "each item of \(what)") }
             return values.count == elements.count ? values : nil
-        default:
+        case .scalar(.string), .scalar(.number):
             return string(tree, what: what).map { [$0] }
+        default:
+            // One string stands for a list of one; anything else is neither.
+            report("\(what) must be a string or a list of strings, found \(tree.kindName)", at: tree.location)
+            return nil
         }
     }
 

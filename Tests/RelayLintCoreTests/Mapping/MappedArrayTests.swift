@@ -39,6 +39,20 @@ import Testing
         }
     }
 
+    /// An array written on one line (`jq -c`) holds every record on line 1: a record that is
+    /// invalid, and an error inside one, are told by the column (in characters) they start at.
+    @Test func aRecordOfAOneLineArrayIsToldByItsColumn() throws {
+        // "é" is two bytes and one column; the bad record starts after it.
+        let first = Self.entry(1).replacingOccurrences(of: "\"u1\"", with: "\"é\"")
+        let badTime = Self.entry(2).replacingOccurrences(of: "GetAccountInfo", with: "DeleteAccount")
+            .replacingOccurrences(of: "2026-01-02T00:00:00Z", with: "yesterday")
+        let contents = "[" + first + ", " + badTime + ", 7]"
+        let column = 1 + first.count + 2 + 1
+        let report = try Self.run(contents)
+        let places = report.skipped.map { "\($0.location.line):\($0.location.column ?? 0)" }
+        #expect(places == ["1:\(column)", "1:\(column + badTime.count + 2)"], "\(report.skipped)")
+    }
+
     @Test func everyElementOfALongArrayIsRead() throws {
         let report = try Self.run("[\n" + (0..<1_300).map(Self.entry).joined(separator: ",\n") + "\n]\n")
         let input = try #require(report.inputs.first)

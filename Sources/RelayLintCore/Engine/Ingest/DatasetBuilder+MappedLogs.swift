@@ -48,19 +48,19 @@ extension DatasetBuilder {
                 summary.invalid += 1
                 try addInvalid(diagnostic, fromPipe: opened != nil)
             case .skipped(let reason, let detail, let otherFormat):
-                skip(reason, detail, at: SourceLocation(file: path, line: record.line))
+                skip(reason, detail, at: record.location(in: path))
                 if let otherFormat {
                     if let known = otherFormats.firstIndex(where: { $0.format == otherFormat && $0.reason == reason }) {
                         otherFormats[known].count += 1
                     } else {
-                        otherFormats.append((otherFormat, reason, 1, SourceLocation(file: path, line: record.line)))
+                        otherFormats.append((otherFormat, reason, 1, record.location(in: path)))
                     }
                 }
             case .events(let positions, let leftOutWithoutSubject):
                 if leftOutWithoutSubject > 0 {
                     leftOut.count += leftOutWithoutSubject
                     leftOut.records += 1
-                    leftOut.first = leftOut.first ?? SourceLocation(file: path, line: record.line)
+                    leftOut.first = leftOut.first ?? record.location(in: path)
                 }
                 batch.bytes.withUnsafeBufferPointer { buffer in
                     // Each event read where the batch holds it, not copied out (`ingest`).

@@ -39,7 +39,12 @@ struct MappedLogReader: Sendable {
     /// bytes, valid while the reading thread looks at it.
     struct DeliveredRecord {
         let line: Int
+        /// For an element of a JSON array, the column it starts at (`RecordSpan`).
+        let column: Int?
         let bytes: UnsafeBufferPointer<UInt8>
+
+        /// Where the record starts, for a note that points at it.
+        func location(in path: String) -> SourceLocation { SourceLocation(file: path, line: line, column: column) }
     }
 
     /// What one record became.
@@ -333,7 +338,7 @@ struct MappedLogReader: Sendable {
         while var slice = pipeline.next() {
             for index in slice.spans.indices {
                 let span = slice.spans[index]
-                let record = DeliveredRecord(line: span.line, bytes: UnsafeBufferPointer(rebasing: bytes[span.bytes]))
+                let record = DeliveredRecord(line: span.line, column: span.column, bytes: UnsafeBufferPointer(rebasing: bytes[span.bytes]))
                 try body(slice.outcomes[index].take()!, record, slice.batch)
             }
         }
@@ -352,10 +357,13 @@ struct MappedLogReader: Sendable {
         return caps
     }
 
-    /// A record's place: its bytes and the line it starts on.
+    /// A record's place: its bytes, the line it starts on, and for an element of a JSON array
+    /// the column (in Unicode scalars) where it starts: a `gcloud` array written on one line
+    /// holds every record on line 1, and an error must say which.
     struct RecordSpan: Sendable {
         var bytes: Range<Int>
         var line: Int
+        var column: Int? = nil
     }
 
     /// The records of a file, found a slice at a time: its non-blank lines, or the elements of
@@ -380,6 +388,10 @@ struct MappedLogReader: Sendable {
             var finished = false
             /// Up to where newlines were counted into `line`.
             var counted = 0
+            /// The Unicode scalars on `line` before `counted`, and whether `line` is still the
+            /// first line of the bytes (a run's first line starts at `firstColumn`).
+            var scalarsOnLine = 0
+            var onFirstLine = true
             /// For a run of a streamed array (`ArrayRunScan`): the run may end after a `,`, and
             /// its first line starts at this column.
             var isRun = false
@@ -495,10 +507,21 @@ struct MappedLogReader: Sendable {
             defer { array = scan }
             var spans: [RecordSpan] = []
             var parser = JSONParser(bytes: bytes, offset: offset)
-            func lineOf(_ offset: Int) -> Int {
-                for index in scan.counted..<offset where bytes[index] == 0x0A { line += 1 }
+            // Counted as the elements are found, once over the bytes: a column worked out from
+            // its line's start for each element of a one-line array of a million was quadratic.
+            func start(of offset: Int) -> (line: Int, column: Int) {
+                for index in scan.counted..<offset {
+                    let byte = bytes[index]
+                    if byte == 0x0A {
+                        line += 1
+                        scan.scalarsOnLine = 0
+                        scan.onFirstLine = false
+                    } else if byte & 0xC0 != 0x80 {
+                        scan.scalarsOnLine += 1
+                    }
+                }
                 scan.counted = offset
-                return line
+                return (line, scan.scalarsOnLine + (scan.onFirstLine ? scan.firstColumn : 1))
             }
             do throws(JSONParser.SyntaxError) {
                 if scan.closed {
@@ -522,7 +545,8 @@ struct MappedLogReader: Sendable {
                         ])
                         break
                     }
-                    spans.append(RecordSpan(bytes: first..<parser.offset, line: lineOf(first)))
+                    let place = start(of: first)
+                    spans.append(RecordSpan(bytes: first..<parser.offset, line: place.line, column: place.column))
                     if parser.consume(UInt8(ascii: ",")) {
                         // A run of a streamed array ends just past a `,`: the next run goes on.
                         if scan.isRun, parser.offset == bytes.count { scan.finished = true }
@@ -569,6 +593,8 @@ struct MappedLogReader: Sendable {
     private func map(_ span: RecordSpan, bytes: UnsafeBufferPointer<UInt8>, worker: Worker, into batch: inout PreparedBatch) -> Delivery {
         let record = UnsafeBufferPointer(rebasing: bytes[span.bytes])
         let location = SourceLocation(file: worker.path, line: span.line)
+        // Where a problem of the record is told: an array's element by its column too.
+        let problemLocation = SourceLocation(file: path, line: span.line, column: span.column)
         let tokensBefore = worker.tokens.decoded
         worker.events.removeAll(keepingCapacity: true)
         let verdict: RecordMapper.Verdict
@@ -576,10 +602,11 @@ struct MappedLogReader: Sendable {
             verdict = try worker.mapper.map(parsing: record, into: &worker.events)
         } catch {
             let position = FileBytes.lineAndColumn(of: error.offset, in: record)
+            let column = position.line == 1 ? (span.column ?? 1) + position.column - 1 : position.column
             return .invalid(
                 Diagnostic(
                     .error, "invalid JSON: \(error.reason)",
-                    at: SourceLocation(file: path, line: span.line + position.line - 1, column: position.column)))
+                    at: SourceLocation(file: path, line: span.line + position.line - 1, column: column)))
         }
         switch verdict {
         case .events:
@@ -587,10 +614,10 @@ struct MappedLogReader: Sendable {
         case .skipped(let reason, let detail):
             let otherFormat = worker.mapper.lastSkippedIsUnrecognized ? worker.otherFormat(of: record) : nil
             return .skipped(reason: reason, detail: detail, otherFormat: otherFormat)
-        case .invalid(let reason): return .invalid(Diagnostic(.error, "\(reason) (mapping '\(mapping.id)')", at: location))
+        case .invalid(let reason): return .invalid(Diagnostic(.error, "\(reason) (mapping '\(mapping.id)')", at: problemLocation))
         }
         guard worker.events.count < 1 << MappedLogReader.eventBits else {
-            return .invalid(Diagnostic(.error, "a record gives \(worker.events.count) events; at most 1023 are read", at: location))
+            return .invalid(Diagnostic(.error, "a record gives \(worker.events.count) events; at most 1023 are read", at: problemLocation))
         }
         // Validated (and joined) as a whole: a record gives all its events or none. Each event
         // is moved out of the list while it is read, then put back: read in the list, it was
@@ -629,7 +656,7 @@ struct MappedLogReader: Sendable {
             batch.events.removeSubrange(first...)
             batch.bytes.removeSubrange(bytesBefore...)
             guard failure.invalid else { return .skipped(reason: failure.reason, detail: nil) }
-            return .invalid(Diagnostic(.error, "\(failure.reason) (mapping '\(mapping.id)')", at: location))
+            return .invalid(Diagnostic(.error, "\(failure.reason) (mapping '\(mapping.id)')", at: problemLocation))
         }
         return .events(first..<batch.events.count, leftOutWithoutSubject: worker.mapper.eventsLeftOutWithoutSubject)
     }
