@@ -98,6 +98,30 @@ import Testing
             ])
     }
 
+    /// A table's values and a test's operands are constants: `$v` written there, for a value the
+    /// mapping gives, was compared or given as the text "$v". Other text with a `$` is text.
+    @Test func aNamedValueWrittenWhereConstantsGoIsAnError() {
+        let text = """
+            mapping: m
+            recognize: {path: u, is: string}
+            let: {v: {path: a}}
+            events:
+              - when: {any: [{path: b, equals: $v}, {path: b, not_equals: "$item"}, {path: b, in: [x, $v, "$1.99"]}]}
+                type: {lookup: {path: c}, table: {a: $v, b: "$2"}}
+            """
+        guard case .failure(let error) = MappingLoader.load(text: text, path: "m.yml", sha256: "") else {
+            Issue.record("the mapping loaded")
+            return
+        }
+        #expect(
+            error.diagnostics.map { "\($0.location.line):\($0.location.column ?? 0) \($0.message)" } == [
+                "5:36 'equals' is the text '$v', not the value '$v': a test compares with constants only",
+                "5:63 'not_equals' is the text '$item', not the value '$item': a test compares with constants only",
+                "5:91 an item of 'in' is the text '$v', not the value '$v': a test compares with constants only",
+                "6:42 a value of 'table' is the text '$v', not the value '$v': a table gives constants only",
+            ])
+    }
+
     /// Values that each join the one before twice grow as 2^n: weighed as they grow, the
     /// record is invalid at 1 MiB, where a record of 60 bytes took 15 GB before.
     @Test func aValueThatDoublesThroughItsNamedValuesStopsAtTheLimit() throws {

@@ -200,14 +200,28 @@ struct MappingLoader {
         return message + (known.isEmpty ? " (declare it under 'let')" : knownHere)
     }
 
+    /// The text of a plain value written as the name of a value the mapping gives (`$v`,
+    /// `$item`), which a reader takes for that value's; nil for any other (`"$1.99"` is text).
+    private func namedValueWrittenAsText(_ tree: YAMLTree) -> String? {
+        guard case .scalar(.string(let text)) = tree.content, let variable = MappingPath(text)?.variable,
+            known.contains(variable) || declared.contains(variable) || variable == "item"
+        else { return nil }
+        return text
+    }
+
+    /// Reports each of the constants at `trees` (a table's values, a test's operands) written
+    /// as a value's name: compared or given as the text `$v`, they were never the value.
+    private mutating func refuseNamedValues(in trees: [YAMLTree], _ what: String, because rule: String) {
+        for tree in trees {
+            guard let text = namedValueWrittenAsText(tree) else { continue }
+            reader.report("\(what) is the text '\(text)', not the value '\(text)': \(rule)", at: tree.location)
+        }
+    }
+
     mutating func expression(_ tree: YAMLTree, what: String) -> MappingExpression? {
         switch tree.content {
         case .scalar(let value):
-            // `scope: $v` is the text "$v", which a reader of the mapping takes for the value of
-            // `$v`; only a name the mapping gives is taken for a mistake (`"$1.99"` is text).
-            if case .string(let text) = value, let variable = MappingPath(text)?.variable,
-                known.contains(variable) || declared.contains(variable) || variable == "item"
-            {
+            if let text = namedValueWrittenAsText(tree) {
                 reader.report(
                     "\(what) is the text '\(text)'; to read the value write {path: \(text)} (or {value: \"\(text)\"} for the text)",
                     at: tree.location)
@@ -286,6 +300,7 @@ struct MappingLoader {
                 // Keys written as numbers are found by value too (`MappingExpression.numberKey`);
                 // two of one value would make the entry found depend on the order of a dictionary.
                 var numbers: [String: String] = [:]
+                refuseNamedValues(in: rows.map(\.value), "a value of 'table'", because: "a table gives constants only")
                 for row in rows {
                     table[row.key] = row.value.jsonValue
                     guard JSONNumber.value(written: row.key) != nil else { continue }
@@ -370,6 +385,12 @@ struct MappingLoader {
             subject = expression(map["value"]!.value, what: "'value'")
         }
         var tests: [MappingCondition.Test] = []
+        for key in ["equals", "not_equals"] {
+            refuseNamedValues(in: map[key].map { [$0.value] } ?? [], "'\(key)'", because: "a test compares with constants only")
+        }
+        if case .sequence(let elements)? = map["in"]?.value.content {
+            refuseNamedValues(in: elements, "an item of 'in'", because: "a test compares with constants only")
+        }
         if let node = map["equals"]?.value { tests.append(.equals(node.jsonValue)) }
         if let node = map["not_equals"]?.value { tests.append(.notEquals(node.jsonValue)) }
         if let node = map["in"]?.value {
