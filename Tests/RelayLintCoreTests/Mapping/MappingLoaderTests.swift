@@ -98,6 +98,30 @@ import Testing
             ])
     }
 
+    /// A function of constants gives every record the same value or the same failure: it is
+    /// worked out and checked when the mapping loads, as a constant is.
+    @Test func aReservedFieldMadeOfConstantsIsCheckedAtLoad() {
+        let text = """
+            mapping: m
+            recognize: {path: u, is: string}
+            defaults: {id: {path: i}, subject: {path: u}}
+            events:
+              - {type: a, time: {epoch_milliseconds: "2026"}}
+              - {type: b, time: {epoch_milliseconds: 1767225600}}
+              - {type: {lookup: x, table: {x: 5}}, time: {path: t}}
+              - {type: {lookup: {path: k}, table: {x: 5}}, time: {path: t}}
+            """
+        guard case .failure(let error) = MappingLoader.load(text: text, path: "m.yml", sha256: "") else {
+            Issue.record("the mapping loaded")
+            return
+        }
+        #expect(
+            error.diagnostics.map { "\($0.location.line):\($0.location.column ?? 0) \($0.message)" } == [
+                "5:21 'time' fails for every record: '2026' must be a number of seconds or milliseconds, found a string",
+                "7:12 'type' must be a string, found a number",
+            ])
+    }
+
     /// A table's values and a test's operands are constants: `$v` written there, for a value the
     /// mapping gives, was compared or given as the text "$v". Other text with a `$` is text.
     @Test func aNamedValueWrittenWhereConstantsGoIsAnError() {

@@ -24,6 +24,15 @@ indirect enum MappingCondition: Sendable, Equatable {
     }
 
     /// Whether a value the condition tests decodes a signed token.
+    /// Whether it reads the record, a named value or `$item` (`MappingExpression.readsRecord`).
+    var readsRecord: Bool {
+        switch self {
+        case .all(let conditions), .any(let conditions): conditions.contains(where: \.readsRecord)
+        case .not(let inner): inner.readsRecord
+        case .test(let expression, _): expression.readsRecord
+        }
+    }
+
     var readsSignedTokens: Bool {
         switch self {
         case .all(let conditions), .any(let conditions): conditions.contains(where: \.readsSignedTokens)

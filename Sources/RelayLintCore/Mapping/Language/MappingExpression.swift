@@ -93,6 +93,22 @@ indirect enum MappingExpression: Sendable, Equatable {
     }
 
     /// Whether the expression decodes a signed token (`jws_claims`) anywhere in it.
+    /// Whether it reads the record, a named value or `$item`: one that reads none gives every
+    /// record the same value, which the loader works out once to check it.
+    var readsRecord: Bool {
+        switch self {
+        case .constant: false
+        case .path, .bound: true
+        case .first(let parts), .concat(let parts): parts.contains(where: \.readsRecord)
+        case .condition(let condition, let then, let otherwise):
+            condition.readsRecord || then.readsRecord || otherwise?.readsRecord == true
+        case .lookup(let key, _, let fallback): key.readsRecord || fallback?.readsRecord == true
+        case .lastPart(let inner, _), .regex(let inner, _, _), .parseJSON(let inner), .jwsClaims(let inner),
+            .epochMilliseconds(let inner), .lowercase(let inner):
+            inner.readsRecord
+        }
+    }
+
     var readsSignedTokens: Bool {
         switch self {
         case .jwsClaims: true

@@ -143,7 +143,21 @@ struct MappingLoader {
     /// validation. Null is no value, as a path that finds none.
     private mutating func reservedValue(_ node: YAMLTree, name: String) -> MappingExpression? {
         guard let value = expression(node, what: "'\(name)'") else { return nil }
-        guard case .constant(let constant) = value else { return value }
+        let constant: JSONValue
+        switch value {
+        case .constant(let written): constant = written
+        case _ where !value.readsRecord:
+            // A function of constants (`epoch_milliseconds: "2026"`) gives every record the same
+            // value, or the same failure: worked out once, here.
+            do throws(MappingFailure) {
+                guard let made = try value.evaluate(in: MappingScope(record: .null, tokens: TokenReader(keys: nil))) else { return value }
+                constant = made
+            } catch {
+                reader.report("'\(name)' fails for every record: \(error.reason)", at: node.location)
+                return value
+            }
+        default: return value
+        }
         switch constant {
         case .null: break
         case .string(let text) where name == "time":
