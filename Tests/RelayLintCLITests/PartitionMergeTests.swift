@@ -25,6 +25,17 @@ import Testing
         #expect(merged.status == single.status, "\(merged.stderr)")
     }
 
+    /// A partial whose count is not a whole number is named with the count's place, not called
+    /// "not valid JSON" as Foundation's decoder does.
+    @Test func aPartialCountThatIsNotAWholeNumberIsNamed() throws {
+        let text = try String(contentsOfFile: try Self.partial(), encoding: .utf8)
+        let count = try #require(text.firstRange(of: #/"subjects" ?: ?\d+/#))
+        let edited = try Fixtures.temporaryFile(named: "half.json", contents: text.replacingCharacters(in: count, with: text[count] + ".5"))
+        let merged = try CommandRunner.run(["merge"] + Self.options + [edited])
+        #expect(merged.status == 2)
+        #expect(merged.stderr.contains(#/'evaluation\.subjects' is \d+\.5, not a whole number/#), "\(merged.stderr)")
+    }
+
     /// A file given as `--sources` that is not `sources.json` is told in a few words, and a
     /// folder `split` cannot make is told in the system's; both were Foundation's error dumps.
     @Test func aWrongSourcesFileAndAnOutputInTheWayAreToldPlainly() throws {

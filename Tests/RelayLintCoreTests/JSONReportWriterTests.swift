@@ -108,6 +108,20 @@ import Testing
         (#"{"version":1,"findings":[]}"#, "'tool' is missing")
     ])
     func aFileThatIsNoReportSaysWhy(text: String, reason: String) throws {
+        try expectRefused(text, reason: reason)
+    }
+
+    /// A count that is not a whole number is named with its place: Foundation called the report
+    /// "not valid JSON", with none.
+    @Test func aCountThatIsNotAWholeNumberIsNamed() throws {
+        var report = try CIReportFixture.report(subjects: ["u1"])
+        report.inputs = []
+        let text = JSONReporter().render(report, options: ReportOptions(color: false))
+        let written = try #require(text.range(of: #""subjects" : 1"#))
+        try expectRefused(text.replacingCharacters(in: written, with: #""subjects" : 1.5"#), reason: "'summary.subjects' is 1.5, not a whole number")
+    }
+
+    private func expectRefused(_ text: String, reason: String) throws {
         let path = try Fixtures.temporaryFile(named: "report.json", contents: text)
         #expect {
             try Baseline.fingerprints(ofReport: path)

@@ -18,9 +18,18 @@ extension JSONReportDocument {
                 // where and why.
                 location = SourceLocation(file: path, line: syntax.line, column: syntax.column)
                 why = "it is not JSON: \(syntax.reason)"
+            } else if let count = notAWholeCount(error, in: data) {
+                why = count
             }
             throw DiagnosticsError([Diagnostic(.error, "not a relaylint JSON report (version 1): \(why)\(hint)", at: location)])
         }
+    }
+
+    /// The count that is not a whole number in a JSON document Foundation's decoder calls not
+    /// JSON (`JSONValue.notAWholeCount`); nil for any other error.
+    static func notAWholeCount(_ error: any Error, in data: Data) -> String? {
+        guard case .dataCorrupted(let context) = error as? DecodingError, context.codingPath.isEmpty else { return nil }
+        return data.withUnsafeBytes { raw in JSONValue.notAWholeCount(in: raw.bindMemory(to: UInt8.self)) }
     }
 
     /// Where and why `data` is not JSON, or nil when relaylint's parser reads it.

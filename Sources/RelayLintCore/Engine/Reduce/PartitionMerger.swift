@@ -89,7 +89,9 @@ public enum PartitionMerger {
                 Linter.masked(
                     [
                         Diagnostic(
-                            .error, "not a relaylint partial (`check --partition K/N --format json`): \(describe(error))", at: location)
+                            .error,
+                            "not a relaylint partial (`check --partition K/N --format json`): "
+                                + (JSONReportDocument.notAWholeCount(error, in: data) ?? describe(error)), at: location)
                     ],
                     by: PIIMasker()))
         }

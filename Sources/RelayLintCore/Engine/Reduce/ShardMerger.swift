@@ -46,7 +46,8 @@ public enum ShardMerger {
                 }
                 shards.append((path, document, shard))
             } catch {
-                problems.append(Diagnostic(.error, "not a relaylint JSON report: \(describe(error))", at: SourceLocation(file: path)))
+                let why = JSONReportDocument.notAWholeCount(error, in: data) ?? describe(error)
+                problems.append(Diagnostic(.error, "not a relaylint JSON report: \(why)", at: SourceLocation(file: path)))
             }
         }
         guard problems.isEmpty else { throw DiagnosticsError(problems) }
