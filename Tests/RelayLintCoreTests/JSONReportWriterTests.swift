@@ -118,7 +118,8 @@ import Testing
         report.inputs = []
         let text = JSONReporter().render(report, options: ReportOptions(color: false))
         let written = try #require(text.range(of: #""subjects" : 1"#))
-        try expectRefused(text.replacingCharacters(in: written, with: #""subjects" : 1.5"#), reason: "'summary.subjects' is 1.5, not a whole number")
+        try expectRefused(
+            text.replacingCharacters(in: written, with: #""subjects" : 1.5"#), reason: "'summary.subjects' is 1.5, not a whole number")
     }
 
     private func expectRefused(_ text: String, reason: String) throws {
