@@ -116,6 +116,27 @@ import Testing
         #expect(report.summary.anonymizedSubjects == 1)
     }
 
+    /// Each clause of §2.4's "Identities from events" stands on its own: a link that says two
+    /// things names both identities, and a social provider is a social identity only under
+    /// `kind: provider`.
+    @Test(arguments: [
+        (
+            #""kind":"phone","provider":"password","value":"+15555550100","email":"j@example.com""#,
+            ["consent-before-email-link", "consent-before-phone-link"]
+        ),
+        (#""kind":"email","provider":"phone","value":"+15555550100""#, ["consent-before-email-link", "consent-before-phone-link"]),
+        (#""kind":"provider","provider":"google.com""#, ["consent-before-social-link"]),
+        (#""provider":"google.com""#, []),
+        (#""kind":"email","provider":"google.com","value":"j@example.com""#, ["consent-before-email-link"]),
+    ])
+    func aLinkNamesEachIdentityItsFieldsGive(fields: String, fired: [String]) throws {
+        let report = try lint([
+            #"{"id":"a","time":"2026-01-01T00:00:00Z","subject":"u1","type":"account.created","provider":"apple.com","email":"a1@privaterelay.appleid.com"}"#,
+            #"{"id":"l","time":"2026-01-02T00:00:00Z","subject":"u1","type":"identity.linked","# + fields + "}",
+        ])
+        #expect(report.findings.filter { $0.event == "l" }.map(\.rule).sorted() == fired)
+    }
+
     @Test func anExactRepeatOfAReusedIdIsADuplicateAndFingerprintsStayDistinct() throws {
         let report = try lint([
             #"{"id":"s","time":"2026-01-01T00:00:00Z","subject":"u1","type":"signin","provider":"apple.com"}"#,

@@ -5,15 +5,15 @@ enum IdentityChange {
     case accountCreated
     case accountDeleted
 
-    /// Calls `body` with each change an event makes, in the order they apply (at most two:
-    /// `account.created` and the identity it signs in with). A callback rather than an array:
-    /// every event of a timeline asks, and an array was an allocation each.
+    /// Calls `body` with each change an event makes, in the order they apply (`account.created`
+    /// and the identity it signs in with; each identity a link names). A callback rather than an
+    /// array: every event of a timeline asks, and an array was an allocation each.
     static func forEach(of event: Event, relayDomains: RelayDomains, _ body: (IdentityChange) -> Void) {
         switch event.type {
         case "identity.linked":
-            if let identity = identity(linkedBy: event, relayDomains: relayDomains) { body(.add(identity)) }
+            forEachIdentity(linkedBy: event, relayDomains: relayDomains) { body(.add($0)) }
         case "identity.unlinked":
-            if let identity = identity(linkedBy: event, relayDomains: relayDomains) { body(.remove(identity)) }
+            forEachIdentity(linkedBy: event, relayDomains: relayDomains) { body(.remove($0)) }
         case "account.created":
             body(.accountCreated)
             if let identity = identity(signingIn: event, relayDomains: relayDomains) { body(.add(identity)) }
@@ -26,21 +26,24 @@ enum IdentityChange {
         }
     }
 
-    /// `identity.linked` / `identity.unlinked`: by `kind`, then by `provider`.
-    static func identity(linkedBy event: Event, relayDomains: RelayDomains) -> Identity? {
+    /// `identity.linked` / `identity.unlinked`: each identity the contract's four clauses give,
+    /// each clause on its own (§2.4): an email identity when `kind` is `email` or `provider` is
+    /// `password`; a phone identity when `kind` is `phone` or `provider` is `phone`; a social one
+    /// when `kind` is `provider` and the provider is social; an `apple.com` one when the provider
+    /// is `apple.com`. A link that says two things (`kind: phone`, `provider: password`) names
+    /// both, and each consent rule sees its own; a social provider without `kind: provider` names
+    /// no social identity.
+    static func forEachIdentity(linkedBy event: Event, relayDomains: RelayDomains, _ body: (Identity) -> Void) {
         let kind = event.string("kind")
         let provider = event.string("provider") ?? ""
         if kind == "email" || provider == "password" {
-            return emailIdentity(event.string("value") ?? event.string("email"), relayDomains: relayDomains)
+            body(emailIdentity(event.string("value") ?? event.string("email"), relayDomains: relayDomains))
         }
         if kind == "phone" || provider == "phone" {
-            return Identity(category: .phone, key: Identity.phoneKey(event.string("value") ?? event.string("phone") ?? ""))
+            body(Identity(category: .phone, key: Identity.phoneKey(event.string("value") ?? event.string("phone") ?? "")))
         }
-        if provider == "apple.com" { return appleIdentity(event, relayDomains: relayDomains) }
-        if kind == "provider" || kind == nil, Identity.isSocial(provider: provider) {
-            return Identity(category: .social, key: provider)
-        }
-        return nil
+        if kind == "provider", Identity.isSocial(provider: provider) { body(Identity(category: .social, key: provider)) }
+        if provider == "apple.com" { body(appleIdentity(event, relayDomains: relayDomains)) }
     }
 
     /// `account.created` / `signin`: by the sign-in `provider`.

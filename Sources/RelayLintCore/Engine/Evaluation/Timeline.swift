@@ -45,9 +45,10 @@ struct Timeline {
         // of them (an anonymized relay address, say) merged in.
         var linkedExportIdentities: [IdentitySlot: Identity] = [:]
         if !accountIdentities.isEmpty {
-            let linkedInLog = Set(
-                ordered.lazy.filter { $0.type == "identity.linked" }
-                    .compactMap { IdentityChange.identity(linkedBy: $0, relayDomains: relayDomains)?.slot })
+            var linkedInLog: Set<IdentitySlot> = []
+            for event in ordered where event.type == "identity.linked" {
+                IdentityChange.forEachIdentity(linkedBy: event, relayDomains: relayDomains) { linkedInLog.insert($0.slot) }
+            }
             for identity in accountIdentities {
                 if linkedInLog.contains(identity.slot) {
                     linkedExportIdentities[identity.slot] = identity
