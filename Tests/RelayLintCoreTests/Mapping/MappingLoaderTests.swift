@@ -5,6 +5,16 @@ import Testing
 
 /// A mapping with mistakes is refused with every problem at its line and column at once.
 @Suite struct MappingLoaderTests {
+    /// What loading `text` reports, each problem as "line:column message"; an issue is
+    /// recorded, and nothing returned, when it loads.
+    private func problems(loading text: String) -> [String] {
+        guard case .failure(let error) = MappingLoader.load(text: text, path: "m.yml", sha256: "") else {
+            Issue.record("the mapping loaded")
+            return []
+        }
+        return error.diagnostics.map { "\($0.location.line):\($0.location.column ?? 0) \($0.message)" }
+    }
+
     @Test func everyProblemIsReportedAtItsPlace() {
         let text = """
             mapping: Bad_Name
@@ -111,12 +121,8 @@ import Testing
               - {type: {lookup: x, table: {x: 5}}, time: {path: t}}
               - {type: {lookup: {path: k}, table: {x: 5}}, time: {path: t}}
             """
-        guard case .failure(let error) = MappingLoader.load(text: text, path: "m.yml", sha256: "") else {
-            Issue.record("the mapping loaded")
-            return
-        }
         #expect(
-            error.diagnostics.map { "\($0.location.line):\($0.location.column ?? 0) \($0.message)" } == [
+            problems(loading: text) == [
                 "5:21 'time' fails for every record: '2026' must be a number of seconds or milliseconds, found a string",
                 "7:12 'type' must be a string, found a number",
             ])
@@ -133,12 +139,8 @@ import Testing
               - when: {any: [{path: b, equals: $v}, {path: b, not_equals: "$item"}, {path: b, in: [x, $v, "$1.99"]}]}
                 type: {lookup: {path: c}, table: {a: $v, b: "$2"}}
             """
-        guard case .failure(let error) = MappingLoader.load(text: text, path: "m.yml", sha256: "") else {
-            Issue.record("the mapping loaded")
-            return
-        }
         #expect(
-            error.diagnostics.map { "\($0.location.line):\($0.location.column ?? 0) \($0.message)" } == [
+            problems(loading: text) == [
                 "5:36 'equals' is the text '$v', not the value '$v': a test compares with constants only",
                 "5:63 'not_equals' is the text '$item', not the value '$item': a test compares with constants only",
                 "5:91 an item of 'in' is the text '$v', not the value '$v': a test compares with constants only",

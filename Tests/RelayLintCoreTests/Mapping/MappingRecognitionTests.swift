@@ -117,4 +117,64 @@ import Testing
             return
         }
     }
+
+    /// A first record with a required field missing (an event without `id`, an entry without
+    /// `insertId`) is an invalid record of the log the records after it are of: reported at its
+    /// line, and with --skip-invalid counted while the rest is read. The whole log was refused as
+    /// "none of the formats relaylint reads", even with --skip-invalid.
+    @Test(arguments: ["events.jsonl", "entries.jsonl", "entries.json"])
+    func aFirstRecordWithAFieldMissingIsAnInvalidRecordOfItsLog(name: String) throws {
+        let lines: [String]
+        if name == "events.jsonl" {
+            lines = [
+                #"{"time":"2026-01-01T10:00:00Z","subject":"u1","type":"signin"}"#,
+                #"{"id":"a","time":"2026-01-01T10:00:00Z","subject":"u1","type":"account.created","provider":"apple.com","email":"a@privaterelay.appleid.com"}"#,
+                #"{"id":"l","time":"2026-01-02T10:00:00Z","subject":"u1","type":"identity.linked","kind":"email","value":"j@example.com"}"#,
+            ]
+        } else {
+            let entries = try String(contentsOfFile: Fixtures.path("Examples/real-logs/identity-platform.jsonl"), encoding: .utf8)
+                .split(separator: "\n").map(String.init)
+            lines = [entries[0].replacingOccurrences(of: #""insertId":"#, with: #""insert_id":"#)] + entries.dropFirst()
+        }
+        let contents = name.hasSuffix(".json") ? "[" + lines.joined(separator: ",\n") + "]\n" : lines.joined(separator: "\n") + "\n"
+        let log = try Fixtures.temporaryFile(named: name, contents: contents)
+        var request = LintRequest(eventPaths: [log], rules: try RuleSet.load(paths: [Fixtures.rules]))
+        request.mappings = try MappingSet.load(userPaths: []).mappings
+        #expect {
+            try Linter.run(request)
+        } throws: { error in
+            let diagnostics = (error as? DiagnosticsError)?.diagnostics ?? []
+            return diagnostics.count == 1 && diagnostics[0].location.line == 1
+                && diagnostics[0].message.hasPrefix("missing required field 'id'")
+        }
+        request.skipInvalid = true
+        let report = try Linter.run(request)
+        let input = try #require(report.inputs.first)
+        #expect(input.invalid == 1 && input.records == lines.count)
+        #expect(report.summary.events > 0)
+    }
+
+    /// From a pipe, recognition stops at the first whole record so a writer still writing is
+    /// not waited for; a first record of no format makes it read on (as much as a file's
+    /// prefix) and decide by the records after it.
+    @Test func aPipeWhoseFirstRecordIsInvalidIsToldByTheRecordsAfterIt() throws {
+        let fifo = try Fixtures.temporaryDirectory().appendingPathComponent("events.fifo").path
+        #expect(mkfifo(fifo, 0o600) == 0)
+        let writer = Thread {
+            guard let handle = FileHandle(forWritingAtPath: fifo) else { return }
+            handle.write(Data(#"{"time":"2026-01-01T10:00:00Z","subject":"u1","type":"signin"}"#.utf8 + [0x0A]))
+            // The reader has the first record whole by now, and must read on for the rest.
+            Thread.sleep(forTimeInterval: 0.3)
+            handle.write(
+                Data(#"{"id":"s","time":"2026-01-01T11:00:00Z","subject":"u1","type":"signin","provider":"apple.com"}"#.utf8 + [0x0A]))
+            try? handle.close()
+        }
+        writer.start()
+        let recognised = try EventLogFormat.recognize(path: fifo, mappings: try MappingSet.load(userPaths: []).mappings)
+        guard case .native = recognised.format else {
+            Issue.record("the pipe was not read as relaylint events")
+            return
+        }
+        #expect(recognised.opened?.prefix.count ?? 0 > 100)
+    }
 }

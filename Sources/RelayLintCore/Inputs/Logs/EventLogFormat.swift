@@ -58,9 +58,23 @@ enum EventLogFormat {
         // turn; only a pipe or a device is read on through this descriptor.
         let isRegular = FileBytes.isRegularFile(path)
         let descriptor = handle.fileDescriptor
-        let prefix = try readPrefix(path: path, stopEarly: !isRegular) { buffer, count in read(descriptor, buffer, count) }
-        let format = try prefix.bytes.withUnsafeBufferPointer { bytes throws(InputError) in
-            try recognize(prefix: bytes, isWhole: prefix.isWhole, path: path, mappings: mappings)
+        var prefix = try readPrefix(path: path, stopEarly: !isRegular) { buffer, count in read(descriptor, buffer, count) }
+        var format: EventLogFormat
+        do {
+            format = try prefix.bytes.withUnsafeBufferPointer { bytes throws(InputError) in
+                try recognize(prefix: bytes, isWhole: prefix.isWhole, path: path, mappings: mappings)
+            }
+        } catch {
+            // From a pipe, read to its first record only: a first record of no format may be an
+            // invalid one of a log the records after it tell (`laterFormat`), so more is read,
+            // as much as a file's prefix, and it is recognised again.
+            guard !isRegular, !prefix.isWhole else { throw error }
+            prefix = try readPrefix(path: path, stopEarly: false, startingWith: prefix.bytes) { buffer, count in
+                read(descriptor, buffer, count)
+            }
+            format = try prefix.bytes.withUnsafeBufferPointer { bytes throws(InputError) in
+                try recognize(prefix: bytes, isWhole: prefix.isWhole, path: path, mappings: mappings)
+            }
         }
         if isRegular {
             try? handle.close()
@@ -116,11 +130,12 @@ enum EventLogFormat {
     /// record. From a pipe (`stopEarly`) it stops as soon as the first record is complete (a
     /// line, or the first element of an array), so that a writer still writing does not hold
     /// the answer back. A first record longer than `InputLimits.lineBytes` is refused: the
-    /// format would be guessed from part of it.
+    /// format would be guessed from part of it. `start` holds what was read of it before.
     private static func readPrefix(
-        path: String, stopEarly: Bool, from source: (UnsafeMutableRawPointer, Int) throws(InputError) -> Int
+        path: String, stopEarly: Bool, startingWith start: [UInt8] = [],
+        from source: (UnsafeMutableRawPointer, Int) throws(InputError) -> Int
     ) throws(InputError) -> (bytes: [UInt8], isWhole: Bool) {
-        var bytes: [UInt8] = []
+        var bytes = start
         var scan = FirstRecordScan()
         let blockSize = 1 << 16
         let block = UnsafeMutableRawPointer.allocate(byteCount: blockSize, alignment: 16)
@@ -252,9 +267,15 @@ enum EventLogFormat {
         }
         guard let first else { return .native }
         let isArray = bytes[parser.offset] == UInt8(ascii: "[")
-        if case .object(let members) = first, isNativeEvent(members), !isArray { return .native }
-        for mapping in mappings {
-            if RecordMapper(mapping: mapping, tokens: TokenReader(keys: nil)).recognizes(first) { return .mapped(mapping) }
+        if let format = format(of: first, inArray: isArray, mappings: mappings) { return format }
+        // A first record with a field missing (an event without `id`, an entry without
+        // `insertId`) is an invalid record of its log, not a log of no format: the first record
+        // of the prefix that is of a format decides, and the reader reports the one before at
+        // its line (counted and listed with --skip-invalid). The whole log was refused.
+        if case .object = first,
+            let format = laterFormat(in: bytes, after: firstOffset, inArray: isArray, isWhole: isWhole, mappings: mappings)
+        {
+            return format
         }
         // Where the record looked at starts, for a refusal.
         let line = 1 + UnsafeBufferPointer(rebasing: bytes[..<min(firstOffset, bytes.count)]).count { $0 == 0x0A }
@@ -296,6 +317,45 @@ enum EventLogFormat {
         }
         // Not an object: the relaylint reader says so at its line ("expected a JSON object").
         return .native
+    }
+
+    /// The format a record is of: relaylint events (as JSON Lines), or the first mapping that
+    /// recognises it; nil for none.
+    private static func format(of record: JSONValue, inArray: Bool, mappings: [LogMapping]) -> EventLogFormat? {
+        if case .object(let members) = record, isNativeEvent(members), !inArray { return .native }
+        for mapping in mappings where RecordMapper(mapping: mapping, tokens: TokenReader(keys: nil)).recognizes(record) {
+            return .mapped(mapping)
+        }
+        return nil
+    }
+
+    /// How many records after the first are looked at for one of a format.
+    static let recordsLookedAt = 100
+
+    /// The format of the first of the next `recordsLookedAt` records after the one at `start`
+    /// (lines, or elements of the array the prefix starts) that is of one, among the whole
+    /// records of the prefix; nil for none.
+    private static func laterFormat(
+        in bytes: UnsafeBufferPointer<UInt8>, after start: Int, inArray: Bool, isWhole: Bool, mappings: [LogMapping]
+    ) -> EventLogFormat? {
+        var parser = JSONParser(bytes: bytes, offset: start)
+        if inArray { guard (try? parser.skipValue(depth: 1)) != nil else { return nil } }
+        for _ in 0..<recordsLookedAt {
+            let record: JSONValue
+            if inArray {
+                guard parser.consume(UInt8(ascii: ",")), let element = try? parser.parseValue(depth: 1) else { return nil }
+                record = element
+            } else {
+                let lineEnd = UnsafeBufferPointer(rebasing: bytes[parser.offset...]).firstIndex(of: 0x0A).map { $0 + parser.offset }
+                guard let lineEnd, let next = firstJSONLine(in: bytes, from: lineEnd + 1, isWhole: isWhole, objectsOnly: true) else {
+                    return nil
+                }
+                record = next.value
+                parser.move(to: next.start)
+            }
+            if let format = format(of: record, inArray: inArray, mappings: mappings) { return format }
+        }
+        return nil
     }
 
     /// Whether a record is one of relaylint's own events: it has their four required fields.
