@@ -62,6 +62,7 @@ import Testing
         #""just a string""#,
         #"{"#,
         "\u{FEFF}{\"id\":\"e1\",\"time\":\"2026-03-01T12:00:00Z\",\"subject\":\"u1\",\"type\":\"signin\"}",
+        #"{"id":"e1","time":"2026-03-01T12:00:00Z","subject":"u1","type":"signin","app":""}"#,
     ]
 
     static let invalidUTF8: [[UInt8]] = [

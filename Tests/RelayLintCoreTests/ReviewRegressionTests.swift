@@ -137,6 +137,18 @@ import Testing
         #expect(report.findings.filter { $0.event == "l" }.map(\.rule).sorted() == fired)
     }
 
+    /// An empty bundle id names no app: the data is app-less, of the app `"app"` (§2.4, §5),
+    /// on the fast path and the strict one (an escape in the id takes the line off the fast one).
+    @Test(arguments: ["a", #"\u0061"#])
+    func anEmptyAppIsNoApp(id: String) throws {
+        let created = #"{"id":"\#(id)","time":"2026-01-01T00:00:00Z","subject":"u1","type":"account.created","provider":"apple.com""#
+        let empty = try lint([created + #","app":""}"#])
+        let none = try lint([created + "}"])
+        #expect(empty.apps.map(\.bundleId) == ["app"])
+        #expect(empty.findings.map(\.subject) == ["app"])
+        #expect(empty.findings.map(\.fingerprint) == none.findings.map(\.fingerprint))
+    }
+
     @Test func anExactRepeatOfAReusedIdIsADuplicateAndFingerprintsStayDistinct() throws {
         let report = try lint([
             #"{"id":"s","time":"2026-01-01T00:00:00Z","subject":"u1","type":"signin","provider":"apple.com"}"#,

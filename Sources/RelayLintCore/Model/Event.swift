@@ -215,7 +215,9 @@ extension Event {
         var appName: String? = nil
         switch app {
         case .none, .null?: break
-        case .string(let text)?: appName = text
+        // An empty bundle id names no app: the event is app-less, as one without `app` (the
+        // app `"app"`, or the manifest's only one), not of an app called "".
+        case .string(let text)?: appName = text.isEmpty ? nil : text
         case let other?: return .failure(InputProblem("field 'app' must be a string, found \(other.kindName)"))
         }
         return .success(

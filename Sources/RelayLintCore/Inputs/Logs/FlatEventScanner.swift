@@ -133,7 +133,8 @@ struct FlatEventScanner {
         }
 
         let typeName = name(of: type, in: line, names: &names)
-        let appName = app.map { name(of: $0, in: line, names: &names) }
+        // An empty one names no app, as `Event.make` reads it.
+        let appName = app.flatMap { $0.isEmpty ? nil : name(of: $0, in: line, names: &names) }
         let start = bytes.count
         var writer = PackedWriter(bytes: consume bytes)
         let lineNumber = EventLogReader.fileAndLine(of: sequence).line
