@@ -189,8 +189,10 @@ struct CheckCommand: ParsableCommand {
         }
         // The rule options refuse their own (`RuleOptions.validate`).
         try ClosedStandardInput.refuse(eventPaths + accountPaths + mappingPaths + subjectMaps + appleKeysPaths + manifestPaths + baselines)
-        if eventPaths.isEmpty && accountPaths.isEmpty {
-            throw ValidationError("nothing to check: give --events FILE and/or --accounts FILE")
+        // A manifest alone is something to check: an app it says creates accounts must offer
+        // in-app deletion (contract §2.4), with no data at all.
+        if eventPaths.isEmpty && accountPaths.isEmpty && manifestPaths.isEmpty {
+            throw ValidationError("nothing to check: give --events FILE, --accounts FILE and/or --manifest FILE")
         }
         if ReporterRegistry.reporter(for: format) == nil {
             throw ValidationError("unknown format '\(format)'; expected one of \(ReporterRegistry.identifiers.joined(separator: ", "))")

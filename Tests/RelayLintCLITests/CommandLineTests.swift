@@ -386,6 +386,17 @@ import Testing
         #expect(!result.stderr.isEmpty)
     }
 
+    /// A manifest alone is something to check: an app it says creates accounts, without
+    /// in-app deletion, is a finding with no data at all.
+    @Test func aManifestAloneIsChecked() throws {
+        let manifest = try Fixtures.temporaryFile(named: "apps.yml", contents: "apps: [{bundle_id: com.z, creates_accounts: true}]\n")
+        let result = try CommandRunner.run(["check", "--manifest", manifest, "--format", "json"])
+        #expect(result.status == 1, "\(result.stderr)")
+        let report = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any]
+        let findings = report?["findings"] as? [[String: Any]] ?? []
+        #expect(findings.map { "\($0["rule"] ?? "") \($0["subject"] ?? "")" } == ["in-app-deletion-offered com.z"])
+    }
+
     /// A mistyped option is told as such, though the command's own checks (nothing to check,
     /// a bad --shard) would fail too: those run first in ArgumentParser, and hid the typo.
     @Test(arguments: [
