@@ -33,7 +33,7 @@ import Testing
         let edited = try Fixtures.temporaryFile(named: "half.json", contents: text.replacingCharacters(in: count, with: text[count] + ".5"))
         let merged = try CommandRunner.run(["merge"] + Self.options + [edited])
         #expect(merged.status == 2)
-        #expect(merged.stderr.contains(#/'evaluation\.subjects' is \d+\.5, not a whole number/#), "\(merged.stderr)")
+        #expect(merged.stderr.contains(#/'evaluation\.subjects' is \d+\.5, not a count/#), "\(merged.stderr)")
     }
 
     /// A file given as `--sources` that is not `sources.json` is told in a few words, and a

@@ -119,7 +119,8 @@ import Testing
         let text = JSONReporter().render(report, options: ReportOptions(color: false))
         let written = try #require(text.range(of: #""subjects" : 1"#))
         try expectRefused(
-            text.replacingCharacters(in: written, with: #""subjects" : 1.5"#), reason: "'summary.subjects' is 1.5, not a whole number")
+            text.replacingCharacters(in: written, with: #""subjects" : 1.5"#),
+            reason: "'summary.subjects' is 1.5, not a count (a whole number below 2^63)")
     }
 
     private func expectRefused(_ text: String, reason: String) throws {

@@ -100,6 +100,12 @@ import Testing
         #expect(PIIMasker().maskText(message, keepingSubjectID: "uid+12345678901") == shown)
     }
 
+    /// An empty subject id (which relaylint's own events may carry) keeps nothing: the message
+    /// is masked as free text.
+    @Test func aMessageOfAnEmptySubjectIsMaskedWhole() {
+        #expect(PIIMasker().maskText("write to dpo@example.com", keepingSubjectID: "") == "write to d•••@example.com")
+    }
+
     @Test(arguments: [
         ("jane@example.com", "j•••@example.com"), ("x9@privaterelay.appleid.com", "x•••@privaterelay.appleid.com"),
         ("+15555550167", "+1••••••••67"), ("+1 (555) 555-0167", "+1••••••••67"), ("google.com", "google.com"),

@@ -137,6 +137,22 @@ import Testing
         #expect(report.findings.filter { $0.event == "l" }.map(\.rule).sorted() == fired)
     }
 
+    /// In a link that names an email and a phone identity, `value` is the number of a `kind:
+    /// phone` link and the address is in `email`: the export's address is matched to the link
+    /// by it, and exists from the link on, not from the account's creation (which made the
+    /// earlier Apple link a link "the other way round" onto an address it did not yet hold).
+    @Test func aLinkOfTwoIdentitiesMatchesTheExportByEach() throws {
+        let export =
+            #"{"users":[{"localId":"u1","email":"j@example.com","passwordHash":"x","createdAt":"1767225600000","providerUserInfo":[{"providerId":"password","rawId":"j@example.com","email":"j@example.com"}]}]}"#
+        let report = try lint(
+            [
+                #"{"id":"ap","time":"2026-01-05T00:00:00Z","subject":"u1","type":"identity.linked","kind":"provider","provider":"apple.com","email":"a@privaterelay.appleid.com"}"#,
+                #"{"id":"l","time":"2026-01-06T00:00:00Z","subject":"u1","type":"identity.linked","kind":"phone","provider":"password","value":"+15555550100","email":"j@example.com"}"#,
+            ], accounts: export)
+        let fired = report.findings.filter { $0.event != nil }.map { "\($0.rule) \($0.event!)" }.sorted()
+        #expect(fired == ["consent-before-email-link l", "consent-before-phone-link l"])
+    }
+
     /// An empty bundle id names no app: the data is app-less, of the app `"app"` (§2.4, §5),
     /// on the fast path and the strict one (an escape in the id takes the line off the fast one).
     @Test(arguments: ["a", #"\u0061"#])

@@ -36,7 +36,8 @@ public struct PIIMasker: Sendable {
     /// as free text: a finding's message names its subject, which free-text masking would cut
     /// into where the id holds digits.
     func maskText(_ text: String, keepingSubjectID id: String) -> String {
-        guard isEnabled, !id.isEmpty, Self.mayHoldPII(text) else { return text }
+        guard isEnabled, Self.mayHoldPII(text) else { return text }
+        guard !id.isEmpty else { return maskText(text) }
         guard let pieces = Self.asciiPieces(of: text, around: id) else {
             guard text.contains(id) else { return maskText(text) }
             return text.split(separator: id, omittingEmptySubsequences: false).map { maskText(String($0)) }

@@ -25,13 +25,6 @@ extension JSONReportDocument {
         }
     }
 
-    /// The count that is not a whole number in a JSON document Foundation's decoder calls not
-    /// JSON (`JSONValue.notAWholeCount`); nil for any other error.
-    static func notAWholeCount(_ error: any Error, in data: Data) -> String? {
-        guard case .dataCorrupted(let context) = error as? DecodingError, context.codingPath.isEmpty else { return nil }
-        return data.withUnsafeBytes { raw in JSONValue.notAWholeCount(in: raw.bindMemory(to: UInt8.self)) }
-    }
-
     /// Where and why `data` is not JSON, or nil when relaylint's parser reads it.
     private static func syntaxError(in data: Data) -> (line: Int, column: Int, reason: String)? {
         data.withUnsafeBytes { raw in

@@ -40,7 +40,8 @@ import Testing
     }
 
     /// An array written on one line (`jq -c`) holds every record on line 1: a record that is
-    /// invalid, and an error inside one, are told by the column (in characters) they start at.
+    /// invalid is told by the column (in characters) it starts at. (JSON that breaks inside an
+    /// element stops the array where it breaks, as `whereAnArrayStopsBeingJSONIsAnError` pins.)
     @Test func aRecordOfAOneLineArrayIsToldByItsColumn() throws {
         // "é" is two bytes and one column; the bad record starts after it.
         let first = Self.entry(1).replacingOccurrences(of: "\"u1\"", with: "\"é\"")

@@ -141,10 +141,10 @@ import Testing
             """
         #expect(
             problems(loading: text) == [
-                "5:36 'equals' is the text '$v', not the value '$v': a test compares with constants only",
-                "5:63 'not_equals' is the text '$item', not the value '$item': a test compares with constants only",
-                "5:91 an item of 'in' is the text '$v', not the value '$v': a test compares with constants only",
-                "6:42 a value of 'table' is the text '$v', not the value '$v': a table gives constants only",
+                "5:36 'equals' is the text '$v', not the value of '$v': a test compares with constants only",
+                "5:63 'not_equals' is the text '$item', not the value of '$item': a test compares with constants only",
+                "5:91 an item of 'in' is the text '$v', not the value of '$v': a test compares with constants only",
+                "6:42 a value of 'table' is the text '$v', not the value of '$v': a table gives constants only",
             ])
     }
 

@@ -160,16 +160,24 @@ import Testing
     @Test func aPipeWhoseFirstRecordIsInvalidIsToldByTheRecordsAfterIt() throws {
         let fifo = try Fixtures.temporaryDirectory().appendingPathComponent("events.fifo").path
         #expect(mkfifo(fifo, 0o600) == 0)
+        // A reader that reads nothing keeps the pipe open, so that the writer is never killed by
+        // SIGPIPE (the whole test run with it) should recognition stop reading early.
+        let keeper = open(fifo, O_RDONLY | O_NONBLOCK)
+        defer { close(keeper) }
+        let written = DispatchSemaphore(value: 0)
         let writer = Thread {
+            defer { written.signal() }
             guard let handle = FileHandle(forWritingAtPath: fifo) else { return }
             handle.write(Data(#"{"time":"2026-01-01T10:00:00Z","subject":"u1","type":"signin"}"#.utf8 + [0x0A]))
-            // The reader has the first record whole by now, and must read on for the rest.
-            Thread.sleep(forTimeInterval: 0.3)
+            // The reader has the first record whole by now, and must read on for the rest (on a
+            // machine so slow that it has not, the test passes without saying anything).
+            Thread.sleep(forTimeInterval: 1)
             handle.write(
                 Data(#"{"id":"s","time":"2026-01-01T11:00:00Z","subject":"u1","type":"signin","provider":"apple.com"}"#.utf8 + [0x0A]))
             try? handle.close()
         }
         writer.start()
+        defer { written.wait() }
         let recognised = try EventLogFormat.recognize(path: fifo, mappings: try MappingSet.load(userPaths: []).mappings)
         guard case .native = recognised.format else {
             Issue.record("the pipe was not read as relaylint events")

@@ -36,11 +36,15 @@ enum IdentityChange {
     static func forEachIdentity(linkedBy event: Event, relayDomains: RelayDomains, _ body: (Identity) -> Void) {
         let kind = event.string("kind")
         let provider = event.string("provider") ?? ""
+        // `value` is the address or number of the link's kind: in a link that names an email
+        // and a phone identity, the other one is in `email` or `phone`.
         if kind == "email" || provider == "password" {
-            body(emailIdentity(event.string("value") ?? event.string("email"), relayDomains: relayDomains))
+            let address = kind == "phone" ? event.string("email") : event.string("value") ?? event.string("email")
+            body(emailIdentity(address, relayDomains: relayDomains))
         }
         if kind == "phone" || provider == "phone" {
-            body(Identity(category: .phone, key: Identity.phoneKey(event.string("value") ?? event.string("phone") ?? "")))
+            let number = kind == "email" ? event.string("phone") : event.string("value") ?? event.string("phone")
+            body(Identity(category: .phone, key: Identity.phoneKey(number ?? "")))
         }
         if kind == "provider", Identity.isSocial(provider: provider) { body(Identity(category: .social, key: provider)) }
         if provider == "apple.com" { body(appleIdentity(event, relayDomains: relayDomains)) }

@@ -59,23 +59,22 @@ enum EventLogFormat {
         let isRegular = FileBytes.isRegularFile(path)
         let descriptor = handle.fileDescriptor
         var prefix = try readPrefix(path: path, stopEarly: !isRegular) { buffer, count in read(descriptor, buffer, count) }
-        var format: EventLogFormat
-        do {
-            format = try prefix.bytes.withUnsafeBufferPointer { bytes throws(InputError) in
-                try recognize(prefix: bytes, isWhole: prefix.isWhole, path: path, mappings: mappings)
-            }
-        } catch {
-            // From a pipe, read to its first record only: a first record of no format may be an
-            // invalid one of a log the records after it tell (`laterFormat`), so more is read,
-            // as much as a file's prefix, and it is recognised again.
-            guard !isRegular, !prefix.isWhole else { throw error }
+        var recognised = try prefix.bytes.withUnsafeBufferPointer { bytes throws(InputError) in
+            try recognition(prefix: bytes, isWhole: prefix.isWhole, path: path, mappings: mappings, canReadMore: !isRegular)
+        }
+        if recognised == nil {
+            // From a pipe, read to its first record only: a first record that is a JSON object of
+            // no format may be an invalid one of a log the records after it tell (`laterFormat`),
+            // so more is read, as much as a file's prefix, and it is recognised again.
             prefix = try readPrefix(path: path, stopEarly: false, startingWith: prefix.bytes) { buffer, count in
                 read(descriptor, buffer, count)
             }
-            format = try prefix.bytes.withUnsafeBufferPointer { bytes throws(InputError) in
-                try recognize(prefix: bytes, isWhole: prefix.isWhole, path: path, mappings: mappings)
+            recognised = try prefix.bytes.withUnsafeBufferPointer { bytes throws(InputError) in
+                try recognition(prefix: bytes, isWhole: prefix.isWhole, path: path, mappings: mappings, canReadMore: false)
             }
         }
+        // A recognition that cannot read more always decides.
+        let format = recognised ?? .native
         if isRegular {
             try? handle.close()
             return (format, nil)
@@ -177,9 +176,20 @@ enum EventLogFormat {
         bytes.firstIndex { ![0x20, 0x09, 0x0A, 0x0D, 0xEF, 0xBB, 0xBF].contains($0) }
     }
 
+    /// The format of the input whose first bytes are `bytes` (the whole input when `isWhole`).
     static func recognize(
         prefix bytes: UnsafeBufferPointer<UInt8>, isWhole: Bool, path: String, mappings: [LogMapping]
     ) throws(InputError) -> EventLogFormat {
+        // One that cannot read more always decides.
+        try recognition(prefix: bytes, isWhole: isWhole, path: path, mappings: mappings, canReadMore: false) ?? .native
+    }
+
+    /// The format of the input whose first bytes are `bytes`; nil, when `canReadMore` and the
+    /// bytes are not the whole input, for a first record that is a JSON object of no format
+    /// with no record after it in the bytes: the records that follow may tell (`laterFormat`).
+    private static func recognition(
+        prefix bytes: UnsafeBufferPointer<UInt8>, isWhole: Bool, path: String, mappings: [LogMapping], canReadMore: Bool
+    ) throws(InputError) -> EventLogFormat? {
         if bytes.count >= 2, bytes[0] == 0x1F, bytes[1] == 0x8B {
             // A gzip file given by path is decompressed before it gets here; this is one on a
             // pipe, whose bytes relaylint does not decompress (or a file compressed twice).
@@ -272,10 +282,12 @@ enum EventLogFormat {
         // `insertId`) is an invalid record of its log, not a log of no format: the first record
         // of the prefix that is of a format decides, and the reader reports the one before at
         // its line (counted and listed with --skip-invalid). The whole log was refused.
-        if case .object = first,
-            let format = laterFormat(in: bytes, after: firstOffset, inArray: isArray, isWhole: isWhole, mappings: mappings)
-        {
-            return format
+        if case .object = first {
+            if let format = laterFormat(in: bytes, after: firstOffset, inArray: isArray, isWhole: isWhole, mappings: mappings) {
+                return format
+            }
+            // From a pipe, read to its first record: the records after it are not here yet.
+            if canReadMore, !isWhole { return nil }
         }
         // Where the record looked at starts, for a refusal.
         let line = 1 + UnsafeBufferPointer(rebasing: bytes[..<min(firstOffset, bytes.count)]).count { $0 == 0x0A }

@@ -23,7 +23,6 @@ indirect enum MappingCondition: Sendable, Equatable {
         case string, number, bool, object, array, null
     }
 
-    /// Whether a value the condition tests decodes a signed token.
     /// Whether it reads the record, a named value or `$item` (`MappingExpression.readsRecord`).
     var readsRecord: Bool {
         switch self {
@@ -33,6 +32,7 @@ indirect enum MappingCondition: Sendable, Equatable {
         }
     }
 
+    /// Whether a value the condition tests decodes a signed token.
     var readsSignedTokens: Bool {
         switch self {
         case .all(let conditions), .any(let conditions): conditions.contains(where: \.readsSignedTokens)

@@ -92,7 +92,6 @@ indirect enum MappingExpression: Sendable, Equatable {
         }
     }
 
-    /// Whether the expression decodes a signed token (`jws_claims`) anywhere in it.
     /// Whether it reads the record, a named value or `$item`: one that reads none gives every
     /// record the same value, which the loader works out once to check it.
     var readsRecord: Bool {
@@ -109,6 +108,7 @@ indirect enum MappingExpression: Sendable, Equatable {
         }
     }
 
+    /// Whether the expression decodes a signed token (`jws_claims`) anywhere in it.
     var readsSignedTokens: Bool {
         switch self {
         case .jwsClaims: true

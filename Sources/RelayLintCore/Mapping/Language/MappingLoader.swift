@@ -228,7 +228,7 @@ struct MappingLoader {
     private mutating func refuseNamedValues(in trees: [YAMLTree], _ what: String, because rule: String) {
         for tree in trees {
             guard let text = namedValueWrittenAsText(tree) else { continue }
-            reader.report("\(what) is the text '\(text)', not the value '\(text)': \(rule)", at: tree.location)
+            reader.report("\(what) is the text '\(text)', not the value of '\(text)': \(rule)", at: tree.location)
         }
     }
 
