@@ -123,6 +123,17 @@ import Testing
             reason: "'summary.subjects' is 1.5, not a count (a whole number below 2^63)")
     }
 
+    /// Another version's fields may mean other things: a report of version 2 (or 0) is refused,
+    /// where it was read as version 1.
+    @Test(arguments: ["0", "2", "99"])
+    func aReportOfAnotherVersionIsRefused(version: String) throws {
+        var report = try CIReportFixture.report(subjects: ["u1"])
+        report.inputs = []
+        let text = JSONReporter().render(report, options: ReportOptions(color: false))
+        let written = try #require(text.range(of: #""version" : 1"#))
+        try expectRefused(text.replacingCharacters(in: written, with: #""version" : "# + version), reason: "its version is \(version)")
+    }
+
     private func expectRefused(_ text: String, reason: String) throws {
         let path = try Fixtures.temporaryFile(named: "report.json", contents: text)
         #expect {

@@ -7,7 +7,19 @@ extension JSONReportDocument {
     /// The report at `path`, or a diagnostic at the file saying why it is not one.
     static func read(_ data: Data, path: String, hint: String = "") throws(DiagnosticsError) -> JSONReportDocument {
         do {
-            return try JSONDecoder().decode(JSONReportDocument.self, from: data)
+            let document = try JSONDecoder().decode(JSONReportDocument.self, from: data)
+            // Another version's fields may mean other things: read as version 1, a baseline of
+            // another version silently matched or missed findings.
+            guard document.version == 1 else {
+                throw DiagnosticsError([
+                    Diagnostic(
+                        .error, "not a relaylint JSON report (version 1): its version is \(document.version)\(hint)",
+                        at: SourceLocation(file: path))
+                ])
+            }
+            return document
+        } catch let error as DiagnosticsError {
+            throw error
         } catch {
             var location = SourceLocation(file: path)
             var why = reason(error)

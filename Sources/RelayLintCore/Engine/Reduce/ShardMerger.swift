@@ -29,14 +29,15 @@ public enum ShardMerger {
     public static func merge(_ reports: [(path: String, data: Data)]) throws(DiagnosticsError) -> Merged {
         var shards: [(path: String, document: JSONReportDocument, shard: Shard)] = []
         var problems: [Diagnostic] = []
-        let decoder = JSONDecoder()
         for (path, data) in reports {
             guard !data.isEmpty else {
                 problems.append(Diagnostic(.error, "not a relaylint JSON report: the file is empty", at: SourceLocation(file: path)))
                 continue
             }
-            do {
-                let document = try decoder.decode(JSONReportDocument.self, from: data)
+            // Read as `--baseline` reads a report: a syntax error at its line and column, a
+            // count that is not one, another version, each told as there.
+            do throws(DiagnosticsError) {
+                let document = try JSONReportDocument.read(data, path: path)
                 guard let shard = document.shard else {
                     problems.append(
                         Diagnostic(
@@ -46,8 +47,7 @@ public enum ShardMerger {
                 }
                 shards.append((path, document, shard))
             } catch {
-                let why = JSONReportDocument.notAWholeCount(error, in: data) ?? describe(error)
-                problems.append(Diagnostic(.error, "not a relaylint JSON report: \(why)", at: SourceLocation(file: path)))
+                problems += error.diagnostics
             }
         }
         guard problems.isEmpty else { throw DiagnosticsError(problems) }
@@ -198,19 +198,6 @@ public enum ShardMerger {
     /// `Finding.reportOrder` on report entries; times compare as instants, not as text.
     static func reportOrder(_ lhs: JSONReportDocument.FindingEntry, _ rhs: JSONReportDocument.FindingEntry) -> Bool {
         ReportOrder.precedes(lhs, rhs)
-    }
-
-    private static func describe(_ error: any Error) -> String {
-        switch error {
-        case DecodingError.keyNotFound(let key, let context):
-            "missing '\((context.codingPath + [key]).map(\.stringValue).joined(separator: "."))'"
-        case DecodingError.typeMismatch(_, let context), DecodingError.valueNotFound(_, let context):
-            "unexpected value at '\(context.codingPath.map(\.stringValue).joined(separator: "."))'"
-        case DecodingError.dataCorrupted(let context):
-            context.codingPath.isEmpty
-                ? "invalid JSON" : "invalid value at '\(context.codingPath.map(\.stringValue).joined(separator: "."))'"
-        default: "\(error)"
-        }
     }
 }
 
