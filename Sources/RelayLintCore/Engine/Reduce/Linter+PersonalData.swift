@@ -56,6 +56,9 @@ extension Linter {
         suppression.justification = masker.mask(suppression.justification)
         suppression.author = masker.mask(suppression.author)
         suppression.subject = suppression.subject.map(masker.maskSubjectID)
+        // A fingerprint is hex; one written as anything else (an address pasted in by mistake)
+        // matches nothing, and is shown as any text is.
+        suppression.fingerprint = suppression.fingerprint.map(masker.mask)
         return suppression
     }
 
