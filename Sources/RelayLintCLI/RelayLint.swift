@@ -82,9 +82,16 @@ enum StandardError {
 
     /// Prints diagnostics compiler-style, at most `limit` of them, then how many were left out.
     /// Each is one line: the values and file names they quote are escaped (`TerminalEscaping`),
-    /// so an input cannot forge a line of its own (a CI annotation) or a terminal sequence.
+    /// so an input cannot forge a line of its own (a CI annotation) or a terminal sequence. An
+    /// address or a phone number a message quotes from an input (a configuration's value, a
+    /// mapping's constant, a rule id mistyped) is masked: standard error goes to CI logs, which
+    /// are read as widely as the reports.
     static func write(_ diagnostics: [Diagnostic], limit: Int = 50) {
-        for diagnostic in diagnostics.prefix(limit) { write(escaped(diagnostic.description)) }
+        let masker = PIIMasker()
+        for var diagnostic in diagnostics.prefix(limit) {
+            diagnostic.message = masker.mask(diagnostic.message)
+            write(escaped(diagnostic.description))
+        }
         if diagnostics.count > limit { write("… and \(diagnostics.count - limit) more problems") }
     }
 }

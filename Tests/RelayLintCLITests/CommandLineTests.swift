@@ -386,6 +386,16 @@ import Testing
         #expect(!result.stderr.isEmpty)
     }
 
+    /// An address a message quotes from a configuration is masked on standard error, which CI
+    /// logs keep: the line and column still say where it is.
+    @Test func anAddressInAConfigurationErrorIsMasked() throws {
+        let config = try Fixtures.temporaryFile(named: "c.yml", contents: "relay_domains: [\"jane.doe@example.com\"]\n")
+        let result = try CommandRunner.run(["check", "--config", config, "--events", "Examples/events.jsonl"])
+        #expect(result.status == 2)
+        #expect(result.stderr.contains("c.yml:1:16: error: 'relay_domains' entry 'j•••@example.com'"), "\(result.stderr)")
+        #expect(!result.stderr.contains("jane.doe"))
+    }
+
     /// A manifest alone is something to check: an app it says creates accounts, without
     /// in-app deletion, is a finding with no data at all.
     @Test func aManifestAloneIsChecked() throws {
