@@ -138,6 +138,8 @@ import Testing
             events:
               - when: {any: [{path: b, equals: $v}, {path: b, not_equals: "$item"}, {path: b, in: [x, $v, "$1.99"]}]}
                 type: {lookup: {path: c}, table: {a: $v, b: "$2"}}
+              - when: {any: [{path: b, equals: {path: $v}}, {path: b, in: [{value: x}, {other: y}]}]}
+                type: {lookup: {path: c}, table: {a: {path: d}}}
             """
         #expect(
             problems(loading: text) == [
@@ -145,6 +147,9 @@ import Testing
                 "5:63 'not_equals' is the text '$item', not the value of '$item': a test compares with constants only",
                 "5:91 an item of 'in' is the text '$v', not the value of '$v': a test compares with constants only",
                 "6:42 a value of 'table' is the text '$v', not the value of '$v': a table gives constants only",
+                "7:36 'equals' is an object with the key 'path', not a value worked out from the record: a test compares with constants only",
+                "7:64 an item of 'in' is an object with the key 'value', not a value worked out from the record: a test compares with constants only",
+                "8:42 a value of 'table' is an object with the key 'path', not a value worked out from the record: a table gives constants only",
             ])
     }
 

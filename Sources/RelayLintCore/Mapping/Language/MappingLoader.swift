@@ -227,8 +227,15 @@ struct MappingLoader {
     /// as a value's name: compared or given as the text `$v`, they were never the value.
     private mutating func refuseNamedValues(in trees: [YAMLTree], _ what: String, because rule: String) {
         for tree in trees {
-            guard let text = namedValueWrittenAsText(tree) else { continue }
-            reader.report("\(what) is the text '\(text)', not the value of '\(text)': \(rule)", at: tree.location)
+            if let text = namedValueWrittenAsText(tree) {
+                reader.report("\(what) is the text '\(text)', not the value of '\(text)': \(rule)", at: tree.location)
+            } else if case .mapping(let pairs) = tree.content, pairs.count == 1, MappingLoader.expressionKeys.contains(pairs[0].key) {
+                // `{path: $v}` or `{value: x}` there is an object compared as it is, never a
+                // value worked out: it matched nothing, silently.
+                reader.report(
+                    "\(what) is an object with the key '\(pairs[0].key)', not a value worked out from the record: \(rule)",
+                    at: tree.location)
+            }
         }
     }
 
