@@ -120,11 +120,16 @@ import Testing
               - {type: b, time: {epoch_milliseconds: 1767225600}}
               - {type: {lookup: x, table: {x: 5}}, time: {path: t}}
               - {type: {lookup: {path: k}, table: {x: 5}}, time: {path: t}}
+              - {type: {regex: abc, pattern: x}, time: 99999999999999999999}
+              - {type: c, time: {epoch_milliseconds: -1e300}}
             """
         #expect(
             problems(loading: text) == [
                 "5:21 'time' fails for every record: '2026' must be a number of seconds or milliseconds, found a string",
                 "7:12 'type' must be a string, found a number",
+                "9:12 'type' gives no value for any record",
+                "9:44 'time' is out of range: 99999999999999999999 (epoch milliseconds from year 1 to year 9999)",
+                "10:21 'time' is out of range: -1e300 (epoch milliseconds from year 1 to year 9999)",
             ])
     }
 

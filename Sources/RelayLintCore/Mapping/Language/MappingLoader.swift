@@ -150,8 +150,7 @@ struct MappingLoader {
             // A function of constants (`epoch_milliseconds: "2026"`) gives every record the same
             // value, or the same failure: worked out once, here.
             do throws(MappingFailure) {
-                guard let made = try value.evaluate(in: MappingScope(record: .null, tokens: TokenReader(keys: nil))) else { return value }
-                constant = made
+                constant = try value.evaluate(in: MappingScope(record: .null, tokens: TokenReader(keys: nil))) ?? .null
             } catch {
                 reader.report("'\(name)' fails for every record: \(error.reason)", at: node.location)
                 return value
@@ -159,11 +158,16 @@ struct MappingLoader {
         default: return value
         }
         switch constant {
+        // Every event of a template names its type (a default may be left for a template to
+        // give): none, from constants alone, made every record invalid.
+        case .null where name == "type": reader.report("'type' gives no value for any record", at: node.location)
         case .null: break
         case .string(let text) where name == "time":
             if case .valid = Timestamp.parse(rfc3339: text) { break }
             reader.report("'time' is not an RFC 3339 timestamp: '\(text)'", at: node.location)
-        case .number where name == "time": break
+        case .number(let number) where name == "time":
+            if Timestamp(epochMilliseconds: number) != nil { break }
+            reader.report("'time' is out of range: \(number.text) (epoch milliseconds from year 1 to year 9999)", at: node.location)
         case .string: break
         default:
             reader.report("'\(name)' must be \(name == "time" ? "a time" : "a string"), found \(constant.kindName)", at: node.location)
