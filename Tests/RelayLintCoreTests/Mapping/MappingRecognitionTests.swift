@@ -154,6 +154,28 @@ import Testing
         #expect(report.summary.events > 0)
     }
 
+    /// An array of relaylint events whose first element lacks a field is told as an array of
+    /// events, not by that element's keys; a key of megabytes is shortened in the refusal.
+    @Test func refusalsSayWhatTheLogIsInAFewWords() throws {
+        let mappings = try MappingSet.load(userPaths: []).mappings
+        let array = try Fixtures.temporaryFile(
+            named: "events.json",
+            contents: #"[{"time":"2026-01-01T10:00:00Z","subject":"u1","type":"signin"},"#
+                + #"{"id":"a","time":"2026-01-01T10:00:00Z","subject":"u1","type":"signin"}]"#)
+        #expect {
+            try EventLogFormat.recognize(path: array, mappings: mappings)
+        } throws: { error in
+            (error as? InputError)?.diagnostics.first?.message.hasPrefix("this is a JSON array of relaylint events") == true
+        }
+        let longKey = try Fixtures.temporaryFile(named: "key.jsonl", contents: "{\"" + String(repeating: "k", count: 100_000) + "\": 0}\n")
+        #expect {
+            try EventLogFormat.recognize(path: longKey, mappings: mappings)
+        } throws: { error in
+            let message = (error as? InputError)?.diagnostics.first?.message ?? ""
+            return message.contains("'" + String(repeating: "k", count: 64) + "…'") && message.count < 1_000
+        }
+    }
+
     /// From a pipe, recognition stops at the first whole record so a writer still writing is
     /// not waited for; a first record of no format makes it read on (as much as a file's
     /// prefix) and decide by the records after it.

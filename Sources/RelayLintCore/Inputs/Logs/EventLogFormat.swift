@@ -291,7 +291,14 @@ enum EventLogFormat {
         }
         // Where the record looked at starts, for a refusal.
         let line = 1 + UnsafeBufferPointer(rebasing: bytes[..<min(firstOffset, bytes.count)]).count { $0 == 0x0A }
-        if case .object(let members) = first, isNativeEvent(members) {
+        // An array of relaylint events whose first element lacks a field is told as an array
+        // of events too, not by the keys of that element.
+        let laterEvent = { () -> Bool in
+            laterRecord(in: bytes, after: firstOffset, inArray: true, isWhole: isWhole) { record in
+                record.objectValue.map(isNativeEvent) == true ? true : nil
+            } ?? false
+        }
+        if case .object(let members) = first, isNativeEvent(members) || (isArray && laterEvent()) {
             // Read as JSON Lines, an array of events was a thousand invalid lines, and with
             // --skip-invalid a run that checked nothing.
             throw refusal(
@@ -318,7 +325,8 @@ enum EventLogFormat {
                 // Looks like relaylint events with a field missing: the reader says which.
                 return .native
             }
-            let keys = members.keys.sorted().prefix(8).map { "'\($0)'" }.joined(separator: ", ")
+            // Each key shortened: a key of megabytes made a message of megabytes.
+            let keys = members.keys.sorted().prefix(8).map { "'\($0.count > 64 ? $0.prefix(64) + "…" : $0)'" }.joined(separator: ", ")
             throw refusal(
                 path,
                 (members.isEmpty ? "the first record is an empty JSON object" : "the first record is a JSON object with keys \(keys)")
@@ -350,6 +358,14 @@ enum EventLogFormat {
     private static func laterFormat(
         in bytes: UnsafeBufferPointer<UInt8>, after start: Int, inArray: Bool, isWhole: Bool, mappings: [LogMapping]
     ) -> EventLogFormat? {
+        laterRecord(in: bytes, after: start, inArray: inArray, isWhole: isWhole) { format(of: $0, inArray: inArray, mappings: mappings) }
+    }
+
+    /// What `answer` gives for the first of the next `recordsLookedAt` records after the one at
+    /// `start` for which it gives anything, among the whole records of the prefix.
+    private static func laterRecord<Answer>(
+        in bytes: UnsafeBufferPointer<UInt8>, after start: Int, inArray: Bool, isWhole: Bool, _ answer: (JSONValue) -> Answer?
+    ) -> Answer? {
         var parser = JSONParser(bytes: bytes, offset: start)
         if inArray { guard (try? parser.skipValue(depth: 1)) != nil else { return nil } }
         for _ in 0..<recordsLookedAt {
@@ -365,7 +381,7 @@ enum EventLogFormat {
                 record = next.value
                 parser.move(to: next.start)
             }
-            if let format = format(of: record, inArray: inArray, mappings: mappings) { return format }
+            if let found = answer(record) { return found }
         }
         return nil
     }
