@@ -153,6 +153,25 @@ import Testing
         #expect(fired == ["consent-before-email-link l", "consent-before-phone-link l"])
     }
 
+    /// Another event's id is shown in a finding's evidence (and notes) to 256 characters: one
+    /// long consent id cited by every finding made a report of gigabytes from a log of
+    /// kilobytes. The firing event's own id stays whole.
+    @Test func aLongIdCitedByManyFindingsIsShortenedInTheirEvidence() throws {
+        let granted = String(repeating: "G", count: 3_000)
+        let withdrawn = String(repeating: "W", count: 3_000)
+        let trigger = String(repeating: "L", count: 3_000)
+        let report = try lint([
+            #"{"id":"c","time":"2026-01-01T00:00:00Z","subject":"s","type":"account.created","provider":"apple.com","email":"r@privaterelay.appleid.com"}"#,
+            #"{"id":"\#(granted)","time":"2026-01-02T00:00:00Z","subject":"s","type":"consent.granted","scope":"link.email"}"#,
+            #"{"id":"\#(withdrawn)","time":"2026-01-03T00:00:00Z","subject":"s","type":"consent.withdrawn","scope":"link.email"}"#,
+            #"{"id":"\#(trigger)","time":"2026-01-04T00:00:00Z","subject":"s","type":"identity.linked","kind":"email"}"#,
+        ])
+        let finding = try #require(report.findings.first { $0.rule == "consent-before-email-link" })
+        #expect(finding.event == trigger)
+        let shown = finding.evidence.map { "\($0.role) \($0.event.count) \($0.note?.count ?? 0)" }
+        #expect(shown == ["witness 257 289", "interruption 257 28", "trigger 3000 14"], "\(shown)")
+    }
+
     /// An empty bundle id names no app: the data is app-less, of the app `"app"` (§2.4, §5),
     /// on the fast path and the strict one (an escape in the id takes the line off the fast one).
     @Test(arguments: ["a", #"\u0061"#])

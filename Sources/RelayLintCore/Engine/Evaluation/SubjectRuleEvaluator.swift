@@ -293,7 +293,7 @@ struct SubjectRuleEvaluator {
                 failure.evidence.append((cursor, .interruption, "breaks off any earlier match"))
                 noteSkippedWitness(
                     requirement, from: cursor + step, by: step, in: steps, origin: origin, lists: lists, into: &failure,
-                    note: "does not count: \(candidate.event.id) lies in between")
+                    note: "does not count: \(Evidence.shown(candidate.event.id)) lies in between")
                 return violation()
             }
             if let boundary = requirement.boundary, matches(boundary, cursor) {
@@ -305,7 +305,7 @@ struct SubjectRuleEvaluator {
                     ))
                 noteSkippedWitness(
                     requirement, from: cursor + step, by: step, in: steps, origin: origin, lists: lists, into: &failure,
-                    note: "does not count: it lies beyond \(candidate.event.id)")
+                    note: "does not count: it lies beyond \(Evidence.shown(candidate.event.id))")
                 return violation()
             }
             cursor += step
@@ -378,8 +378,9 @@ struct SubjectRuleEvaluator {
         var items = failure.evidence
         if event != nil { items.append((origin.index, .trigger, "fires the rule")) }
         let evidence = items.sorted { $0.index < $1.index }.map { item in
-            Evidence(
-                role: item.role, event: steps[item.index].event.id, type: steps[item.index].event.type,
+            let id = steps[item.index].event.id
+            return Evidence(
+                role: item.role, event: item.role == .trigger ? id : Evidence.shown(id), type: steps[item.index].event.type,
                 time: steps[item.index].event.time, location: steps[item.index].event.location, note: item.note)
         }
         return Finding(
