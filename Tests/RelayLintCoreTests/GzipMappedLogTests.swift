@@ -13,16 +13,6 @@ import Testing
             + #""response":{"localId":"\#(subject)","email":"a@example.com"}}}"#
     }
 
-    /// `path` compressed by the system's `gzip` beside it.
-    private static func gzip(_ path: String) throws -> String {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["gzip", "-k", "-f", path]
-        try process.run()
-        process.waitUntilExit()
-        return path + ".gz"
-    }
-
     private static func report(_ path: String) throws -> LintReport {
         var request = LintRequest(eventPaths: [path], rules: LinterTests.builtIn, parallelism: 2)
         request.mappings = try MappingSet.load(userPaths: []).mappings
@@ -47,7 +37,7 @@ import Testing
             line += 1
         }
         let plain = try Fixtures.temporaryFile(named: "blank-runs.jsonl", contents: text)
-        for path in [plain, try Self.gzip(plain)] {
+        for path in [plain, try Fixtures.gzipped(plain)] {
             let report = try Self.report(path)
             #expect(report.skipped.map(\.location.line) == expected, "\(path)")
             #expect(report.inputs.first?.records == expected.count + 1)
@@ -64,7 +54,7 @@ import Testing
         let text = lines.joined(separator: "\n") + "\n"
         #expect(text.utf8.count > 2 * FileBytes.blockSize)
         let plain = try Fixtures.temporaryFile(named: "entries.jsonl", contents: text)
-        let compressed = try Self.gzip(plain)
+        let compressed = try Fixtures.gzipped(plain)
         let fromPlain = try Self.report(plain)
         let fromGzip = try Self.report(compressed)
         #expect(fromGzip.inputs.first?.format == "google-cloud-logging")
@@ -99,7 +89,7 @@ import Testing
         let text = "[" + entries.joined(separator: ",\n") + (tail.isEmpty ? "]\n" : tail)
         #expect(text.utf8.count > FileBytes.blockSize)
         let plain = try Fixtures.temporaryFile(named: "entries.json", contents: text)
-        let compressed = try Self.gzip(plain)
+        let compressed = try Fixtures.gzipped(plain)
         guard error.isEmpty else {
             var found: [String] = []
             for path in [plain, compressed] {
@@ -128,7 +118,7 @@ import Testing
         let count = FileBytes.blockSize / entry.utf8.count + 10
         let text = "[" + Array(repeating: entry, count: count).joined(separator: ",") + #",{"x": ]]"# + "\n"
         let plain = try Fixtures.temporaryFile(named: "one-line.json", contents: text)
-        let compressed = try Self.gzip(plain)
+        let compressed = try Fixtures.gzipped(plain)
         var found: [String] = []
         for path in [plain, compressed] {
             let thrown = #expect(throws: DiagnosticsError.self) { try Self.report(path) }
@@ -144,7 +134,7 @@ import Testing
     func anElementLongerThanTheCapInAGzipArrayStopsTheRun(before: String, after: String, place: String) throws {
         let long = #"{"insertId":"x","padding":""# + String(repeating: "x", count: InputLimits.lineBytes) + #""}"#
         let text = "[" + Self.cloudEntry(1, subject: "u1") + ",\n" + before + long + after + "\n"
-        let compressed = try Self.gzip(try Fixtures.temporaryFile(named: "long.json", contents: text))
+        let compressed = try Fixtures.gzipped(try Fixtures.temporaryFile(named: "long.json", contents: text))
         let error = #expect(throws: DiagnosticsError.self) { try Self.report(compressed) }
         #expect(
             error?.diagnostics.map(\.description) == [
@@ -158,7 +148,7 @@ import Testing
     @Test func aLineLongerThanTheCapInAGzipMappedLogStopsAtItsLine() throws {
         let long = String(repeating: "x", count: InputLimits.lineBytes + 1)
         let text = [Self.cloudEntry(1, subject: "u1"), long, Self.cloudEntry(2, subject: "u2")].joined(separator: "\n") + "\n"
-        let compressed = try Self.gzip(try Fixtures.temporaryFile(named: "long.jsonl", contents: text))
+        let compressed = try Fixtures.gzipped(try Fixtures.temporaryFile(named: "long.jsonl", contents: text))
         let error = #expect(throws: DiagnosticsError.self) { try Self.report(compressed) }
         #expect(
             error?.diagnostics.map(\.description) == [

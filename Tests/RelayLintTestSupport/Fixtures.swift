@@ -26,6 +26,16 @@ public enum Fixtures {
         return root
     }()
 
+    /// `path` compressed by the system's `gzip`, beside it (`path` + `.gz`).
+    public static func gzipped(_ path: String) throws -> String {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["gzip", "-k", "-f", path]
+        try process.run()
+        process.waitUntilExit()
+        return path + ".gz"
+    }
+
     /// Writes `contents` to a new temporary file with the given name and returns its path.
     public static func temporaryFile(named name: String, contents: String) throws -> String {
         let url = try temporaryDirectory().appendingPathComponent(name)

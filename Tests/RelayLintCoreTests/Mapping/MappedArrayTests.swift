@@ -13,7 +13,10 @@ import Testing
     }
 
     static func run(_ contents: String) throws -> LintReport {
-        let path = try Fixtures.temporaryFile(named: "entries.json", contents: contents)
+        try report(try Fixtures.temporaryFile(named: "entries.json", contents: contents))
+    }
+
+    static func report(_ path: String) throws -> LintReport {
         var request = LintRequest(eventPaths: [path], accountPaths: [], rules: try RuleSet.load(paths: [Fixtures.rules]))
         request.mappings = try MappingSet.load(userPaths: []).mappings
         request.skipInvalid = true
@@ -52,6 +55,35 @@ import Testing
         let report = try Self.run(contents)
         let places = report.skipped.map { "\($0.location.line):\($0.location.column ?? 0)" }
         #expect(places == ["1:\(column)", "1:\(column + badTime.count + 2)"], "\(report.skipped)")
+    }
+
+    /// A byte order mark is no column, as on a line of JSON Lines: the records after it, and an
+    /// error in the array, are told where an editor shows them, in a file and in a gzip file
+    /// (read a run of elements at a time).
+    @Test func aByteOrderMarkShiftsNoColumn() throws {
+        let badTime = Self.entry(2).replacingOccurrences(of: "GetAccountInfo", with: "DeleteAccount")
+            .replacingOccurrences(of: "2026-01-02T00:00:00Z", with: "yesterday")
+        let contents = "[" + Self.entry(1) + ", " + badTime + ", 7]"
+        let column = 1 + Self.entry(1).count + 2 + 1
+        let broken = "[" + Self.entry(1) + ", {x}]"
+        for (name, text) in [("plain.json", contents), ("marked.json", "\u{FEFF}" + contents)] {
+            let path = try Fixtures.temporaryFile(named: name, contents: text)
+            for input in [path, try Fixtures.gzipped(path)] {
+                let report = try Self.report(input)
+                let places = report.skipped.map { "\($0.location.line):\($0.location.column ?? 0)" }
+                #expect(places == ["1:\(column)", "1:\(column + badTime.count + 2)"], "\(input)")
+            }
+        }
+        for (name, text) in [("plain-broken.json", broken), ("marked-broken.json", "\u{FEFF}" + broken)] {
+            let path = try Fixtures.temporaryFile(named: name, contents: text)
+            for input in [path, try Fixtures.gzipped(path)] {
+                #expect {
+                    try Self.report(input)
+                } throws: { error in
+                    (error as? DiagnosticsError)?.diagnostics.first?.location.column == column + 1
+                }
+            }
+        }
     }
 
     @Test func everyElementOfALongArrayIsRead() throws {

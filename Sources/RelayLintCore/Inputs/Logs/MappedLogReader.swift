@@ -284,11 +284,13 @@ struct MappedLogReader: Sendable {
                     // Columns count Unicode scalars, as `FileBytes.lineAndColumn` does: the bytes
                     // that start none are not counted.
                     let isScalarStart = { (byte: UInt8) in byte & 0xC0 != 0x80 }
+                    // Nor is a byte order mark at the stream's start.
+                    let hasMark = place == .start && bytes.starts(with: [0xEF, 0xBB, 0xBF])
                     if let lastNewline = bytes.lastIndex(of: 0x0A) {
                         line += bytes[...lastNewline].count { $0 == 0x0A }
                         column = 1 + bytes[(lastNewline + 1)...].count(where: isScalarStart)
                     } else {
-                        column += bytes.count(where: isScalarStart)
+                        column += bytes.count(where: isScalarStart) - (hasMark ? 1 : 0)
                     }
                     place = scan.closed ? .after : .element
                 }
@@ -386,6 +388,9 @@ struct MappedLogReader: Sendable {
             /// Whether the `]` was read: what follows may only be whitespace.
             var closed = false
             var finished = false
+            /// Where the text starts: past a byte order mark, which no editor shows as a column
+            /// (nor does a line of JSON Lines count it).
+            var textStart = 0
             /// Up to where newlines were counted into `line`.
             var counted = 0
             /// The Unicode scalars on `line` before `counted`, and whether `line` is still the
@@ -404,7 +409,7 @@ struct MappedLogReader: Sendable {
             var parser = JSONParser(bytes: bytes, offset: offset)
             parser.skipWhitespace()
             if parser.offset < bytes.count, bytes[parser.offset] == UInt8(ascii: "[") {
-                array = ArrayScan(path: path)
+                array = ArrayScan(path: path, textStart: offset, counted: offset)
                 offset = parser.offset
             }
         }
@@ -427,7 +432,8 @@ struct MappedLogReader: Sendable {
             firstLine = line
             offset = place == .start && bytes.count >= 3 && bytes[0] == 0xEF && bytes[1] == 0xBB && bytes[2] == 0xBF ? 3 : 0
             array = ArrayScan(
-                path: path, opened: place != .start, closed: place == .after, isRun: true, firstColumn: column)
+                path: path, opened: place != .start, closed: place == .after, textStart: offset, counted: offset, isRun: true,
+                firstColumn: column)
         }
 
         /// The lines of a run of whole lines (`FileBytes.forEachRun`), numbered from `firstLine`;
@@ -540,7 +546,7 @@ struct MappedLogReader: Sendable {
                         scan.finished = true
                         syntaxError = InputError.invalidRecords([
                             Diagnostic(
-                                .error, Self.elementTooLong, at: place(of: first, in: bytes, path: scan.path, firstColumn: scan.firstColumn)
+                                .error, Self.elementTooLong, at: place(of: first, in: bytes, scan)
                             )
                         ])
                         break
@@ -561,7 +567,7 @@ struct MappedLogReader: Sendable {
                 syntaxError = InputError.invalidRecords([
                     Diagnostic(
                         .error, "invalid JSON: \(error.reason)",
-                        at: place(of: error.offset, in: bytes, path: scan.path, firstColumn: scan.firstColumn))
+                        at: place(of: error.offset, in: bytes, scan))
                 ])
             }
             return spans
@@ -572,13 +578,14 @@ struct MappedLogReader: Sendable {
             "stopped reading: an element of the JSON array is longer than \(InputLimits.describe(InputLimits.lineBytes)) "
             + "(from a pipe or a gzip file, relaylint holds one element at a time)"
 
-        /// The line and column of `offset` of the bytes, which start at `firstLine`, column
-        /// `firstColumn`.
-        private func place(of offset: Int, in bytes: UnsafeBufferPointer<UInt8>, path: String, firstColumn: Int) -> SourceLocation {
-            let position = FileBytes.lineAndColumn(of: offset, in: bytes)
+        /// The line and column of `offset` of the bytes, whose text (from `scan.textStart`) starts
+        /// at `firstLine`, column `scan.firstColumn`.
+        private func place(of offset: Int, in bytes: UnsafeBufferPointer<UInt8>, _ scan: ArrayScan) -> SourceLocation {
+            let text = UnsafeBufferPointer(rebasing: bytes[scan.textStart...])
+            let position = FileBytes.lineAndColumn(of: max(offset - scan.textStart, 0), in: text)
             return SourceLocation(
-                file: path, line: firstLine + position.line - 1,
-                column: position.line == 1 ? firstColumn + position.column - 1 : position.column)
+                file: scan.path, line: firstLine + position.line - 1,
+                column: position.line == 1 ? scan.firstColumn + position.column - 1 : position.column)
         }
 
         /// After the array's `]`: only whitespace may follow.
