@@ -242,7 +242,10 @@ import Testing
     // MARK: Escaping
 
     @Test(arguments: [
-        ("a<b>&c", "a<b>&amp;c"),
+        ("a<b>&c", "a&lt;b&gt;&amp;c"),
+        ("plain ASCII: ids, times, paths/a.jsonl:3", "plain ASCII: ids, times, paths/a.jsonl:3"),
+        // A `<` that a combining mark follows is one character with it: escaped all the same.
+        ("<\u{0338}b>", "&lt;\u{0338}b&gt;"),
         ("&lt;", "&amp;lt;"),
         ("line\nbreak", "line&#xA;break"),
         ("cr\r\nlf", "cr&#xD;&#xA;lf"),

@@ -6,20 +6,29 @@ import Plot
 /// an event id written as `&lt;` would show as `<`; it does not escape attribute values at all,
 /// so a `"` in a value would end the attribute. Every value that comes from an input (subject
 /// and event ids, paths, rule texts, messages) therefore goes through `Node.escapedText` or
-/// `Node.escapedAttribute`, never through Plot's `.text` or a string literal.
+/// `Node.escapedAttribute`, never through Plot's `.text` or a string literal. Text is escaped
+/// here completely and handed to Plot as markup: Plot's own pass over it, a character at a time,
+/// was a third of the time a report of 100,000 findings took (20 s, where JSON took 2).
 ///
 /// Line breaks and other control characters become numeric character references: they show as
 /// they would have, but a value can never start a line of the output. A report printed to a CI
 /// log cannot carry a `::workflow-command::` of its own that way, nor terminal escapes.
 enum HTMLEscaping {
-    /// Text for a Plot text node: `&` is written as `&amp;` so that Plot keeps it, Plot escapes
-    /// `<` and `>`, and line breaks and control characters become references.
+    /// The markup of a text: `&`, `<` and `>` as references, line breaks and control characters
+    /// as numeric ones. Most values (ids, times, paths) are printable ASCII without those three:
+    /// they are their own markup, found so by their bytes.
     static func text(_ value: String) -> String {
+        let isOwnMarkup = value.utf8.allSatisfy { byte in
+            byte >= 0x20 && byte < 0x7F && byte != UInt8(ascii: "&") && byte != UInt8(ascii: "<") && byte != UInt8(ascii: ">")
+        }
+        if isOwnMarkup { return value }
         var output = ""
         output.reserveCapacity(value.utf8.count)
         for scalar in value.unicodeScalars {
             switch scalar {
             case "&": output += "&amp;"
+            case "<": output += "&lt;"
+            case ">": output += "&gt;"
             default: append(scalar, to: &output)
             }
         }
@@ -71,7 +80,7 @@ enum HTMLEscaping {
 extension Node {
     /// A text node holding a value from the inputs, escaped completely (see `HTMLEscaping`).
     static func escapedText(_ value: String) -> Node {
-        .text(HTMLEscaping.text(value))
+        .raw(HTMLEscaping.text(value))
     }
 
     /// An attribute whose value comes from the inputs or from the report's own text.
