@@ -110,12 +110,15 @@ import Testing
         let report = try Linter.run(request)
         #expect(report.inputs.first?.invalid == 1)
         #expect(report.inputs.first?.eventsMade == 74)
-        // Nothing but bad lines: read as relaylint events, whose reader reports each.
-        let garbage = try Fixtures.temporaryFile(named: "garbage.jsonl", contents: "garbage\nmore garbage\n")
-        guard case .native = try EventLogFormat.recognize(path: garbage, mappings: mappings).format else {
-            Issue.record("a file of bad lines was not left to relaylint's own reader")
+        // Nothing but broken records: read as relaylint events, whose reader reports each.
+        let broken = try Fixtures.temporaryFile(named: "broken.jsonl", contents: "{garbage\n{\"more\": garbage\n")
+        guard case .native = try EventLogFormat.recognize(path: broken, mappings: mappings).format else {
+            Issue.record("a file of broken records was not left to relaylint's own reader")
             return
         }
+        // Nothing but lines that start as no record does: text, not a log.
+        let garbage = try Fixtures.temporaryFile(named: "garbage.jsonl", contents: "garbage\nmore garbage\n")
+        #expect(throws: InputError.self) { try EventLogFormat.recognize(path: garbage, mappings: mappings) }
     }
 
     /// A first record with a required field missing (an event without `id`, an entry without

@@ -622,6 +622,11 @@ import Testing
         // Any key of YAML's: one starting with n, t or f read as a broken null, true or false.
         ("name: nightly export\ntables: 3\n", "this looks like YAML"),
         (#"{"ts": 1, "who": "u1"}"#, "the first record is a JSON object with keys 'ts', 'who', which is none of the formats"),
+        // A text log, a web page saved in place of the log: no line is JSON.
+        ("2026-01-01 12:00:00 INFO user u1 signed in\n2026-01-01 12:00:01 INFO user u2 linked google\n", "this looks like plain text"),
+        ("hello world\n", "this looks like plain text"),
+        ("<!DOCTYPE html><html><body>502 Bad Gateway</body></html>\n", "this looks like HTML or XML"),
+        ("\u{FEFF}<?xml version=\"1.0\"?>\n<log/>\n", "this looks like HTML or XML"),
         // Read as lines, an array of relaylint's own events was a thousand invalid records.
         (
             "[\n  {\"id\": \"e1\", \"time\": \"2026-01-01T00:00:00Z\", \"subject\": \"u1\", \"type\": \"signin\"}\n]\n",
@@ -632,6 +637,9 @@ import Testing
         let path = try Fixtures.temporaryFile(named: "input.jsonl", contents: contents)
         var request = try Self.request(events: [])
         request.eventPaths = [path]
+        // Refused as a whole, not read as a log of invalid records: with --skip-invalid that was
+        // a clean run.
+        request.skipInvalid = true
         #expect {
             try Linter.run(request)
         } throws: { error in

@@ -264,7 +264,15 @@ enum EventLogFormat {
                     (first, firstOffset) = next
                 } else {
                     _ = try notJSON(head, path: path)
-                    guard let next = firstJSONLine(in: bytes, from: lineEnd, isWhole: isWhole) else { return .native }
+                    guard let next = firstJSONLine(in: bytes, from: lineEnd, isWhole: isWhole) else {
+                        // No line is JSON, and the first does not even start as a record does: a
+                        // text log or a web page given for the log. Read as relaylint events,
+                        // each line was an invalid record, and with --skip-invalid a clean run.
+                        guard let refusal = textRefusal(head) else { return .native }
+                        // From a pipe, the lines after the first are not here yet.
+                        if canReadMore, !isWhole { return nil }
+                        throw Self.refusal(path, refusal)
+                    }
                     (first, firstOffset) = next
                 }
             }
@@ -442,6 +450,21 @@ enum EventLogFormat {
         }
         // Not JSON at all: the relaylint reader reports the line and column.
         return .native
+    }
+
+    /// What a first line that starts as no JSON record does (`{`, `[`, `"`) looks like: markup
+    /// (an HTML error page saved in place of the log, XML) or plain text (a text log); nil for one
+    /// that starts as a record, broken, which the reader reports at its line and column.
+    private static func textRefusal(_ head: String) -> String? {
+        guard let start = head.unicodeScalars.first(where: { !$0.properties.isWhitespace && $0 != "\u{FEFF}" }),
+            !["{", "[", "\""].contains(start)
+        else { return nil }
+        if start == "<" {
+            return "this looks like HTML or XML (a web page, such as an error page saved in place of the log?), not a log: "
+                + "relaylint reads logs of JSON records, one per line (JSON Lines) or in one JSON array"
+        }
+        return "this looks like plain text, not JSON: relaylint reads logs of JSON records, one per line (JSON Lines) "
+            + "or in one JSON array"
     }
 
     private static func refusal(_ path: String, _ message: String, line: Int = 1) -> InputError {
