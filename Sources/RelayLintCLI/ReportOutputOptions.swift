@@ -5,8 +5,14 @@ import RelayLintCore
 /// Where reports go and how audit reports are labelled, and when the run fails: shared by
 /// `check` and `merge`, which write the same reports from one evaluation or from its partials.
 struct ReportOutputOptions: ParsableArguments {
-    @Option(help: ArgumentHelp("Write the report to this file instead of standard output.", valueName: "file"))
-    var output: String?
+    @Option(
+        name: .customLong("output"),
+        help: ArgumentHelp("Write the report to this file instead of standard output ('-': standard output).", valueName: "file"))
+    var outputArgument: String?
+
+    /// The file the report goes to; nil for standard output, which `-` names as it does for
+    /// `--events -` (it was a file named `-`).
+    var output: String? { outputArgument == "-" ? nil : outputArgument }
 
     @Option(
         name: .customLong("report"),

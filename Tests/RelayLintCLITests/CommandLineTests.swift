@@ -38,6 +38,17 @@ import Testing
         #expect((object?["findings"] as? [Any])?.isEmpty == false)
     }
 
+    /// `--output -` is standard output, as `--events -` is standard input: it wrote a file named `-`.
+    @Test func outputDashIsStandardOutput() throws {
+        let directory = try Fixtures.temporaryDirectory()
+        let examples = Self.examples.map { $0.hasPrefix("Examples/") ? Fixtures.path($0) : $0 }
+        let result = try CommandRunner.run(["check", "--format", "json", "--output", "-"] + examples, in: directory)
+        #expect(result.status == 1, "\(result.stderr)")
+        let object = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any]
+        #expect(object?["version"] as? Int == 1)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path).isEmpty)
+    }
+
     @Test func severalReportsFromOneRun() throws {
         let directory = try Fixtures.temporaryDirectory()
         let json = directory.appendingPathComponent("out.json").path
