@@ -14,7 +14,9 @@ struct MergeCommand: ParsableCommand {
             rules and options. Partitions: give the merge the configuration, rules and manifest of the \
             partition runs, and --sources DIR/sources.json when their inputs came from `relaylint split`; \
             it renders every format. Shards: JSON only. The result is byte for byte the report of one run \
-            over all the data.
+            over all the data, but for one limit of shards' reports: the findings of subjects whose ids \
+            are addresses or phone numbers, masked in them, are ordered by their masked ids (run the \
+            shards with --show-pii, or partitions, to keep one run's order).
             """)
 
     @Argument(help: ArgumentHelp("The partials or shard reports (JSON), in any order.", valueName: "partial.json"))
