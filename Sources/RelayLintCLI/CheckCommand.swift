@@ -383,7 +383,7 @@ struct CheckCommand: ParsableCommand {
         }
         for outcome in report.expiredSuppressions {
             StandardError.write(
-                "\(StandardError.escaped("\(outcome.suppression.location)")): error: suppression expired on \(StandardError.escaped(outcome.suppression.expires)); renew it with a new justification or fix the findings"
+                "\(StandardError.escaped("\(outcome.suppression.location)")): warning: suppression expired on \(StandardError.escaped(outcome.suppression.expires)): it no longer applies, and the findings it accepted count again; renew it with a new justification or fix the findings"
             )
         }
         let threshold = reporting.failOn == "never" ? nil : Severity(rawValue: reporting.failOn)

@@ -57,7 +57,7 @@ enum CIReportFixture {
             location: RelayLintCore.SourceLocation(file: ".relaylint.yml", line: 4))
     }
 
-    /// The report with one expired suppression in its register: it fails the run.
+    /// The report with one expired suppression in its register: it applies no more.
     static func withExpiredSuppression(_ report: LintReport) -> LintReport {
         var report = report
         report.suppressions.append(

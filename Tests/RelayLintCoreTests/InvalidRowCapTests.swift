@@ -107,7 +107,7 @@ import Testing
 
     /// One record past the list is counted in words for one.
     @Test func oneInvalidRecordPastTheListIsNotedInTheSingular() throws {
-        let lines = Array(repeating: "x", count: InputLimits.listedInvalidRecords + 1)
+        let lines = Array(repeating: "{x", count: InputLimits.listedInvalidRecords + 1)
         let path = try Fixtures.temporaryFile(named: "bad.jsonl", contents: lines.joined(separator: "\n") + "\n")
         let report = try Linter.run(
             LintRequest(eventPaths: [path], rules: try RuleSet.load(paths: [Fixtures.path("Rules")]), skipInvalid: true))

@@ -239,10 +239,10 @@ import Testing
         let run = try #require(try render(report).log.runs.first)
         #expect(run.results.map(\.properties.subject) == ["u1"])
         #expect(run.properties.findings == 1)
-        // An expired suppression fails the run: an error notification says so.
+        // An expired suppression wants renewing or removing: a warning notification says so.
         let notification = try #require(run.invocations.first?.toolExecutionNotifications?.first)
-        #expect(notification.level == "error")
-        #expect(notification.message.text.contains("expired on 2020-01-01"))
+        #expect(notification.level == "warning")
+        #expect(notification.message.text.hasSuffix("expired on 2020-01-01: it no longer applies"))
     }
 
     /// What a SARIF viewer shows for an escaped message.

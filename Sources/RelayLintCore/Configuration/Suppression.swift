@@ -7,7 +7,8 @@ public struct Suppression: Sendable, Equatable, Codable {
     public var subject: String?
     public var justification: String
     public var author: String
-    /// `YYYY-MM-DD`; from the day after it, the suppression no longer applies and fails the run.
+    /// `YYYY-MM-DD`; from the day after it, the suppression no longer applies: the findings it
+    /// accepted count again.
     public var expires: String
     public var location: SourceLocation
 
@@ -39,7 +40,7 @@ public struct SuppressionOutcome: Sendable, Equatable, Codable {
     public enum Status: String, Sendable, Codable {
         /// Applied to at least one finding.
         case active
-        /// Past its expiry date: not applied, and the run fails.
+        /// Past its expiry date: not applied (the findings it matches count again).
         case expired
         /// Matches no finding any more: worth removing.
         case stale

@@ -267,7 +267,7 @@ struct AuditReportContent {
     static func statusDetail(of outcome: SuppressionOutcome) -> String {
         switch outcome.status {
         case .active: counted(outcome.matched, "finding") + " accepted"
-        case .expired: "after \(outcome.suppression.expires): no longer applied, the run fails"
+        case .expired: "after \(outcome.suppression.expires): no longer applied"
         case .stale: "matches no finding any more"
         }
     }

@@ -71,7 +71,7 @@ public struct GitHubReporter: Reporter {
         let suppressed = report.findings.count - active.count
         if suppressed > 0 { text += "; \(suppressed) suppressed" }
         let expired = report.expiredSuppressions.count
-        if expired > 0 { text += "; \(plural(expired, "expired suppression")) (fails the run)" }
+        if expired > 0 { text += "; \(plural(expired, "expired suppression")) (no longer applied)" }
         let skipped = report.summary.skippedRecords
         if skipped > 0 { text += "; \(plural(skipped, "invalid record")) skipped (--skip-invalid)" }
         for input in report.inputsReadNothing { text += "; warning: " + escapeData(LintReport.nothingReadMessage(input.path)) }

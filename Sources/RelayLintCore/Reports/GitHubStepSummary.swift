@@ -37,7 +37,7 @@ struct GitHubStepSummary {
         let expired = report.expiredSuppressions.count
         if expired > 0 {
             remarks.append(
-                "**\(GitHubReporter.plural(expired, "suppression")) expired** and no longer appl\(expired == 1 ? "ies" : "y"): the run fails."
+                "**\(GitHubReporter.plural(expired, "suppression")) expired** and no longer appl\(expired == 1 ? "ies" : "y"): renew or remove \(expired == 1 ? "it" : "them")."
             )
         }
         if findings > active.count {

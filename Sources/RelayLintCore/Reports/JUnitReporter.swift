@@ -99,7 +99,8 @@ public struct JUnitReporter: Reporter {
                 case .expired(let message, let body):
                     lines.append(open + ">")
                     lines.append(
-                        "      <failure" + Self.attributes([("message", message), ("type", "error")]) + ">" + Self.text(body) + "</failure>"
+                        "      <failure" + Self.attributes([("message", message), ("type", "warning")]) + ">" + Self.text(body)
+                            + "</failure>"
                     )
                     lines.append("    </testcase>")
                 }
@@ -130,7 +131,8 @@ public struct JUnitReporter: Reporter {
             suites.append(TestSuite(name: rule, properties: [], cases: findingCases(byRule[rule] ?? [], rule: rule, scope: nil)))
         }
         if !report.expiredSuppressions.isEmpty {
-            // An expired suppression fails the run, so it fails here too.
+            // An expired suppression is a problem to fix, as a warning finding is: a failure of
+            // type warning here (the exit code does not count it).
             suites.append(
                 TestSuite(
                     name: "suppressions", properties: [],
@@ -138,9 +140,9 @@ public struct JUnitReporter: Reporter {
                         let suppression = outcome.suppression
                         let message =
                             "suppression of \(suppression.reportTarget) expired on \(suppression.expires): "
-                            + "it no longer applies, and the run fails"
+                            + "it no longer applies"
                         let body =
-                            "\(suppression.location): error: \(message)\n\(suppression.justification) "
+                            "\(suppression.location): warning: \(message)\n\(suppression.justification) "
                             + "(\(suppression.author), until \(suppression.expires))"
                         return TestCase(
                             name: "suppression at \(suppression.location)", classname: "relaylint.suppressions",

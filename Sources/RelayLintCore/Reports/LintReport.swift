@@ -95,13 +95,11 @@ public struct LintReport: Sendable, Equatable {
     public var expiredSuppressions: [SuppressionOutcome] { suppressions.filter { $0.status == .expired } }
 
     /// Whether the run fails at the given threshold (nil: never): an unsuppressed finding at or
-    /// above it, or any expired suppression. The README says a suppression past its expiry date
-    /// "no longer applies and fails the run": also one that matches nothing, or whose findings
-    /// an active suppression accepts anyway, since renewing or removing it is due either way
-    /// (it is printed as an error, the most severe level, so every threshold fails on it).
+    /// above it, and nothing else (exit 1 means findings at or above `--fail-on`). A suppression
+    /// past its expiry date no longer applies, so the findings it accepted count again at their
+    /// severity; the expiry itself is a warning in every report, which fails no run.
     public func fails(at threshold: Severity?) -> Bool {
         guard let threshold else { return false }
-        if suppressions.contains(where: { $0.status == .expired }) { return true }
         // Not through `activeFindings`, which copies every finding (60 MB at 300k).
         return findings.contains { !$0.isSuppressed && $0.severity >= threshold }
     }

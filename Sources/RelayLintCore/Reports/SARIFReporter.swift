@@ -111,10 +111,10 @@ public struct SARIFReporter: Reporter {
         for outcome in report.expiredSuppressions {
             notifications.append(
                 SARIFLog.Notification(
-                    level: "error",
+                    level: "warning",
                     message: SARIFLog.Message(
                         plain: "suppression of \(outcome.suppression.reportTarget) expired on "
-                            + "\(outcome.suppression.expires): it no longer applies, and the run fails"),
+                            + "\(outcome.suppression.expires): it no longer applies"),
                     locations: [location(outcome.suppression.location)]))
         }
         let invalid = AuditReportContent.invalidRecords(of: report)

@@ -49,7 +49,7 @@ public struct TextReporter: Reporter {
                 let status: String
                 switch outcome.status {
                 case .active: status = "\(outcome.matched) finding\(outcome.matched == 1 ? "" : "s") accepted"
-                case .expired: status = style.severity(.error) + ": expired on \(e(suppression.expires)), no longer applied"
+                case .expired: status = style.severity(.warning) + ": expired on \(e(suppression.expires)), no longer applied"
                 case .stale: status = style.severity(.warning) + ": matches no finding any more; remove it"
                 }
                 lines.append("  " + e("\(suppression.location): \(target)") + ": \(status)")

@@ -13,15 +13,13 @@ public enum ShardMerger {
         public let json: String
         /// Severities of the findings no suppression accepts.
         let activeSeverities: [Severity]
-        /// Whether a suppression is past its expiry date: that fails the run by itself.
-        let hasExpiredSuppression: Bool
 
         public var findingCount: Int { activeSeverities.count }
 
         /// Whether the merged report fails at the threshold, as `LintReport.fails(at:)` decides.
         public func fails(at threshold: Severity?) -> Bool {
             guard let threshold else { return false }
-            return hasExpiredSuppression || activeSeverities.contains { $0 >= threshold }
+            return activeSeverities.contains { $0 >= threshold }
         }
     }
 
@@ -115,8 +113,7 @@ public enum ShardMerger {
         }
         merged.findings = mergedInReportOrder(documents.map(\.findings))
         let active = merged.findings.filter { $0.suppression == nil }.compactMap { Severity(rawValue: $0.severity) }
-        let expired = merged.suppressions.contains { $0.status == SuppressionOutcome.Status.expired.rawValue }
-        return Merged(json: JSONReporter.text(of: merged), activeSeverities: active, hasExpiredSuppression: expired)
+        return Merged(json: JSONReporter.text(of: merged), activeSeverities: active)
     }
 
     /// What two shard reports disagree on, among what every shard computes alike; nil if nothing.

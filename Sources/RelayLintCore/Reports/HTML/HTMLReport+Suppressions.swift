@@ -43,7 +43,8 @@ extension HTMLReport {
         )
     }
 
-    /// Expired suppressions fail the run, stale ones want removing, active ones are fine.
+    /// Expired suppressions apply no more and want renewing, stale ones want removing, active
+    /// ones are fine.
     static func statusClass(_ status: SuppressionOutcome.Status) -> String {
         switch status {
         case .active: "pass"
