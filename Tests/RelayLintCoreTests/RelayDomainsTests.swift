@@ -80,6 +80,10 @@ import Testing
         ("SKU+12345678A", "SKU+12345678A"), ("acct 555 0100 22", "acct 555 0100 22"), ("user_06 12 34 56 78", "user_06 12 34 56 78"),
         ("Yz4uJoHgkb7jjRw8CmnqbGSkbZ0z", "Yz4uJoHgkb7jjRw8CmnqbGSkbZ0z"),
         ("001437.b118536db5745779f7f31de0dd33b7e5.1204", "001437.b118536db5745779f7f31de0dd33b7e5.1204"),
+        // A number a label or a line sets apart; an address a control character hides in.
+        ("tel:+14155550124", "tel:+1••••••••24"), ("phone=+14155550128", "phone=+1••••••••28"),
+        ("jane.doe@example.com\n+14155550126", "j•••@example.com\n+1••••••••26"), ("jane\u{7F}@example.com", "j•••@example.com"),
+        ("jane\u{85}@example.com", "j•••@example.com"),
     ])
     func aSubjectIdIsMaskedOnlyWhenItIsAnAddressOrANumber(id: String, shown: String) {
         #expect(PIIMasker().maskSubjectID(id) == shown)

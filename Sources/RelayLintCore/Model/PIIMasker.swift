@@ -16,9 +16,12 @@ public struct PIIMasker: Sendable {
 
     /// Masks a subject id as contract §6 asks: printed as it is, unless the id is itself an
     /// email address or a phone number, which is masked like one. An address inside an id
-    /// (`auth0|jane@example.com`) is masked too, as every address in a report is; digits inside
-    /// an id are not taken for a phone number (`20260115-000123`, `uid+12345678901`): a
-    /// reviewer must find the account by the id the report prints.
+    /// (`auth0|jane@example.com`) is masked too, as every address in a report is, and so is a
+    /// number a label or a line break sets apart in it (`tel:+14155550100`, `phone=…`, a second
+    /// line); digits that are part of an id are not taken for a phone number (`20260115-000123`,
+    /// `uid+12345678901`, `acct 555 0100 22`): a reviewer must find the account by the id the
+    /// report prints. A control character is read both ways, as `maskText` reads it
+    /// (`jane\u{7F}@example.com` shows as an address).
     func maskSubjectID(_ id: String) -> String {
         guard isEnabled, Self.mayHoldPII(id) else { return id }
         let separated = FoldedText(id, controls: .separating)
@@ -26,8 +29,22 @@ public struct PIIMasker: Sendable {
         // Where the id's own text starts and ends, spaces around it aside.
         let start = original.prefix { $0 == " " }.count
         let end = original.count - original.reversed().prefix { $0 == " " }.count
-        let kept = Self.masks(in: separated).filter { mask in
+        var masks = Self.masks(in: separated)
+        if separated.heldControlCharacter {
+            masks = Self.union(masks, Self.masks(in: FoldedText(id, controls: .leftOut)))
+        }
+        func setsApart(_ index: Int) -> Bool {
+            guard original.indices.contains(index) else { return false }
+            let scalar = original[index]
+            return scalar == ":" || scalar == "=" || scalar.properties.generalCategory == .control || scalar == "\u{2028}"
+                || scalar == "\u{2029}"
+        }
+        func endsWord(_ index: Int) -> Bool {
+            !original.indices.contains(index) || !(original[index].properties.isAlphabetic || original[index].properties.numericType != nil)
+        }
+        let kept = masks.filter { mask in
             mask.replacement.contains("@") || (mask.range.lowerBound <= start && mask.range.upperBound >= end)
+                || (setsApart(mask.range.lowerBound - 1) && endsWord(mask.range.upperBound))
         }
         return kept.isEmpty ? id : Self.text(original, with: kept)
     }
