@@ -277,6 +277,22 @@ import Testing
         }
     }
 
+    /// A bundle id reaches every finding of its app's data: one of a megabyte made a report of
+    /// 200 MB from a log of 21 KB. One of 255 characters is the longest taken.
+    @Test func aManifestRefusesABundleIdLongerThanAnyApps() throws {
+        let longest = String(repeating: "a", count: 255)
+        let path = try Fixtures.temporaryFile(
+            named: "manifest.yml", contents: "apps:\n  - bundle_id: \(longest)\n  - bundle_id: \(longest)b\n")
+        #expect {
+            _ = try AppManifestLoader.load(path: path, ruleKeys: [])
+        } throws: { error in
+            let found = ((error as? DiagnosticsError)?.diagnostics ?? []).map {
+                "\($0.location.line):\($0.location.column ?? 0) \($0.message)"
+            }
+            return found == ["3:16 'bundle_id' must be a bundle id (at most 255 characters), found one of 256"]
+        }
+    }
+
     /// `relay_senders:` left empty, or given a mapping, is told as what a list key expects.
     @Test(arguments: [("    relay_senders:\n", "null"), ("    relay_senders: {a: b}\n", "a mapping")])
     func aManifestListLeftEmptyAsksForAList(line: String, found: String) throws {

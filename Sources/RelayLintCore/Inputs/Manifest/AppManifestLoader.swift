@@ -49,6 +49,14 @@ enum AppManifestLoader {
                     }
                 }
                 guard case .string(let bundleId)? = declarations["bundle_id"] else { continue }
+                // Every finding of the app's data names it, and with one app listed all data
+                // without an app is its: a megabyte's id was copied into each finding.
+                if bundleId.count > AppManifest.longestBundleID {
+                    reader.report(
+                        "'bundle_id' must be a bundle id (at most \(AppManifest.longestBundleID) characters), found one of \(bundleId.count)",
+                        at: entry["bundle_id"]?.value.location ?? item.location)
+                    continue
+                }
                 if !seen.insert(bundleId).inserted {
                     reader.report("app '\(bundleId)' is listed twice", at: item.location)
                     continue
