@@ -51,18 +51,29 @@ public struct MessageTemplate: Sendable, Equatable {
         return .success(MessageTemplate(parts: parts, source: text))
     }
 
-    /// Fills the placeholders; `value` answers a placeholder name or nil for "not set".
+    /// The most bytes of a filled message: once past it, the rest is left out for "…". A rule's
+    /// message is copied into every finding: one naming a 50 KB field 2,000 times made a 1 GB
+    /// report of a 500 KB log.
+    static let longestMessageBytes = 4_096
+
+    /// Fills the placeholders; `value` answers a placeholder name or nil for "not set". A value
+    /// is shown to `Evidence.shownIDLength` characters, and the message to about
+    /// `longestMessageBytes` (whole up to there: a value is cut after it is masked).
     func render(masker: PIIMasker, value: (String) -> String?) -> String {
         var output = ""
         for part in parts {
+            guard output.utf8.count <= Self.longestMessageBytes else {
+                output += "…"
+                break
+            }
             switch part {
             case .text(let text): output += text
             case .placeholder(let name):
                 if let filled = value(name) {
                     switch name {
                     case "rule", "expected", "count": output += filled
-                    case "subject": output += masker.maskSubjectID(filled)
-                    default: output += masker.mask(filled)
+                    case "subject": output += Evidence.shown(masker.maskSubjectID(filled))
+                    default: output += Evidence.shown(masker.mask(filled))
                     }
                 } else {
                     output += "(unset)"
