@@ -322,8 +322,7 @@ struct JSONParser: ~Copyable {
             }
         }
         if repeated {
-            var name = text(of: key)
-            if name.count > 64 { name = name.prefix(64) + "…" }
+            let name = text(of: key).shortened()
             throw SyntaxError(offset: quote, reason: "duplicate key '\(name)' in an object")
         }
         keyStack.append(key)

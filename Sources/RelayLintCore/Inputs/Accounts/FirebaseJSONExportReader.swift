@@ -72,7 +72,7 @@ struct FirebaseJSONExportReader {
                         let quote = parser.offset
                         let key = try parser.parseString()
                         guard keys.insert(key).inserted else {
-                            let name = key.count > 64 ? key.prefix(64) + "…" : key
+                            let name = key.shortened()
                             throw JSONParser.SyntaxError(offset: quote, reason: "duplicate key '\(PIIMasker().mask(name))' in an object")
                         }
                         try parser.expect(UInt8(ascii: ":"), "':' after an object key")

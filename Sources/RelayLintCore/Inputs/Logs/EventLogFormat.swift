@@ -334,7 +334,7 @@ enum EventLogFormat {
                 return .native
             }
             // Each key shortened: a key of megabytes made a message of megabytes.
-            let keys = members.keys.sorted().prefix(8).map { "'\($0.count > 64 ? $0.prefix(64) + "…" : $0)'" }.joined(separator: ", ")
+            let keys = members.keys.sorted().prefix(8).map { "'\($0.shortened())'" }.joined(separator: ", ")
             throw refusal(
                 path,
                 (members.isEmpty ? "the first record is an empty JSON object" : "the first record is a JSON object with keys \(keys)")

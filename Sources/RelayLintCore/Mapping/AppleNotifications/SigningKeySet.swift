@@ -146,13 +146,14 @@ public struct SigningKeySet: Sendable {
     /// Checks an RS256 signature with the key the token's `kid` names.
     func verify(_ token: SignedToken) throws(MappingFailure) {
         guard token.header["alg"]?.stringValue == "RS256" else {
-            throw MappingFailure("the token is signed with '\(token.header["alg"]?.displayText ?? "none")', expected RS256")
+            throw MappingFailure("the token is signed with '\((token.header["alg"]?.displayText ?? "none").shortened())', expected RS256")
         }
         if let kid = token.header["kid"]?.stringValue, let use = otherKeys[kid] {
-            throw MappingFailure("the token's key '\(PIIMasker().mask(kid))' of \(path) is \(use), not a key for RS256 signatures")
+            throw MappingFailure(
+                "the token's key '\(PIIMasker().mask(kid).shortened())' of \(path) is \(use), not a key for RS256 signatures")
         }
         guard let kid = token.header["kid"]?.stringValue, let key = keys[kid] else {
-            throw MappingFailure("the token's key '\(token.header["kid"]?.displayText ?? "")' is not in \(path)")
+            throw MappingFailure("the token's key '\((token.header["kid"]?.displayText ?? "").shortened())' is not in \(path)")
         }
         let signature = _RSA.Signing.RSASignature(rawRepresentation: token.signature)
         guard key.isValidSignature(signature, for: SHA256.hash(data: token.signingInput), padding: .insecurePKCS1v1_5) else {
