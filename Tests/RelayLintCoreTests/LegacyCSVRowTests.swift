@@ -31,6 +31,14 @@ import Testing
     /// A legacy name that starts with a bare quote and holds no comma opened a quoted field that
     /// ran on over the next rows, up to another name's bare quote: three accounts read as one.
     /// The text after that closing quote shows it; each line is then a row of its own.
+    /// A value split by more commas than a name or claims hold is no legacy row: a line of
+    /// 15M commas was split and joined again at every name column (a minute, 757 MB).
+    @Test func aRowOfMoreCommasThanAnySplitValueIsNotReadAgain() {
+        let row = { (commas: Int) in Self.head(name: "\"A" + String(repeating: ",", count: commas) + "B\"") + ",\n" }
+        #expect(LegacyCSVRow.readings(of: row(LegacyCSVRow.mostSplitCommas - 30)).count == 2)
+        #expect(LegacyCSVRow.readings(of: row(LegacyCSVRow.mostSplitCommas + 30)).count == 1)
+    }
+
     @Test func aBareQuoteThatOpensANameDoesNotSwallowTheRowsAfterIt() throws {
         let rows = [
             Self.head(name: #""Bob the builder"#) + ",",

@@ -17,6 +17,10 @@ enum LegacyCSVRow {
     /// The custom claims' column.
     static let claimsColumn = 27
 
+    /// The most commas a split name or claims value may add to a row: Firebase caps custom
+    /// claims at 1,000 bytes, and a display name holds a few.
+    static let mostSplitCommas = 1_024
+
     /// The readings of `raw` (one row's text) to try, in order.
     static func readings(of raw: String) -> [[String]] {
         var readings: [[String]] = []
@@ -29,6 +33,9 @@ enum LegacyCSVRow {
         var line = raw.unicodeScalars[...]
         while let last = line.last, last == "\n" || last == "\r" { line = line.dropLast() }
         guard !line.contains("\n") else { return readings }
+        // A row of more commas than any split value adds is no legacy row: split and joined again
+        // at every name column, a line of 15M commas took a minute and 757 MB.
+        guard line.count(where: { $0 == "," }) <= 52 + mostSplitCommas else { return readings }
         let fields = line.split(separator: ",", omittingEmptySubsequences: false).map { String(String.UnicodeScalarView($0)) }
         // A name that starts with a bare quote and holds no comma (`"Bob the builder`): no quote
         // closes it, and the commas split the row into its columns as they stand. Only then: one
