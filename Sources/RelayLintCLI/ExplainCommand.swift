@@ -20,12 +20,25 @@ struct ExplainCommand: ParsableCommand {
     @Option(help: ArgumentHelp("A JSON report (--format json) to look the fingerprint up in.", valueName: "report.json"))
     var report: String?
 
+    @Flag(
+        name: .customLong("show-pii"),
+        help: "With --report: show email addresses and phone numbers unmasked (masked by default, as in reports).")
+    var showPII = false
+
     @OptionGroup var rules: RuleOptions
 
     func run() throws {
         if let report {
+            guard !subject.isEmpty else {
+                // Every fingerprint starts with "": the first finding was shown.
+                StandardError.write("error: give a finding's fingerprint, or its first characters, to explain")
+                throw ExitCode(ExitStatus.invalidInput)
+            }
             do {
-                guard let text = try FindingExplanation.text(fingerprint: subject, reportPath: report) else {
+                guard
+                    let text = try FindingExplanation.text(
+                        fingerprint: subject, reportPath: report, masker: PIIMasker(isEnabled: !showPII))
+                else {
                     StandardError.write(
                         "error: no finding with fingerprint '\(StandardError.escaped(subject))' in \(StandardError.escaped(report))")
                     throw ExitCode(ExitStatus.invalidInput)

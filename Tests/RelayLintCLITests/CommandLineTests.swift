@@ -766,6 +766,31 @@ import Testing
         #expect(result.stdout.contains("boundary     signin evt-0087"))
         #expect(result.stdout.contains("does not count: it lies beyond evt-0087"))
     }
+
+    /// A report written with --show-pii (or edited) holds addresses whole: `explain` masks them
+    /// as a report does, unless it is given --show-pii too. An empty fingerprint, which every
+    /// fingerprint starts with, is refused.
+    @Test func explainMasksAsAReportDoes() throws {
+        let log = try Fixtures.temporaryFile(
+            named: "pii.jsonl",
+            contents: #"{"id":"a","time":"2026-01-01T00:00:00Z","subject":"jane.doe@example.com","type":"account.created","#
+                + #""provider":"apple.com","email":"x@privaterelay.appleid.com"}"# + "\n"
+                + #"{"id":"b","time":"2026-01-02T00:00:00Z","subject":"jane.doe@example.com","type":"identity.linked","#
+                + #""kind":"phone","value":"+14155550199"}"# + "\n")
+        let report = try Fixtures.temporaryDirectory().appendingPathComponent("report.json").path
+        _ = try CommandRunner.run(["check", "--events", log, "--show-pii", "--format", "json", "--output", report])
+        let object = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: report))) as? [String: Any]
+        let finding = try #require((object?["findings"] as? [[String: Any]])?.first { $0["event"] as? String == "b" })
+        let fingerprint = try #require(finding["fingerprint"] as? String)
+        let masked = try CommandRunner.run(["explain", fingerprint, "--report", report])
+        #expect(masked.status == 0, "\(masked.stderr)")
+        #expect(masked.stdout.contains("subject: j•••@example.com"), "\(masked.stdout)")
+        #expect(!masked.stdout.contains("jane.doe@example.com"), "\(masked.stdout)")
+        let shown = try CommandRunner.run(["explain", fingerprint, "--report", report, "--show-pii"])
+        #expect(shown.stdout.contains("subject: jane.doe@example.com"), "\(shown.stdout)")
+        let empty = try CommandRunner.run(["explain", "", "--report", report])
+        #expect(empty.status == 2 && empty.stdout.isEmpty, "\(empty.stdout)")
+    }
 }
 
 /// Output that cannot be written, and arguments that cannot be honoured, end with exit code 2

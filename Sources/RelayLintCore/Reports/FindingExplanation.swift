@@ -1,9 +1,13 @@
 import Foundation
 
 /// `relaylint explain FINGERPRINT --report report.json`: one finding of an earlier JSON report,
-/// with its witness events, what was expected, and what was found.
+/// with its witness events, what was expected, and what was found. Addresses and phone numbers
+/// are masked as a report masks them (contract §6), unless `masker` is off: a report written
+/// with `--show-pii`, or edited, may hold them whole.
 public enum FindingExplanation {
-    public static func text(fingerprint: String, reportPath: String) throws(DiagnosticsError) -> String? {
+    public static func text(fingerprint: String, reportPath: String, masker: PIIMasker = PIIMasker()) throws(DiagnosticsError)
+        -> String?
+    {
         let data: Data
         do {
             data = try FileBytes.read(path: reportPath, limit: InputLimits.largeDocumentBytes, kind: "a JSON report").data
@@ -12,7 +16,8 @@ public enum FindingExplanation {
         }
         let document = try JSONReportDocument.read(data, path: reportPath)
         let matches = document.findings.filter { $0.fingerprint.hasPrefix(fingerprint) }
-        guard let finding = matches.first else { return nil }
+        guard var finding = matches.first else { return nil }
+        mask(&finding, by: masker)
         var lines: [String] = []
         lines.append("\(finding.severity): \(finding.message) [\(finding.rule)]")
         lines.append(
@@ -46,6 +51,28 @@ public enum FindingExplanation {
         }
         // The report's values are the inputs': each line is escaped (`TerminalEscaping`).
         return lines.map(TerminalEscaping.escape).joined(separator: "\n") + "\n"
+    }
+
+    /// The finding's values as a report shows them: the subject as a subject id, the message
+    /// keeping it so, every other value as text.
+    private static func mask(_ finding: inout JSONReportDocument.FindingEntry, by masker: PIIMasker) {
+        guard masker.isEnabled else { return }
+        let subject = finding.subject
+        finding.subject = masker.maskSubjectID(subject)
+        finding.message = masker.maskText(finding.message, keepingSubjectID: subject)
+        finding.app = masker.mask(finding.app)
+        finding.event = finding.event.map(masker.mask)
+        finding.expected = masker.mask(finding.expected)
+        for index in finding.evidence.indices {
+            finding.evidence[index].event = masker.mask(finding.evidence[index].event)
+            finding.evidence[index].type = masker.mask(finding.evidence[index].type)
+            finding.evidence[index].note = finding.evidence[index].note.map(masker.mask)
+        }
+        if var suppression = finding.suppression {
+            suppression.justification = masker.mask(suppression.justification)
+            suppression.author = masker.mask(suppression.author)
+            finding.suppression = suppression
+        }
     }
 
     /// `3d 4h`, `12m 5s`: the gap between two evidence events.
