@@ -74,6 +74,8 @@ import Testing
         ),
         // Bytes that are no text, a comma among them, were called CSV.
         ("PK\u{3}\u{4}\u{14}\u{0B},\u{6}\u{8}\u{2}xyz\u{7}\u{1}\n", ":1: error: this is binary data, not text"),
+        // Random bytes break into short lines (/dev/urandom): told by all of their start.
+        ("\u{1}\u{2},x\n\u{3}\u{4}\n\u{5}\u{6}y\n\u{7}\u{8}\n", ":1: error: this is binary data, not text"),
     ])
     func invalidInputExitsWithTwoAndNamesTheLine(log: String, message: String) throws {
         let path = try Fixtures.temporaryFile(named: "bad.jsonl", contents: log)

@@ -206,15 +206,13 @@ enum EventLogFormat {
         if byteOrderMark || littleEndian || bigEndian {
             throw refusal(path, "this is UTF-16 text; relaylint reads UTF-8 (convert it: iconv -f UTF-16 -t UTF-8)")
         }
-        // Random bytes (an image, an archive other than gzip) were called CSV when a comma came
-        // first. A line of text has hardly a control character but tab and CR; NUL is left to
-        // the readers, which name it.
-        let firstLine = bytes.prefix(512).prefix { $0 != 0x0A }
-        if !firstLine.contains(0) {
-            let controls = firstLine.count { $0 < 0x20 && $0 != 0x09 && $0 != 0x0D }
-            if controls >= 4, controls * 20 > firstLine.count {
-                throw refusal(path, "this is binary data, not text: relaylint reads logs as UTF-8 JSON")
-            }
+        // Random bytes (an image, an archive other than gzip, /dev/urandom) were called CSV when
+        // a comma came first. Text has hardly a control character but tab, CR and LF: a stray
+        // NUL or two is left to the readers, which name its line.
+        let leading = bytes.prefix(512)
+        let controls = leading.count { $0 < 0x20 && $0 != 0x09 && $0 != 0x0D && $0 != 0x0A }
+        if controls >= 8, controls * 20 > leading.count {
+            throw refusal(path, "this is binary data, not text: relaylint reads logs as UTF-8 JSON")
         }
         var start = 0
         if bytes.count >= 3, bytes[0] == 0xEF, bytes[1] == 0xBB, bytes[2] == 0xBF { start = 3 }
