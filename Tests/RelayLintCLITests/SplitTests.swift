@@ -113,13 +113,19 @@ import Testing
 
     /// split reads relaylint events: a Cloud Logging file went through as "(no events)" and
     /// every partition's check failed afterwards on a subject outside it.
+    /// Refused, and what it split before (the export given first, an earlier split's
+    /// `sources.json`) is not left behind to look like a split a run could be given.
     @Test func splitRefusesALogOfAnotherFormat() throws {
         let folder = try Fixtures.temporaryDirectory()
+        try Data("{}\n".utf8).write(to: folder.appendingPathComponent("sources.json"))
         let result = try CommandRunner.run([
-            "split", "--partitions", "2", "--events", "Examples/real-logs/identity-platform.jsonl", "--output", folder.path,
+            "split", "--partitions", "2", "--accounts", "Examples/accounts.json", "--events",
+            "Examples/real-logs/identity-platform.jsonl", "--output", folder.path,
         ])
         #expect(result.status == 2)
         #expect(result.stderr.contains("'google-cloud-logging'): split reads relaylint events only"), "\(result.stderr)")
+        let left = FileManager.default.enumerator(atPath: folder.path)?.allObjects as? [String] ?? []
+        #expect(left.sorted() == ["partition-1-of-2", "partition-2-of-2"], "\(left)")
     }
 
     /// Two inputs named alike get numbered names in each partition, and a numbered name that is

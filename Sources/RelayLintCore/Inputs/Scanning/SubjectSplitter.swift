@@ -51,8 +51,22 @@ public struct SubjectSplitter {
     /// The folder of partition K (1-based): `partition-K-of-N`.
     public static func folderName(_ index: Int, of count: Int) -> String { "partition-\(index)-of-\(count)" }
 
-    /// Splits every input, writes `sources.json` and `data-end.txt`, and returns the sources.
+    /// Splits every input, writes `sources.json` and `data-end.txt`, and returns the sources. A
+    /// split that fails leaves no partition files and no `sources.json` behind (an earlier
+    /// split's too): they looked like a split a run could be given.
     public func split(_ inputs: [Input]) throws(DiagnosticsError) -> PartitionMerger.Sources {
+        var written: [String] = []
+        let records = ["\(directory)/sources.json", "\(directory)/data-end.txt"]
+        for path in records { try? FileManager.default.removeItem(atPath: path) }
+        do {
+            return try split(inputs, writing: &written)
+        } catch {
+            for path in written + records { try? FileManager.default.removeItem(atPath: path) }
+            throw error
+        }
+    }
+
+    private func split(_ inputs: [Input], writing written: inout [String]) throws(DiagnosticsError) -> PartitionMerger.Sources {
         var sources: [PartitionMerger.Sources.Input] = []
         var dataEnd: Timestamp?
         do {
@@ -81,6 +95,7 @@ public struct SubjectSplitter {
             var writers = (1...count).map {
                 PartitionWriter(path: "\(directory)/\(SubjectSplitter.folderName($0, of: count))/\(name)", flushAt: flushAt)
             }
+            written += writers.map(\.path)
             let last = data.withUnsafeBytes { raw in
                 let bytes = raw.bindMemory(to: UInt8.self)
                 return input.kind == .accounts ? splitExport(bytes, into: &writers) : splitLog(bytes, into: &writers)
