@@ -261,6 +261,8 @@ import Testing
         ("%EF%BC%90%EF%BC%96%EF%BC%911234%EF%BC%9578", "••••••••78"),
         ("jane%E2%80%8B@example.com", "j•••@example.com"),
         ("tel:0612340117", "tel:••••••••17"),
+        // After tel: or sms:, digits are a phone number whatever their count and first digit.
+        ("tel:4155550131", "tel:••••••••31"), ("SMS:4155550132 ok", "SMS:••••••••32 ok"),
         ("jane@10.0.0.1", "j•••@10.0.0.1"),
         ("jane@example.x", "j•••@example.x"),
     ])

@@ -394,7 +394,7 @@ public struct PIIMasker: Sendable {
         let digits = groups.reduce(0, +)
         guard (7...15).contains(digits), !groups.isEmpty else { return nil }
         if let extensionEnd { return extensionEnd }
-        if first == "+" || hasParentheses { return end }
+        if first == "+" || hasParentheses || isTelephoneURI(scalars, numberAt: start) { return end }
         if groups.count == 1 {
             let leadingZero = scalars[start] == "0"
             let international = leadingZero && start + 1 < end && scalars[start + 1] == "0"
@@ -423,11 +423,12 @@ public struct PIIMasker: Sendable {
         return (8...15).contains(end - plus - 1) && (end == scalars.count || !isDigit(scalars[end])) ? end : nil
     }
 
-    /// Whether the number at `start` follows a `tel:` (RFC 3966), in any case.
+    /// Whether the number at `start` follows a `tel:` (RFC 3966) or an `sms:` (RFC 5724), in any
+    /// case: whatever its digits, it is a phone number.
     private static func isTelephoneURI(_ scalars: [Unicode.Scalar], numberAt start: Int) -> Bool {
         guard start >= 4, scalars[start - 1] == ":" else { return false }
         let scheme = String(String.UnicodeScalarView(scalars[(start - 4)..<(start - 1)])).lowercased()
-        return scheme == "tel" && (start == 4 || !isASCIIAlphanumeric(scalars[start - 5]))
+        return (scheme == "tel" || scheme == "sms") && (start == 4 || !isASCIIAlphanumeric(scalars[start - 5]))
     }
 
     /// The separator a scalar between two groups of digits stands for: a space (also the
