@@ -116,9 +116,25 @@ import Testing
             Issue.record("a file of broken records was not left to relaylint's own reader")
             return
         }
-        // Nothing but lines that start as no record does: text, not a log.
-        let garbage = try Fixtures.temporaryFile(named: "garbage.jsonl", contents: "garbage\nmore garbage\n")
-        #expect(throws: InputError.self) { try EventLogFormat.recognize(path: garbage, mappings: mappings) }
+        // Nothing but lines that start as no record does: text, not a log; a JSON number on one
+        // of its lines does not make it one.
+        for text in ["garbage\nmore garbage\n", "Exporting users\nProcessed:\n42\nDone\n"] {
+            let garbage = try Fixtures.temporaryFile(named: "garbage.jsonl", contents: text)
+            #expect(throws: InputError.self) { try EventLogFormat.recognize(path: garbage, mappings: mappings) }
+        }
+        // A first line cut from a record, then records longer than the MiB recognition reads:
+        // a log, whose reader reports the cut line.
+        let event = #"{"id":"e1","time":"2026-01-01T00:00:00Z","subject":"u1","type":"signin","pad":""#
+        let long = try Fixtures.temporaryFile(
+            named: "long.jsonl", contents: #"type":"signin"}"# + "\n" + event + String(repeating: "x", count: 1_200_000) + "\"}\n")
+        guard case .native = try EventLogFormat.recognize(path: long, mappings: mappings).format else {
+            Issue.record("a log of long records after a cut line was not left to relaylint's reader")
+            return
+        }
+        // A run of NUL bytes where a crash left a log's tail unwritten is no binary file.
+        let holed = try Fixtures.temporaryFile(
+            named: "holed.jsonl", contents: event + "\"}\n" + String(repeating: "\u{0}", count: 40) + "\n" + event + "\"}\n")
+        #expect(throws: Never.self) { try EventLogFormat.recognize(path: holed, mappings: mappings) }
     }
 
     /// A first record with a required field missing (an event without `id`, an entry without

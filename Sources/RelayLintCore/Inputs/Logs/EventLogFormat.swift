@@ -185,8 +185,9 @@ enum EventLogFormat {
     }
 
     /// The format of the input whose first bytes are `bytes`; nil, when `canReadMore` and the
-    /// bytes are not the whole input, for a first record that is a JSON object of no format
-    /// with no record after it in the bytes: the records that follow may tell (`laterFormat`).
+    /// bytes are not the whole input, where the lines that follow may tell: a first record that
+    /// is a JSON object of no format with no record after it in the bytes (`laterFormat`), or a
+    /// first line of text with no record after it (a banner before the log, or a text log).
     private static func recognition(
         prefix bytes: UnsafeBufferPointer<UInt8>, isWhole: Bool, path: String, mappings: [LogMapping], canReadMore: Bool
     ) throws(InputError) -> EventLogFormat? {
@@ -207,10 +208,11 @@ enum EventLogFormat {
             throw refusal(path, "this is UTF-16 text; relaylint reads UTF-8 (convert it: iconv -f UTF-16 -t UTF-8)")
         }
         // Random bytes (an image, an archive other than gzip, /dev/urandom) were called CSV when
-        // a comma came first. Text has hardly a control character but tab, CR and LF: a stray
-        // NUL or two is left to the readers, which name its line.
+        // a comma came first. Text has hardly a control character but tab, CR and LF. NUL is
+        // left to the readers, which name its line: a log may hold a run of them where a crash
+        // left its tail unwritten.
         let leading = bytes.prefix(512)
-        let controls = leading.count { $0 < 0x20 && $0 != 0x09 && $0 != 0x0D && $0 != 0x0A }
+        let controls = leading.count { $0 > 0 && $0 < 0x20 && $0 != 0x09 && $0 != 0x0D && $0 != 0x0A }
         if controls >= 8, controls * 20 > leading.count {
             throw refusal(path, "this is binary data, not text: relaylint reads logs as UTF-8 JSON")
         }
@@ -262,15 +264,20 @@ enum EventLogFormat {
                     (first, firstOffset) = next
                 } else {
                     _ = try notJSON(head, path: path)
-                    guard let next = firstJSONLine(in: bytes, from: lineEnd, isWhole: isWhole) else {
-                        // No line is JSON, and the first does not even start as a record does: a
-                        // text log or a web page given for the log. Read as relaylint events,
-                        // each line was an invalid record, and with --skip-invalid a clean run.
-                        guard let refusal = textRefusal(head) else { return .native }
+                    // No line is a JSON object, none starts as a record does (a record longer
+                    // than the prefix, cut), and the first does not either: a text log or a web
+                    // page given for the log. Read as relaylint events, each line was an invalid
+                    // record, and with --skip-invalid a clean run.
+                    if let refusal = textRefusal(head), !anyLineStartsAsARecord(in: bytes, from: lineEnd) {
                         // From a pipe, the lines after the first are not here yet.
                         if canReadMore, !isWhole { return nil }
-                        throw Self.refusal(path, refusal)
+                        throw Self.refusal(
+                            path,
+                            isWhole
+                                ? refusal
+                                : refusal + " (no line of its first MiB is one; to read it anyway, name its format with --events-format)")
                     }
+                    guard let next = firstJSONLine(in: bytes, from: lineEnd, isWhole: isWhole) else { return .native }
                     (first, firstOffset) = next
                 }
             }
@@ -448,6 +455,23 @@ enum EventLogFormat {
         }
         // Not JSON at all: the relaylint reader reports the line and column.
         return .native
+    }
+
+    /// Whether a line from `start` starts as a JSON record does (`{` or `[`, after blanks),
+    /// complete or cut at the prefix's end.
+    private static func anyLineStartsAsARecord(in bytes: UnsafeBufferPointer<UInt8>, from start: Int) -> Bool {
+        var lineStart = start
+        while lineStart < bytes.count {
+            let line = UnsafeBufferPointer(rebasing: bytes[lineStart...])
+            if let first = line.first(where: { $0 != 0x20 && $0 != 0x09 && $0 != 0x0D }),
+                first == UInt8(ascii: "{") || first == UInt8(ascii: "[")
+            {
+                return true
+            }
+            guard let newline = line.firstIndex(of: 0x0A) else { return false }
+            lineStart += newline + 1
+        }
+        return false
     }
 
     /// What a first line that starts as no JSON record does (`{`, `[`, `"`) looks like: markup
