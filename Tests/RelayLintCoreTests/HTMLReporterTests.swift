@@ -162,7 +162,7 @@ import Testing
         #expect(html.contains("<span class=\"badge pass\">active</span> 1 finding accepted"))
         #expect(html.contains("<span class=\"value\">1</span>\n      <span class=\"label\">suppressed finding</span>"))
         let hostile = reporter.render(try AuditReportFixtures.hostileReport(), options: ReportOptions())
-        #expect(hostile.contains("<span class=\"badge error\">expired</span> after 2000-01-01: no longer applied"))
+        #expect(hostile.contains("<span class=\"badge warning\">expired</span> after 2000-01-01: no longer applied"))
         #expect(hostile.contains("<span class=\"badge warning\">stale</span> matches no finding any more"))
         #expect(hostile.contains("Why &lt;script&gt;alert(1)&lt;/script&gt;"))
     }

@@ -51,7 +51,7 @@ public struct GitHubReporter: Reporter {
 
     /// The last line: plain text (it starts with `relaylint:`, never `::`) made of counts only.
     /// Findings a suppression accepts are counted apart and get no annotation: they do not fail
-    /// the run. An expired suppression does, so it is named here.
+    /// the run. An expired suppression applies no more and wants renewing, so it is named here.
     static func summaryLine(_ report: LintReport, annotations: Int) -> String {
         let active = report.activeFindings
         var text: String

@@ -6,7 +6,8 @@
 /// timeline; then one passing case for the checks that complied (or for a rule that had nothing
 /// to check), and a skipped case for checks still pending (a window reaching past the end of the
 /// data). Findings a suppression accepts are a skipped case of their own, since they do not fail
-/// the run; an expired suppression, which does, is a failure in a `suppressions` suite. Counts
+/// the run; an expired suppression, a problem to fix, is a failure of type warning in a
+/// `suppressions` suite (the exit code does not count it). Counts
 /// in `tests`/`failures`/`skipped` are of test cases, as dashboards expect, so
 /// "passed" is never negative. Durations are written as `0` (some parsers need the attribute)
 /// and there are no timestamps or host names: the same inputs give the same bytes.

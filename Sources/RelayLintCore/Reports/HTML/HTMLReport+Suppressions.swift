@@ -48,7 +48,7 @@ extension HTMLReport {
     static func statusClass(_ status: SuppressionOutcome.Status) -> String {
         switch status {
         case .active: "pass"
-        case .expired: "error"
+        case .expired: "warning"
         case .stale: "warning"
         }
     }
