@@ -25,6 +25,14 @@ import Testing
     }
 
     /// A message naming a 50 KB field 2,000 times filled 100 MB for each finding.
+    /// Cut by Unicode scalars: a letter with 200,000 combining marks is one character.
+    @Test func aValueOfCombiningMarksIsCutToo() throws {
+        let message = try Self.template("{event.note}").render(masker: PIIMasker()) { _ in
+            "a" + String(repeating: "\u{301}", count: 200_000)
+        }
+        #expect(message.unicodeScalars.count == MessageTemplate.longestValue + 1)
+    }
+
     @Test func aMessageStopsPastItsLimit() throws {
         let template = try Self.template(String(repeating: "{event.blob} ", count: 2_000))
         let message = template.render(masker: PIIMasker()) { _ in String(repeating: "b", count: 50_000) }

@@ -282,14 +282,20 @@ import Testing
     @Test func aManifestRefusesABundleIdLongerThanAnyApps() throws {
         let longest = String(repeating: "a", count: 255)
         let path = try Fixtures.temporaryFile(
-            named: "manifest.yml", contents: "apps:\n  - bundle_id: \(longest)\n  - bundle_id: \(longest)b\n")
+            named: "manifest.yml",
+            contents:
+                "apps:\n  - bundle_id: \(longest)\n  - bundle_id: \(longest)b\n  - bundle_id: a\(String(repeating: "\u{301}", count: 1_500))\n"
+        )
         #expect {
             _ = try AppManifestLoader.load(path: path, ruleKeys: [])
         } throws: { error in
             let found = ((error as? DiagnosticsError)?.diagnostics ?? []).map {
                 "\($0.location.line):\($0.location.column ?? 0) \($0.message)"
             }
-            return found == ["3:16 'bundle_id' must be a bundle id (at most 255 characters), found one of 256"]
+            return found == [
+                "3:16 'bundle_id' must be a bundle id (at most 255 bytes), found one of 256",
+                "4:16 'bundle_id' must be a bundle id (at most 255 bytes), found one of 3001",
+            ]
         }
     }
 

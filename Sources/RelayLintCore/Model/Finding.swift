@@ -102,18 +102,14 @@ public struct Evidence: Sendable, Equatable, Codable {
         case boundary
     }
 
-    /// The most characters of another event's id the evidence of a finding shows.
+    /// The most Unicode scalars of another event's id the evidence of a finding shows.
     static let shownIDLength = 256
 
     /// An event's id as the evidence of another event's finding shows it: whole, unless it is
     /// longer than `shownIDLength`, then its start and "…". One consent cited by a thousand
     /// findings was copied into the report a thousand times: a 300 KB id made a 707 KB log's
     /// report take 3 GB. The firing event's id is the finding's own and is always whole.
-    static func shown(_ id: String) -> String {
-        // Counted no further than the limit: a character count of a long id walks all of it.
-        guard id.utf8.count > shownIDLength, id.prefix(shownIDLength + 1).count > shownIDLength else { return id }
-        return id.prefix(shownIDLength) + "…"
-    }
+    static func shown(_ id: String) -> String { id.shortened(to: shownIDLength) }
 
     public var role: Role
     public var event: String

@@ -56,9 +56,12 @@ public struct MessageTemplate: Sendable, Equatable {
     /// report of a 500 KB log.
     static let longestMessageBytes = 4_096
 
+    /// The most Unicode scalars of a value a message shows (its start, then "…").
+    static let longestValue = 256
+
     /// Fills the placeholders; `value` answers a placeholder name or nil for "not set". A value
-    /// is shown to `Evidence.shownIDLength` characters, and the message to about
-    /// `longestMessageBytes` (whole up to there: a value is cut after it is masked).
+    /// is shown to `longestValue` scalars, and the message to about `longestMessageBytes`
+    /// (whole up to there: a value is cut after it is masked, so no address is cut open).
     func render(masker: PIIMasker, value: (String) -> String?) -> String {
         var output = ""
         for part in parts {
@@ -72,8 +75,8 @@ public struct MessageTemplate: Sendable, Equatable {
                 if let filled = value(name) {
                     switch name {
                     case "rule", "expected", "count": output += filled
-                    case "subject": output += Evidence.shown(masker.maskSubjectID(filled))
-                    default: output += Evidence.shown(masker.mask(filled))
+                    case "subject": output += masker.maskSubjectID(filled).shortened(to: Self.longestValue)
+                    default: output += masker.mask(filled).shortened(to: Self.longestValue)
                     }
                 } else {
                     output += "(unset)"

@@ -1,7 +1,8 @@
 /// The app manifest (`--manifest`): what each app declares about itself.
 public struct AppManifest: Sendable, Equatable {
-    /// The longest bundle id an entry may have: Apple's are far shorter (155 characters in App
-    /// Store Connect), and the manifest's reach the findings of all the app's data.
+    /// The longest bundle id an entry may have, in UTF-8 bytes (a letter with a thousand
+    /// combining marks is one character): Apple's are far shorter (155 characters in App Store
+    /// Connect), and the manifest's reach the findings of all the app's data.
     static let longestBundleID = 255
 
     /// One app's entry.

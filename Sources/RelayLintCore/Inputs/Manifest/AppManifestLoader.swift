@@ -51,9 +51,9 @@ enum AppManifestLoader {
                 guard case .string(let bundleId)? = declarations["bundle_id"] else { continue }
                 // Every finding of the app's data names it, and with one app listed all data
                 // without an app is its: a megabyte's id was copied into each finding.
-                if bundleId.count > AppManifest.longestBundleID {
+                if bundleId.utf8.count > AppManifest.longestBundleID {
                     reader.report(
-                        "'bundle_id' must be a bundle id (at most \(AppManifest.longestBundleID) characters), found one of \(bundleId.count)",
+                        "'bundle_id' must be a bundle id (at most \(AppManifest.longestBundleID) bytes), found one of \(bundleId.utf8.count)",
                         at: entry["bundle_id"]?.value.location ?? item.location)
                     continue
                 }
