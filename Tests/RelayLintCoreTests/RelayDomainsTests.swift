@@ -82,6 +82,8 @@ import Testing
         ("001437.b118536db5745779f7f31de0dd33b7e5.1204", "001437.b118536db5745779f7f31de0dd33b7e5.1204"),
         // A number a label or a line sets apart; an address a control character hides in.
         ("tel:+14155550124", "tel:+1••••••••24"), ("phone=+14155550128", "phone=+1••••••••28"),
+        ("auth0|+14155550100", "auth0|+1••••••••00"), ("tenant/+14155550100", "tenant/+1••••••••00"),
+        ("phone +14155550100", "phone +1••••••••00"),
         ("jane.doe@example.com\n+14155550126", "j•••@example.com\n+1••••••••26"), ("jane\u{7F}@example.com", "j•••@example.com"),
         ("jane\u{85}@example.com", "j•••@example.com"),
     ])

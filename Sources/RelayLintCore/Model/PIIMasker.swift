@@ -17,8 +17,9 @@ public struct PIIMasker: Sendable {
     /// Masks a subject id as contract §6 asks: printed as it is, unless the id is itself an
     /// email address or a phone number, which is masked like one. An address inside an id
     /// (`auth0|jane@example.com`) is masked too, as every address in a report is, and so is a
-    /// number a label or a line break sets apart in it (`tel:+14155550100`, `phone=…`, a second
-    /// line); digits that are part of an id are not taken for a phone number (`20260115-000123`,
+    /// number a label, a separator or a line break sets apart in it (`tel:+14155550100`,
+    /// `phone=+1…`, `auth0|+1…`, `phone +1…`, a second line); digits that are part of an id are
+    /// not taken for a phone number (`20260115-000123`,
     /// `uid+12345678901`, `acct 555 0100 22`): a reviewer must find the account by the id the
     /// report prints. A control character is read both ways, as `maskText` reads it
     /// (`jane\u{7F}@example.com` shows as an address).
@@ -33,11 +34,12 @@ public struct PIIMasker: Sendable {
         if separated.heldControlCharacter {
             masks = Self.union(masks, Self.masks(in: FoldedText(id, controls: .leftOut)))
         }
+        // A label's or a path's separator, a line break; a space before an international number.
         func setsApart(_ index: Int) -> Bool {
             guard original.indices.contains(index) else { return false }
             let scalar = original[index]
-            return scalar == ":" || scalar == "=" || scalar.properties.generalCategory == .control || scalar == "\u{2028}"
-                || scalar == "\u{2029}"
+            return ":=|/".unicodeScalars.contains(scalar) || scalar.properties.generalCategory == .control || scalar == "\u{2028}"
+                || scalar == "\u{2029}" || (scalar == " " && original.indices.contains(index + 1) && original[index + 1] == "+")
         }
         func endsWord(_ index: Int) -> Bool {
             !original.indices.contains(index) || !(original[index].properties.isAlphabetic || original[index].properties.numericType != nil)
