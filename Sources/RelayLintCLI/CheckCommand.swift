@@ -207,6 +207,7 @@ struct CheckCommand: ParsableCommand {
                     "unknown format '\(parts[0])' in --report; expected one of \(ReporterRegistry.identifiers.joined(separator: ", "))")
             }
         }
+        try reporting.refuseExtraReportsOnStandardOutput()
         if reporting.failOn != "never" && Severity(rawValue: reporting.failOn) == nil {
             throw ValidationError("--fail-on must be error, warning, note or never; found '\(reporting.failOn)'")
         }

@@ -71,6 +71,7 @@ struct MergeCommand: ParsableCommand {
         for entry in reporting.extraReports where !entry.contains("=") {
             throw ValidationError("--report takes FORMAT=FILE, e.g. sarif=results.sarif; found '\(entry)'")
         }
+        try reporting.refuseExtraReportsOnStandardOutput()
         for domain in relayDomains {
             if let problem = RelayDomains.problem(with: domain) {
                 throw ValidationError("--relay-domain '\(StandardError.escaped(domain))' \(problem)")

@@ -43,6 +43,16 @@ struct ReportOutputOptions: ParsableArguments {
         rules.files.map { ("the rule file", $0.path) } + mappings.map { ("the mapping file", $0.location.file) }
     }
 
+    /// Refuses a `--report` to standard output (`sarif=-`): it was a file named `-`, and the
+    /// main report may be on standard output too.
+    func refuseExtraReportsOnStandardOutput() throws {
+        for entry in extraReports where entry.split(separator: "=", maxSplits: 1).last == "-" {
+            throw ValidationError(
+                "--report writes a file, found '\(entry)': standard output takes the main report (--format, without --output or with --output -)"
+            )
+        }
+    }
+
     /// The files reports are written to: `--output` and each `--report`'s.
     private var reportPaths: [String] {
         var paths = output.map { [$0] } ?? []

@@ -47,6 +47,10 @@ import Testing
         let object = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any]
         #expect(object?["version"] as? Int == 1)
         #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path).isEmpty)
+        // A second report is a file: on standard output it would mix with the main one.
+        let second = try CommandRunner.run(["check", "--report", "sarif=-"] + examples, in: directory)
+        #expect(second.status == 2 && second.stderr.contains("--report writes a file, found 'sarif=-'"), "\(second.stderr)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path).isEmpty)
     }
 
     @Test func severalReportsFromOneRun() throws {
