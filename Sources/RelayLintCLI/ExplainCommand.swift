@@ -27,6 +27,12 @@ struct ExplainCommand: ParsableCommand {
 
     @OptionGroup var rules: RuleOptions
 
+    func validate() throws {
+        if showPII && report == nil {
+            throw ValidationError("--show-pii shows a finding of a report: give it with --report (a rule's explanation holds no addresses)")
+        }
+    }
+
     func run() throws {
         if let report {
             guard !subject.isEmpty else {

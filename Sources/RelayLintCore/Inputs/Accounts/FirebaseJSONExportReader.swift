@@ -72,8 +72,9 @@ struct FirebaseJSONExportReader {
                         let quote = parser.offset
                         let key = try parser.parseString()
                         guard keys.insert(key).inserted else {
-                            let name = key.shortened()
-                            throw JSONParser.SyntaxError(offset: quote, reason: "duplicate key '\(PIIMasker().mask(name))' in an object")
+                            // Masked, then cut: a key cut right after its `@` would show its local part.
+                            let name = PIIMasker().mask(key).shortened()
+                            throw JSONParser.SyntaxError(offset: quote, reason: "duplicate key '\(name)' in an object")
                         }
                         try parser.expect(UInt8(ascii: ":"), "':' after an object key")
                         if key == "users" {

@@ -153,7 +153,8 @@ public struct SigningKeySet: Sendable {
                 "the token's key '\(PIIMasker().mask(kid).shortened())' of \(path) is \(use), not a key for RS256 signatures")
         }
         guard let kid = token.header["kid"]?.stringValue, let key = keys[kid] else {
-            throw MappingFailure("the token's key '\((token.header["kid"]?.displayText ?? "").shortened())' is not in \(path)")
+            throw MappingFailure(
+                "the token's key '\(PIIMasker().mask(token.header["kid"]?.displayText ?? "").shortened())' is not in \(path)")
         }
         let signature = _RSA.Signing.RSASignature(rawRepresentation: token.signature)
         guard key.isValidSignature(signature, for: SHA256.hash(data: token.signingInput), padding: .insecurePKCS1v1_5) else {
