@@ -113,19 +113,28 @@ import Testing
 
     /// split reads relaylint events: a Cloud Logging file went through as "(no events)" and
     /// every partition's check failed afterwards on a subject outside it.
-    /// Refused, and what it split before (the export given first, an earlier split's
-    /// `sources.json`) is not left behind to look like a split a run could be given.
+    /// Refused, and the output folder is left as it was: an earlier split stays whole, and the
+    /// part of the export split before the refusal is not left to look like a split.
     @Test func splitRefusesALogOfAnotherFormat() throws {
         let folder = try Fixtures.temporaryDirectory()
-        try Data("{}\n".utf8).write(to: folder.appendingPathComponent("sources.json"))
+        let earlier = try CommandRunner.run(["split", "--partitions", "2", "--events", "Examples/events.jsonl", "--output", folder.path])
+        #expect(earlier.status == 0, "\(earlier.stderr)")
+        func files() -> [String: Data] {
+            let names = FileManager.default.enumerator(atPath: folder.path)?.allObjects as? [String] ?? []
+            return Dictionary(
+                uniqueKeysWithValues: names.map {
+                    ($0, FileManager.default.contents(atPath: folder.appendingPathComponent($0).path) ?? Data())
+                })
+        }
+        let before = files()
         let result = try CommandRunner.run([
             "split", "--partitions", "2", "--accounts", "Examples/accounts.json", "--events",
             "Examples/real-logs/identity-platform.jsonl", "--output", folder.path,
         ])
         #expect(result.status == 2)
         #expect(result.stderr.contains("'google-cloud-logging'): split reads relaylint events only"), "\(result.stderr)")
-        let left = FileManager.default.enumerator(atPath: folder.path)?.allObjects as? [String] ?? []
-        #expect(left.sorted() == ["partition-1-of-2", "partition-2-of-2"], "\(left)")
+        #expect(files() == before)
+        #expect(before.keys.contains("sources.json") && before.keys.contains("partition-1-of-2/events.jsonl"))
     }
 
     /// Two inputs named alike get numbered names in each partition, and a numbered name that is

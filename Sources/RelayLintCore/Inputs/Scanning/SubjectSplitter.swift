@@ -51,22 +51,32 @@ public struct SubjectSplitter {
     /// The folder of partition K (1-based): `partition-K-of-N`.
     public static func folderName(_ index: Int, of count: Int) -> String { "partition-\(index)-of-\(count)" }
 
-    /// Splits every input, writes `sources.json` and `data-end.txt`, and returns the sources. A
-    /// split that fails leaves no partition files and no `sources.json` behind (an earlier
-    /// split's too): they looked like a split a run could be given.
+    /// Splits every input, writes `sources.json` and `data-end.txt`, and returns the sources.
+    /// Written into a folder of its own inside the output folder, then moved into place: a split
+    /// that fails leaves the output folder as it was (an earlier split whole), where the files it
+    /// had written looked like a split a run could be given.
     public func split(_ inputs: [Input]) throws(DiagnosticsError) -> PartitionMerger.Sources {
-        var written: [String] = []
-        let records = ["\(directory)/sources.json", "\(directory)/data-end.txt"]
-        for path in records { try? FileManager.default.removeItem(atPath: path) }
+        let staging = "\(directory)/.relaylint-split-\(UUID().uuidString)"
+        defer { try? FileManager.default.removeItem(atPath: staging) }
+        let sources = try SubjectSplitter(count: count, directory: staging).splitInPlace(inputs)
+        let names = (1...count).map { Self.folderName($0, of: count) } + ["sources.json", "data-end.txt"]
         do {
-            return try split(inputs, writing: &written)
+            for name in names {
+                let target = "\(directory)/\(name)"
+                if FileManager.default.fileExists(atPath: target) { try FileManager.default.removeItem(atPath: target) }
+                try FileManager.default.moveItem(atPath: "\(staging)/\(name)", toPath: target)
+            }
         } catch {
-            for path in written + records { try? FileManager.default.removeItem(atPath: path) }
-            throw error
+            throw DiagnosticsError([
+                Diagnostic(
+                    .error, "cannot move the partitions into place: \(InputError.systemReason(error))", at: SourceLocation(file: directory))
+            ])
         }
+        return sources
     }
 
-    private func split(_ inputs: [Input], writing written: inout [String]) throws(DiagnosticsError) -> PartitionMerger.Sources {
+    /// Splits every input into the partition folders of `directory`.
+    private func splitInPlace(_ inputs: [Input]) throws(DiagnosticsError) -> PartitionMerger.Sources {
         var sources: [PartitionMerger.Sources.Input] = []
         var dataEnd: Timestamp?
         do {
@@ -95,7 +105,6 @@ public struct SubjectSplitter {
             var writers = (1...count).map {
                 PartitionWriter(path: "\(directory)/\(SubjectSplitter.folderName($0, of: count))/\(name)", flushAt: flushAt)
             }
-            written += writers.map(\.path)
             let last = data.withUnsafeBytes { raw in
                 let bytes = raw.bindMemory(to: UInt8.self)
                 return input.kind == .accounts ? splitExport(bytes, into: &writers) : splitLog(bytes, into: &writers)
