@@ -382,11 +382,7 @@ struct CheckCommand: ParsableCommand {
                 throw ExitCode(ExitStatus.invalidInput)
             }
         }
-        for outcome in report.expiredSuppressions {
-            StandardError.write(
-                "\(StandardError.escaped("\(outcome.suppression.location)")): warning: suppression expired on \(StandardError.escaped(outcome.suppression.expires)): it no longer applies, and the findings it accepted count again; renew it with a new justification or fix the findings"
-            )
-        }
+        ReportOutputOptions.warnOfExpiredSuppressions(in: report)
         let threshold = reporting.failOn == "never" ? nil : Severity(rawValue: reporting.failOn)
         if report.fails(at: threshold) { throw ExitCode(ExitStatus.findings) }
     }

@@ -209,11 +209,7 @@ struct MergeCommand: ParsableCommand {
                 "relaylint: merged \(Plural.counted(partials.count, "partition")) into \(identifier) report \(StandardError.escaped(path)) (\(Plural.counted(report.summary.findings, "finding")))"
             )
         }
-        for outcome in report.expiredSuppressions {
-            StandardError.write(
-                "\(StandardError.escaped("\(outcome.suppression.location)")): warning: suppression expired on \(StandardError.escaped(outcome.suppression.expires)): it no longer applies, and the findings it accepted count again; renew it with a new justification or fix the findings"
-            )
-        }
+        ReportOutputOptions.warnOfExpiredSuppressions(in: report)
         if report.fails(at: reporting.failOn == "never" ? nil : Severity(rawValue: reporting.failOn)) {
             throw ExitCode(ExitStatus.findings)
         }

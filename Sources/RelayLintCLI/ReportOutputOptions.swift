@@ -43,6 +43,16 @@ struct ReportOutputOptions: ParsableArguments {
         rules.files.map { ("the rule file", $0.path) } + mappings.map { ("the mapping file", $0.location.file) }
     }
 
+    /// Tells on standard error of each suppression past its expiry date, for `check` and `merge`
+    /// alike: it fails no run, but it wants renewing or removing.
+    static func warnOfExpiredSuppressions(in report: LintReport) {
+        for outcome in report.expiredSuppressions {
+            StandardError.write(
+                "\(StandardError.escaped("\(outcome.suppression.location)")): warning: suppression expired on \(StandardError.escaped(outcome.suppression.expires)): it no longer applies, and the findings it accepted count again; renew it with a new justification or fix the findings"
+            )
+        }
+    }
+
     /// Refuses a `--report` to standard output (`sarif=-`): it was a file named `-`, and the
     /// main report may be on standard output too.
     func refuseExtraReportsOnStandardOutput() throws {
