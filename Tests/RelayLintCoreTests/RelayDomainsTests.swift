@@ -84,6 +84,8 @@ import Testing
         ("tel:+14155550124", "tel:+1••••••••24"), ("phone=+14155550128", "phone=+1••••••••28"),
         ("auth0|+14155550100", "auth0|+1••••••••00"), ("tenant/+14155550100", "tenant/+1••••••••00"),
         ("phone +14155550100", "phone +1••••••••00"),
+        // A national number a label names, written as one run of digits.
+        ("phone=0612345678", "phone=••••••••78"), ("phone: 4155550100", "phone: ••••••••00"),
         ("jane.doe@example.com\n+14155550126", "j•••@example.com\n+1••••••••26"), ("jane\u{7F}@example.com", "j•••@example.com"),
         ("jane\u{85}@example.com", "j•••@example.com"),
     ])
@@ -205,6 +207,8 @@ import Testing
         "100%25 done", "50%2540 ratio", "%C3%28 %FF%FE %E2%82 %F5%80%80%80", "a%0A@%0Ab", "1.0.0+20130313144700", "a+1234567",
         "1.0.0-beta+20130313144700", "2.4.0-rc+20240315", "order+123456789",
         "search?q=invoice+1234567890", "SKU+12345678A",
+        // Words that hold a phone label but are not one.
+        "iphone=4155550100", "phoneme=4155550100", "phone_count=12345678", "hotel:4155550131", "telemetry: 4155550100",
     ])
     func leavesIdsDatesTimesVersionsAndHashes(value: String) {
         #expect(PIIMasker().mask(value) == value)
@@ -265,6 +269,11 @@ import Testing
         ("tel:0612340117", "tel:••••••••17"),
         // After tel: or sms:, digits are a phone number whatever their count and first digit.
         ("tel:4155550131", "tel:••••••••31"), ("SMS:4155550132 ok", "SMS:••••••••32 ok"),
+        // So are they after a label that names a phone number, as a key and value or as JSON.
+        ("phone=0612345678", "phone=••••••••78"), ("phone:4155550100", "phone:••••••••00"),
+        ("Mobile: 4155550100", "Mobile: ••••••••00"), (#"{"phoneNumber":"4155550100"}"#, #"{"phoneNumber":"••••••••00"}"#),
+        ("user_phone=4155550100&x=1", "user_phone=••••••••00&x=1"), ("contactPhoneNumber='4155550100'", "contactPhoneNumber='••••••••00'"),
+        ("tel = 4155550100", "tel = ••••••••00"),
         ("jane@10.0.0.1", "j•••@10.0.0.1"),
         ("jane@example.x", "j•••@example.x"),
     ])

@@ -18,7 +18,7 @@ public struct PIIMasker: Sendable {
     /// email address or a phone number, which is masked like one. An address inside an id
     /// (`auth0|jane@example.com`) is masked too, as every address in a report is, and so is a
     /// number a label, a separator or a line break sets apart in it (`tel:+14155550100`,
-    /// `phone=+1…`, `auth0|+1…`, `phone +1…`, a second line); digits that are part of an id are
+    /// `phone=+1…`, `phone: 0612345678`, `auth0|+1…`, `phone +1…`, a second line); digits that are part of an id are
     /// not taken for a phone number (`20260115-000123`,
     /// `uid+12345678901`, `acct 555 0100 22`): a reviewer must find the account by the id the
     /// report prints. A control character is read both ways, as `maskText` reads it
@@ -46,7 +46,8 @@ public struct PIIMasker: Sendable {
         }
         let kept = masks.filter { mask in
             mask.replacement.contains("@") || (mask.range.lowerBound <= start && mask.range.upperBound >= end)
-                || (setsApart(mask.range.lowerBound - 1) && endsWord(mask.range.upperBound))
+                || ((setsApart(mask.range.lowerBound - 1) || Self.followsPhoneLabel(original, numberAt: mask.range.lowerBound))
+                    && endsWord(mask.range.upperBound))
         }
         return kept.isEmpty ? id : Self.text(original, with: kept)
     }
@@ -318,7 +319,7 @@ public struct PIIMasker: Sendable {
             // (`1.0.0-beta+20130313144700`), an id (`tenant+123456789`), a query (`q=a+1234567890`).
             if isASCIIAlphanumeric(before) || before.properties.isAlphabetic || "_+•".unicodeScalars.contains(before) { return nil }
             // `phone:+1…` and `tel:0612…` are numbers; `12:34`, `v1.2`, `a-1`, `#12` and `x=12` are not.
-            if first != "+" && "-./:@#&=\\".unicodeScalars.contains(before) && !isTelephoneURI(scalars, numberAt: start) { return nil }
+            if first != "+" && "-./:@#&=\\".unicodeScalars.contains(before) && !followsPhoneLabel(scalars, numberAt: start) { return nil }
         }
         var groups: [Int] = []
         var separators: Set<Unicode.Scalar> = []
@@ -396,7 +397,7 @@ public struct PIIMasker: Sendable {
         let digits = groups.reduce(0, +)
         guard (7...15).contains(digits), !groups.isEmpty else { return nil }
         if let extensionEnd { return extensionEnd }
-        if first == "+" || hasParentheses || isTelephoneURI(scalars, numberAt: start) { return end }
+        if first == "+" || hasParentheses || followsPhoneLabel(scalars, numberAt: start) { return end }
         if groups.count == 1 {
             let leadingZero = scalars[start] == "0"
             let international = leadingZero && start + 1 < end && scalars[start + 1] == "0"
@@ -425,13 +426,68 @@ public struct PIIMasker: Sendable {
         return (8...15).contains(end - plus - 1) && (end == scalars.count || !isDigit(scalars[end])) ? end : nil
     }
 
-    /// Whether the number at `start` follows a `tel:` (RFC 3966) or an `sms:` (RFC 5724), in any
-    /// case: whatever its digits, it is a phone number.
-    private static func isTelephoneURI(_ scalars: [Unicode.Scalar], numberAt start: Int) -> Bool {
-        guard start >= 4, scalars[start - 1] == ":" else { return false }
-        let scheme = String(String.UnicodeScalarView(scalars[(start - 4)..<(start - 1)])).lowercased()
-        return (scheme == "tel" || scheme == "sms") && (start == 4 || !isASCIIAlphanumeric(scalars[start - 5]))
+    /// Whether the number at `start` follows a word that says it is a phone number: a `tel:`
+    /// (RFC 3966) or `sms:` (RFC 5724) URI's scheme, or a label such as `phone=`, `Mobile: `,
+    /// `"phoneNumber":"` or `user_phone=`, in any case. Whatever its digits, it is one: a national
+    /// number written as one run (`phone=4155550100`) is otherwise taken for an id or a time.
+    private static func followsPhoneLabel(_ scalars: [Unicode.Scalar], numberAt start: Int) -> Bool {
+        var index = start
+        let isQuote = { (scalar: Unicode.Scalar) in scalar == "\"" || scalar == "'" }
+        // The value's opening quote, the spaces after the label's `:` or `=`.
+        if index > 0, isQuote(scalars[index - 1]) { index -= 1 }
+        var spaces = 0
+        while index > 0, scalars[index - 1] == " ", spaces < 2 {
+            index -= 1
+            spaces += 1
+        }
+        guard index > 0, scalars[index - 1] == ":" || scalars[index - 1] == "=" else { return false }
+        let isURI = scalars[index - 1] == ":" && index == start
+        index -= 1
+        // The label's closing quote (JSON's `"phone":`), or spaces (`tel = …`).
+        if index > 0, isQuote(scalars[index - 1]) { index -= 1 }
+        spaces = 0
+        while index > 0, scalars[index - 1] == " ", spaces < 2 {
+            index -= 1
+            spaces += 1
+        }
+        let labelEnd = index
+        while index > 0, labelEnd - index <= 32, isASCIILetter(scalars[index - 1]) || "_-".unicodeScalars.contains(scalars[index - 1]) {
+            index -= 1
+        }
+        // A label is a word of its own: `hotel:…` is not `tel:…`.
+        guard index < labelEnd, labelEnd - index <= 32, index == 0 || !isASCIIAlphanumeric(scalars[index - 1]) else { return false }
+        let label = scalars[index..<labelEnd]
+        let word = String(String.UnicodeScalarView(label.filter { $0 != "_" && $0 != "-" })).lowercased()
+        if isURI && (word == "tel" || word == "sms") { return true }
+        if phoneLabels.contains(word) { return true }
+        // A label whose last words name one (`userPhone`, `contact_phone_number`, `HomeTel`).
+        var words: [String] = []
+        var current = ""
+        var previous: Unicode.Scalar? = nil
+        for scalar in label {
+            let startsWord =
+                scalar == "_" || scalar == "-" || (("A"..."Z").contains(scalar) && previous.map { ("a"..."z").contains($0) } == true)
+            if startsWord, !current.isEmpty {
+                words.append(current)
+                current = ""
+            }
+            if scalar != "_" && scalar != "-" { current.unicodeScalars.append(scalar) }
+            previous = scalar
+        }
+        if !current.isEmpty { words.append(current) }
+        words = words.map { $0.lowercased() }
+        guard words.count > 1, var last = words.last else { return false }
+        if last == "number" || last == "no" { last = words[words.count - 2] }
+        return phoneLabels.contains(last)
     }
+
+    /// Labels of a phone number, lowercased, without `_` and `-`.
+    private static let phoneLabels: Set<String> = [
+        "tel", "phone", "phonenumber", "phoneno", "telephone", "telephonenumber", "mobile", "mobilenumber", "mobilephone", "cell",
+        "cellphone", "cellnumber", "msisdn", "fax",
+    ]
+
+    private static func isASCIILetter(_ scalar: Unicode.Scalar) -> Bool { ("a"..."z").contains(scalar) || ("A"..."Z").contains(scalar) }
 
     /// The separator a scalar between two groups of digits stands for: a space (also the
     /// no-break and thin spaces locales format numbers with, `06 12 34 56 78` in French), a
