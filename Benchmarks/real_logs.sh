@@ -24,7 +24,8 @@
 #                importing duckdb, which the DuckDB command-line tool does not spend, so this is
 #                the time to compare relaylint's with (relaylint's own start, ~20 ms, is in its
 #                wall time).
-# It prints entries per second. RELAYLINT (default .build-static/release/relaylint, built when
+# Each command runs RUNS times (default 5): the table shows the median wall time (one run
+# varies by a tenth or more on this machine) and the largest peak. It prints entries per second. RELAYLINT (default .build-static/release/relaylint, built when
 # missing as Scripts/release.sh builds the shipped binary: the Swift runtime linked in, which
 # starts 6 ms sooner and calls the runtime directly), THREADS (DuckDB threads, default 2).
 set -euo pipefail
@@ -33,6 +34,7 @@ HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 ROOT="$(cd "$HERE/.." && pwd)"
 RELAYLINT="${RELAYLINT:-$ROOT/.build-static/release/relaylint}"
 THREADS="${THREADS:-2}"
+RUNS="${RUNS:-5}"
 SIZES=("$@")
 [ ${#SIZES[@]} -eq 0 ] && SIZES=(25000)
 
@@ -42,17 +44,25 @@ python3 -c 'import cryptography' 2>/dev/null || python3 -m pip install --quiet c
 python3 "$HERE/duckdb_check.py" --setup-only
 PY="$HERE/.venv/bin/python"
 
-measure() { # name, command...: prints "name seconds peak-MiB", and a second line "name-query-alone
-    # seconds -" when the command prints "query N" (the DuckDB rows: the query alone, timed
+measure() { # name, command...: runs the command RUNS times and prints "name seconds peak-MiB"
+    # (the median wall time, the largest peak), and a second line "name-query-alone seconds -"
+    # (the median) when the command prints "query N" (the DuckDB rows: the query alone, timed
     # inside Python, without the ~0.1 s of starting Python and importing duckdb)
     local name="$1"; shift
-    local log out; log="$(mktemp)"; out="$(mktemp)"
-    /usr/bin/time -v "$@" >"$out" 2>"$log" || { echo "$name failed:" >&2; tail -5 "$log" >&2; }
-    local wall peak query
-    wall=$(sed -n 's/.*Elapsed (wall clock) time (h:mm:ss or m:ss): //p' "$log" | awk -F: '{ if (NF==3) print $1*3600+$2*60+$3; else print $1*60+$2 }')
-    peak=$(sed -n 's/.*Maximum resident set size (kbytes): //p' "$log")
-    query=$(sed -n 's/^query //p' "$out")
+    local log out walls="" peaks="" queries="" run
+    log="$(mktemp)"; out="$(mktemp)"
+    for run in $(seq "$RUNS"); do
+        /usr/bin/time -v "$@" >"$out" 2>"$log" || { echo "$name failed:" >&2; tail -5 "$log" >&2; }
+        walls+="$(sed -n 's/.*Elapsed (wall clock) time (h:mm:ss or m:ss): //p' "$log" | awk -F: '{ if (NF==3) print $1*3600+$2*60+$3; else print $1*60+$2 }') "
+        peaks+="$(sed -n 's/.*Maximum resident set size (kbytes): //p' "$log") "
+        queries+="$(sed -n 's/^query //p' "$out") "
+    done
     rm -f "$log" "$out"
+    median() { tr ' ' '\n' | grep . | sort -g | awk '{ v[NR] = $1 } END { if (NR) print v[int((NR + 1) / 2)] }'; }
+    local wall peak query
+    wall=$(echo "$walls" | median)
+    peak=$(echo "$peaks" | tr ' ' '\n' | grep . | sort -g | tail -1)
+    query=$(echo "$queries" | median)
     echo "$name $wall $((peak / 1024))"
     [ -z "$query" ] || echo "$name-query-alone $query -"
 }
