@@ -28,9 +28,10 @@ import Testing
         #expect(reporter is JUnitReporter)
     }
 
-    @Test func oneSuitePerRuleAndOneCasePerSubject() throws {
+    @Test func oneSuitePerRuleAndOneCasePerFinding() throws {
         var report = try CIReportFixture.report(subjects: ["u1", "u2"], rulePaths: [Fixtures.rules])
-        // A second finding of the same rule for u1 goes into the same test case.
+        // A second finding of the same rule for u1 is a test case of its own, named by its event:
+        // dashboards count one failure per case.
         let emailFindings = report.findings.filter { $0.rule == "consent-before-email-link" }
         #expect(emailFindings.count == 2)
         var again = emailFindings[0]
@@ -52,19 +53,24 @@ import Testing
 
         let email = try #require(suites.first { attribute($0, "name") == "consent-before-email-link" })
         let cases = try elements(document, "/testsuites/testsuite[@name='consent-before-email-link']/testcase")
-        #expect(cases.compactMap { attribute($0, "name") } == ["subject u1", "subject u2"])
+        let first = "subject u1, event \(try #require(emailFindings[0].event))"
+        #expect(
+            cases.compactMap { attribute($0, "name") } == [
+                first, "subject u1, event l9", "subject u2, event \(try #require(emailFindings[1].event))",
+            ])
         #expect(cases.allSatisfy { attribute($0, "classname") == "relaylint.consent-before-email-link" })
+        #expect(cases.allSatisfy { $0.elements(forName: "failure").count == 1 })
         let u1Failures = try elements(
-            document, "/testsuites/testsuite[@name='consent-before-email-link']/testcase[@name='subject u1']/failure")
-        #expect(u1Failures.count == 2)
+            document, "/testsuites/testsuite[@name='consent-before-email-link']/testcase[@name='\(first)']/failure")
+        #expect(u1Failures.count == 1)
         #expect(u1Failures.allSatisfy { attribute($0, "type") == "error" })
         #expect(attribute(u1Failures[0], "message") == emailFindings[0].message)
         let body = u1Failures[0].stringValue ?? ""
         #expect(body.contains("\(emailFindings[0].location!): error: \(emailFindings[0].message) [consent-before-email-link]"))
         #expect(body.contains("evidence:\n  trigger: identity.linked"))
         #expect(body.contains("fingerprint: \(emailFindings[0].fingerprint)"))
-        #expect(attribute(email, "tests") == "2")
-        #expect(attribute(email, "failures") == "2")
+        #expect(attribute(email, "tests") == "3")
+        #expect(attribute(email, "failures") == "3")
 
         // A rule without findings passes, in one case that says how much it checked.
         for outcome in report.rules where !report.findings.contains(where: { $0.rule == outcome.rule.id }) && outcome.pending == 0 {
@@ -94,12 +100,24 @@ import Testing
         #expect(!text.contains("timestamp=") && !text.contains("hostname="))
     }
 
+    /// Two findings of one subject and event (a rule of a user's own may give them) are two
+    /// cases of names of their own.
+    @Test func findingsOfOneSubjectAndEventAreNumbered() throws {
+        var report = try CIReportFixture.report(subjects: ["u1"])
+        var again = report.findings[0]
+        again.fingerprint = "second"
+        report.findings.append(again)
+        let document = try parse(render(report))
+        let names = try elements(document, "//testcase[failure]").compactMap { attribute($0, "name") }
+        #expect(names == ["subject u1, event l0", "subject u1, event l0 (2)"])
+    }
+
     @Test func passingCaseCountsTheChecksThatComplied() throws {
         var report = try CIReportFixture.report(subjects: ["u1"])
         report.rules[0].checked = 5
         let document = try parse(render(report))
         let names = try elements(document, "//testcase").compactMap { attribute($0, "name") }
-        #expect(names == ["subject u1", "4 other checked events comply"])
+        #expect(names == ["subject u1, event l0", "4 other checked events comply"])
         report.findings = []
         report.rules[0].violated = 0
         let clean = try parse(render(report))
@@ -120,7 +138,7 @@ import Testing
 
         let document = try parse(text)
         let testCase = try #require(try elements(document, "//testcase").first)
-        #expect(attribute(testCase, "name") == "subject " + CIReportFixture.hostile)
+        #expect(attribute(testCase, "name") == "subject " + CIReportFixture.hostile + ", event " + eventID)
         let failure = try #require(testCase.elements(forName: "failure").first)
         #expect(attribute(failure, "message") == finding.message)
         #expect(failure.stringValue?.contains("subject: " + CIReportFixture.hostile) == true)
@@ -138,7 +156,7 @@ import Testing
         }
         let document = try parse(text)
         let testCase = try #require(try elements(document, "//testcase").first)
-        #expect(attribute(testCase, "name") == "subject u" + String(repeating: "\u{FFFD}", count: 8) + "-end\u{1F600}")
+        #expect(attribute(testCase, "name") == "subject u" + String(repeating: "\u{FFFD}", count: 8) + "-end\u{1F600}, event l0")
         #expect(JUnitReporter.text("jane\u{0}@example.com") == "jane\u{FFFD}@example.com")
         #expect(JUnitReporter.attribute("a\tb\nc") == "a&#9;b&#10;c")
         #expect(JUnitReporter.text("a\tb\nc\r") == "a\tb\nc&#13;")
@@ -149,7 +167,7 @@ import Testing
         report.findings[1].suppression = CIReportFixture.suppression(rule: report.findings[1].rule, subject: "u2")
         let document = try parse(render(report))
         let cases = try elements(document, "//testcase")
-        #expect(cases.compactMap { attribute($0, "name") } == ["subject u1", "subject u2 (suppressed)"])
+        #expect(cases.compactMap { attribute($0, "name") } == ["subject u1, event l0", "subject u2, event l1 (suppressed)"])
         #expect(cases[1].elements(forName: "failure").isEmpty)
         let skipped = try #require(cases[1].elements(forName: "skipped").first)
         #expect(attribute(skipped, "message")?.contains("ticket <42>") == true)

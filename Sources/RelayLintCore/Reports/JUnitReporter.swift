@@ -1,8 +1,8 @@
 /// JUnit XML, for the test dashboards of GitLab, Jenkins and GitHub test-report actions: every
 /// rule is a test suite, so a run shows which rules pass and which fail, and for whom.
 ///
-/// A rule's suite holds one failing test case per subject (or app) with findings, with one
-/// `<failure>` per finding whose body is the message, the place in the log and the evidence
+/// A rule's suite holds one failing test case per finding, named by its subject (or app) and
+/// event, whose `<failure>` body is the message, the place in the log and the evidence
 /// timeline; then one passing case for the checks that complied (or for a rule that had nothing
 /// to check), and a skipped case for checks still pending (a window reaching past the end of the
 /// data). Findings a suppression accepts are a skipped case of their own, since they do not fail
@@ -24,7 +24,7 @@ public struct JUnitReporter: Reporter {
     struct TestCase {
         enum Outcome {
             case passed
-            case failed([Finding])
+            case failed(Finding)
             case skipped(message: String, body: String?)
             /// A failure that is not a finding: an expired suppression.
             case expired(message: String, body: String)
@@ -89,13 +89,11 @@ public struct JUnitReporter: Reporter {
                         lines.append("      <skipped" + Self.attributes([("message", message)]) + "/>")
                     }
                     lines.append("    </testcase>")
-                case .failed(let findings):
+                case .failed(let finding):
                     lines.append(open + ">")
-                    for finding in findings {
-                        lines.append(
-                            "      <failure" + Self.attributes([("message", finding.message), ("type", finding.severity.rawValue)])
-                                + ">" + Self.text(Self.body(of: finding)) + "</failure>")
-                    }
+                    lines.append(
+                        "      <failure" + Self.attributes([("message", finding.message), ("type", finding.severity.rawValue)]) + ">"
+                            + Self.text(Self.body(of: finding)) + "</failure>")
                     lines.append("    </testcase>")
                 case .expired(let message, let body):
                     lines.append(open + ">")
@@ -210,34 +208,29 @@ public struct JUnitReporter: Reporter {
         return TestSuite(name: rule.id, properties: properties, cases: cases)
     }
 
-    /// One failing case per subject (or app) with findings, in report order, which sorts by
-    /// subject; findings a suppression accepts go to a skipped case of their own, since they do
-    /// not fail the run.
+    /// One failing case per finding, in report order, which sorts by subject: dashboards count
+    /// test cases, and show one failure of each (several `<failure>`s in one case were counted
+    /// as one). A case is named by its subject (or app) and the event that triggered the finding;
+    /// a finding a suppression accepts is a skipped case, since it does not fail the run.
     func findingCases(_ findings: [Finding], rule: String, scope: Rule.Scope?) -> [TestCase] {
-        var bySubject: [String: (active: [Finding], suppressed: [Finding])] = [:]
-        var order: [String] = []
-        for finding in findings {
-            if bySubject[finding.subject] == nil { order.append(finding.subject) }
-            if finding.suppression == nil {
-                bySubject[finding.subject, default: ([], [])].active.append(finding)
-            } else {
-                bySubject[finding.subject, default: ([], [])].suppressed.append(finding)
-            }
-        }
         var cases: [TestCase] = []
-        for subject in order {
-            let name = (scope == .app ? "app " : "subject ") + subject
-            let group = bySubject[subject] ?? ([], [])
-            if !group.active.isEmpty {
-                cases.append(TestCase(name: name, classname: "relaylint." + rule, outcome: .failed(group.active)))
-            }
-            if let first = group.suppressed.first?.suppression {
-                let body = group.suppressed.map(Self.body(of:)).joined(separator: "\n\n")
+        var uses: [String: Int] = [:]
+        for finding in findings {
+            var name = (scope == .app ? "app " : "subject ") + finding.subject + (finding.event.map { ", event \($0)" } ?? "")
+            if finding.suppression != nil { name += " (suppressed)" }
+            // Two findings of one subject and event (or of none), which rules of a user's own may
+            // give: numbered, so that every case has a name of its own.
+            uses[name, default: 0] += 1
+            if let use = uses[name], use > 1 { name += " (\(use))" }
+            if let suppression = finding.suppression {
                 cases.append(
                     TestCase(
-                        name: name + " (suppressed)", classname: "relaylint." + rule,
-                        outcome: .skipped(message: "accepted: \(first.justification) (\(first.author), until \(first.expires))", body: body)
-                    ))
+                        name: name, classname: "relaylint." + rule,
+                        outcome: .skipped(
+                            message: "accepted: \(suppression.justification) (\(suppression.author), until \(suppression.expires))",
+                            body: Self.body(of: finding))))
+            } else {
+                cases.append(TestCase(name: name, classname: "relaylint." + rule, outcome: .failed(finding)))
             }
         }
         return cases
