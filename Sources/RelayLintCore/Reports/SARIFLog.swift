@@ -4,7 +4,7 @@
 /// are left out of the JSON when nil, as the schema prefers to an explicit `null`. The reporter
 /// (`SARIFReporter`) decides the content; this file only fixes the shape and the key names.
 struct SARIFLog: Codable, Equatable {
-    /// The OASIS schema the output is valid against (the same file as `shared/schemas/`).
+    /// The OASIS schema the output is valid against (a copy is `Scripts/schemas/`).
     static let schemaURI = "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json"
 
     var schema: String = SARIFLog.schemaURI
