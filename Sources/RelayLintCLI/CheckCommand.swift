@@ -208,6 +208,7 @@ struct CheckCommand: ParsableCommand {
             }
         }
         try reporting.refuseExtraReportsOnStandardOutput()
+        try reporting.refuseDateThatIsNotADay()
         if reporting.failOn != "never" && Severity(rawValue: reporting.failOn) == nil {
             throw ValidationError("--fail-on must be error, warning, note or never; found '\(reporting.failOn)'")
         }
@@ -218,7 +219,7 @@ struct CheckCommand: ParsableCommand {
             throw ValidationError("--jobs must be between 1 and \(CheckCommand.maximumJobs); found \(jobs)")
         }
         if let asOf, asOf.count != 10 || Timestamp(rfc3339: asOf + "T00:00:00Z") == nil {
-            throw ValidationError("--as-of must be a date YYYY-MM-DD; found '\(asOf)'")
+            throw ValidationError("--as-of must be a date YYYY-MM-DD; found '\(PIIMasker().mask(asOf))'")
         }
         for domain in relayDomains {
             if let problem = RelayDomains.problem(with: domain) {

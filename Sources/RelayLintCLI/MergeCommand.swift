@@ -72,6 +72,7 @@ struct MergeCommand: ParsableCommand {
             throw ValidationError("--report takes FORMAT=FILE, e.g. sarif=results.sarif; found '\(entry)'")
         }
         try reporting.refuseExtraReportsOnStandardOutput()
+        try reporting.refuseDateThatIsNotADay()
         for domain in relayDomains {
             if let problem = RelayDomains.problem(with: domain) {
                 throw ValidationError("--relay-domain '\(StandardError.escaped(domain))' \(problem)")

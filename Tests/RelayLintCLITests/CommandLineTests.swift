@@ -156,6 +156,19 @@ import Testing
         #expect(result.stderr.contains("\(option) is given 2 times: it takes one file (first, second)"), "\(result.stderr)")
     }
 
+    /// An audit report's `--date` is a day, as `--as-of` is: any text was printed on its cover and
+    /// sign-off as given, an address included. The refusal masks what it quotes.
+    @Test(arguments: ["--date", "--as-of"])
+    func aDateOptionTakesADayOnly(option: String) throws {
+        let log = try Fixtures.temporaryFile(
+            named: "one.jsonl", contents: #"{"id":"a","time":"2026-01-01T00:00:00Z","subject":"u","type":"signin"}"# + "\n")
+        let result = try CommandRunner.run(["check", "--events", log, "--format", "html", option, "signed by mary.major@example.com"])
+        #expect(result.status == 2)
+        #expect(result.stderr.contains("\(option) must be a date YYYY-MM-DD"), "\(result.stderr)")
+        #expect(result.stderr.contains("m•••@example.com") && !result.stderr.contains("mary.major"), "\(result.stderr)")
+        #expect(try CommandRunner.run(["check", "--events", log, "--format", "html", option, "2026-07-01"]).status == 0)
+    }
+
     /// The `--skip-invalid` hint is given where it would help: for a bad record of a log, not
     /// for a bad manifest.
     @Test func theSkipInvalidHintIsGivenOnlyForBadRecords() throws {
