@@ -185,6 +185,13 @@ import Testing
         ("+1(415)555-2671", "+1••••••••71"),
         ("+33(0)6 12 34 56 78", "+3•••••••••78"),
         ("+1/415/555/2671", "+1••••••••71"),
+        // National forms an independent tester found shown whole: a country code 1 or a trunk
+        // 8 written alone, pairs split by dots, a group of four after a trunk 0 (no year but
+        // the first thousand starts with 0), a slash after the area code, India's mobiles.
+        ("1-415-555-0100", "•••••••••00"), ("1 415 555 0100", "•••••••••00"), ("1.415.555.0100", "•••••••••00"),
+        ("8 912 345-67-89", "•••••••••89"), ("06.12.34.56.78", "••••••••78"), ("0475 12 34 56", "••••••••56"),
+        ("0475-12-34-56", "••••••••56"), ("0664 12 34 567", "•••••••••67"), ("0171/1234567", "•••••••••67"),
+        ("030/12345678", "•••••••••78"), ("0475/12.34.56", "••••••••56"), ("98765 43210", "••••••••10"),
         // A `+` and 8 to 15 digits in a row right before a letter was shown whole.
         ("+14155550123x", "+1••••••••23x"),
         ("call +14155550123now", "call +1••••••••23now"),
@@ -207,6 +214,8 @@ import Testing
         "100%25 done", "50%2540 ratio", "%C3%28 %FF%FE %E2%82 %F5%80%80%80", "a%0A@%0Ab", "1.0.0+20130313144700", "a+1234567",
         "1.0.0-beta+20130313144700", "2.4.0-rc+20240315", "order+123456789",
         "search?q=invoice+1234567890", "SKU+12345678A",
+        // Dates written with the first thousand years' 0, or split by slashes.
+        "0001-01-01", "0999-12-31T23:59:59Z", "01/02/2026", "2026/01/15", "1 2026 01 15",
         // Words that hold a phone label but are not one.
         "iphone=4155550100", "phoneme=4155550100", "phone_count=12345678", "hotel:4155550131", "telemetry: 4155550100",
     ])

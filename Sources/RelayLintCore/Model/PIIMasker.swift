@@ -308,8 +308,13 @@ public struct PIIMasker: Sendable {
     /// - or is one run of 10 or 11 digits starting with `0` (`0612345678`); a longer or shorter
     ///   run, or one not starting with 0, is an id or a time (`1767225600000`);
     /// - or is split by `-` into groups (at least 7 digits) or by spaces (at least 8), and is
-    ///   not a date (`2026-01-15`, `15-01-2026`);
-    /// - or is split by dots as `415.555.0199` is (a version or an IP address is not).
+    ///   not a date (`2026-01-15`, `15-01-2026`; `0475 12 34 56` starts with a trunk 0, which no
+    ///   year does but the first thousand, `0001-01-01`);
+    /// - or is split by dots as `415.555.0199` is, or in pairs after a trunk 0 (`06.12.34.56.78`)
+    ///   (a version or an IP address is not);
+    /// - or has a slash after a trunk 0 and an area code (`0171/1234567`), or is India's two
+    ///   groups of five (`98765 43210`); a country code 1 or Russia's trunk 8 written alone before
+    ///   such groups counts with them (`1-415-555-0100`, `8 912 345-67-89`).
     static func phoneNumber(in scalars: [Unicode.Scalar], from start: Int) -> Int? {
         let first = scalars[start]
         guard first == "+" || first == "(" || isDigit(first) else { return nil }
@@ -357,10 +362,12 @@ public struct PIIMasker: Sendable {
             // An area code or trunk 0 right after the country code, as Europe writes them
             // (`+44(0)20 7946 0958`, `+49(89)12345678`): read with the parentheses above.
             if index + 1 < scalars.count, scalars[index] == "(", !hasParentheses, first == "+" { continue }
-            // An international number may be split by `/` too (`+1/415/555/0188`); a national
-            // one so split is a date.
+            // An international number may be split by `/` too (`+1/415/555/0188`), and a national
+            // one after its area code with its trunk 0 (`0171/1234567`, `0475/12.34.56`); a
+            // national one split so elsewhere is a date (`01/02/2026`).
+            let slashes = first == "+" || (first == "0" && groups.count == 1 && groups[0] >= 3)
             guard index + 1 < scalars.count,
-                let separator = groupSeparator(scalars[index]) ?? (first == "+" && scalars[index] == "/" ? "/" : nil)
+                let separator = groupSeparator(scalars[index]) ?? (slashes && scalars[index] == "/" ? "/" : nil)
             else { break }
             var next = index + 1
             // A doubled space, as text aligned by hand has (`+1  415  555  0188`).
@@ -404,16 +411,32 @@ public struct PIIMasker: Sendable {
             return leadingZero && (10...11).contains(digits) || international ? end : nil
         }
         if scalars[start] == "0" && scalars[start + 1] == "0" && digits >= 9 { return end }
-        if isDate(groups) || separators == ["-"] && isYearRange(scalars[start..<end]) { return nil }
+        // A national number starts with its trunk 0 in much of the world; no year does, so
+        // `0475 12 34 56` (Belgium) and `0664 12 34 567` (Austria) are not dates.
+        let trunk = scalars[start] == "0"
+        // A country code 1 (`1-415-555-0100`) or Russia's trunk 8 (`8 912 345-67-89`) written
+        // alone before eleven digits' worth of groups: the groups after it are the number's.
+        let prefixed = groups.count >= 3 && groups[0] == 1 && digits == 11 && (scalars[start] == "1" || scalars[start] == "8")
+        let grouped = prefixed ? Array(groups.dropFirst()) : groups
+        // Years before 1000 are written with a 0 too (`0001-01-01`, which a report may print):
+        // a trunk number is one split by anything but `-`, or whose month or day is none.
+        let trunkNumber = trunk && grouped[0] == 4 && (separators != ["-"] || !isMonthAndDay(scalars, yearAt: start))
+        if (isDate(grouped) && !trunkNumber) || separators == ["-"] && isYearRange(scalars[start..<end]) { return nil }
+        let allPairsOrMore = grouped.allSatisfy { $0 >= 2 }
+        // After a trunk 0 and an area code, a slash (`0171/1234567`, `0475/12.34.56`).
+        if separators.contains("/") { return allPairsOrMore && (9...12).contains(digits) ? end : nil }
+        // India's mobiles, two groups of five (`98765 43210`).
+        if grouped == [5, 5], ("6"..."9").contains(scalars[start]), separators != ["."] { return end }
         if separators == ["."] {
-            return groups == [3, 3, 4] ? end : nil
+            // `415.555.0199`, `1.415.555.0199`; after a trunk 0, pairs (`06.12.34.56.78`).
+            return grouped == [3, 3, 4] || (trunk && allPairsOrMore && grouped.count >= 3 && (9...11).contains(digits)) ? end : nil
         }
         if separators.contains(".") { return nil }
-        if separators.contains("-") { return digits >= 7 && groups.allSatisfy { $0 >= 2 } ? end : nil }
+        if separators.contains("-") { return digits >= 7 && allPairsOrMore ? end : nil }
         // A national number's area or mobile prefix is at most four digits, or five after its
         // trunk 0 (`07911 123456`, `01632 960123` in the UK).
-        let longestPrefix = scalars[start] == "0" ? 5 : 4
-        return digits >= 8 && groups.allSatisfy({ $0 >= 2 }) && groups.first! <= longestPrefix ? end : nil
+        let longestPrefix = trunk ? 5 : 4
+        return digits >= 8 && allPairsOrMore && grouped.first! <= longestPrefix ? end : nil
     }
 
     /// Where the number ends when the `+` at `plus` is followed by 8 to 15 digits in a row: an
@@ -506,6 +529,15 @@ public struct PIIMasker: Sendable {
     private static func isYearRange(_ text: ArraySlice<Unicode.Scalar>) -> Bool {
         let years = String(String.UnicodeScalarView(text)).split { !$0.isASCII || !$0.isNumber }.compactMap { Int($0) }
         return years.count == 2 && years.allSatisfy { (1900...2100).contains($0) } && years[0] <= years[1]
+    }
+
+    /// Whether the year of four digits at `start`, a separator, two digits, a separator and two
+    /// digits are followed by a month and a day (`0001-01-01`, not `0475-12-34`).
+    private static func isMonthAndDay(_ scalars: [Unicode.Scalar], yearAt start: Int) -> Bool {
+        guard start + 10 <= scalars.count else { return false }
+        func number(at index: Int) -> Int? { Int(String(String.UnicodeScalarView(scalars[index..<(index + 2)]))) }
+        guard let month = number(at: start + 5), let day = number(at: start + 8) else { return false }
+        return (1...12).contains(month) && (1...31).contains(day)
     }
 
     /// Year, month and day in either order, perhaps followed by an hour.
