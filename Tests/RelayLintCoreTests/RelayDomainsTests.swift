@@ -185,6 +185,10 @@ import Testing
         ("+1(415)555-2671", "+1••••••••71"),
         ("+33(0)6 12 34 56 78", "+3•••••••••78"),
         ("+1/415/555/2671", "+1••••••••71"),
+        // A top-level domain in a script whose vowel signs are marks, an RFC 5322 comment in a
+        // local part, an HTML escape encoded twice.
+        ("jane@example.இந்தியா", "j•••@example.இந்தியா"), ("jane(work)@example.com", "j•••@example.com"),
+        ("jane&amp;#64;example.com", "j•••&amp;#64;example.com"), ("jane&amp;amp;#x40;example.com", "j•••&amp;amp;#x40;example.com"),
         // National forms an independent tester found shown whole: a country code 1 or a trunk
         // 8 written alone, pairs split by dots, a group of four after a trunk 0 (no year but
         // the first thousand starts with 0), a slash after the area code, India's mobiles.

@@ -190,9 +190,12 @@ struct FoldedText {
     }
 
     /// An HTML character reference at the `&` at `index`: a numeric one (`&#64;`, `&#x40;`, also
-    /// without its `;`, as browsers read it), or one of the names HTML gives `@`, `+` and `.`.
+    /// without its `;`, as browsers read it), or one of the names HTML gives `@`, `+` and `.`;
+    /// through any `&amp;`s in front of it, as a page quoting a page writes it (`&amp;#64;`: the
+    /// `&amp;` is the `&` of the reference after it).
     private static func characterReference(in scalars: [Unicode.Scalar], at index: Int) -> (Unicode.Scalar, Int)? {
         var next = index + 1
+        while scalars[next...].starts(with: "amp;".unicodeScalars) { next += 4 }
         guard next < scalars.count else { return nil }
         if scalars[next] == "#" {
             next += 1

@@ -233,6 +233,13 @@ public struct PIIMasker: Sendable {
             // An apostrophe inside a name (`o'brien@`) is part of it; one that opens a quote
             // (`'jane@example.com'`) is not.
             let innerApostrophe = before == "'" && start >= 2 && isLocalPart(scalars[start - 2]) && isLocalPart(scalars[start])
+            // A comment, which RFC 5322 allows around a local part's words (`jane(work)@`).
+            if before == ")", let open = scalars[max(0, start - 66)..<(start - 1)].lastIndex(where: { "()\n".unicodeScalars.contains($0) }),
+                scalars[open] == "("
+            {
+                start = open
+                continue
+            }
             guard isLocalPart(before) || innerApostrophe else { break }
             start -= 1
         }
@@ -255,14 +262,23 @@ public struct PIIMasker: Sendable {
             // A host name alone, as mail inside a network is addressed (`jane@localhost`): a word
             // of letters and hyphens. One with a digit is a version or a tag (`node@18`,
             // `job@v2`, `worker@queue-3`).
-            let hostName = first != "-" && domain.allSatisfy { $0.properties.isAlphabetic || $0 == "-" }
+            let hostName = first != "-" && domain.allSatisfy { isLetter($0) || $0 == "-" }
             return hostName ? (start, end) : nil
         }
         let topLevel = domain[(dot + 1)...]
         // A top-level domain is letters, or punycode for one (`xn--p1ai` is `.рф`).
         let punycode = topLevel.starts(with: "xn--".unicodeScalars) && topLevel.allSatisfy { isASCIIAlphanumeric($0) || $0 == "-" }
-        let letters = !topLevel.isEmpty && topLevel.allSatisfy { $0.properties.isAlphabetic }
+        let letters = topLevel.first.map { $0.properties.isAlphabetic } == true && topLevel.allSatisfy(isLetter)
         return letters || punycode || isIPv4Address(domain) ? (start, end) : nil
+    }
+
+    /// A letter, or a mark that is part of the letter before it: scripts such as Tamil write
+    /// vowel signs and viramas as marks (`.இந்தியா`), which are not alphabetic.
+    private static func isLetter(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.properties.generalCategory {
+        case .nonspacingMark, .spacingMark, .enclosingMark: true
+        default: scalar.properties.isAlphabetic
+        }
     }
 
     /// Four numbers of at most three digits, each at most 255, joined by dots: three are a
