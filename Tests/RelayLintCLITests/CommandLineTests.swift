@@ -517,6 +517,50 @@ import Testing
         #expect(result.stdout.contains("2026-01-01T00:00:00Z u1 e1 signin provider=google.com"))
     }
 
+    /// Examples are often records pasted from a production log, and `rules test` output lands
+    /// in CI logs: addresses and phone numbers are masked in text and JUnit unless --show-pii is
+    /// given. An example whose own data is invalid makes the rule file invalid: exit 2, as `rules
+    /// validate` says.
+    @Test(arguments: ["text", "junit"])
+    func rulesTestMasksExamplesAndRefusesInvalidOnes(format: String) throws {
+        let rule = try Fixtures.temporaryFile(
+            named: "pasted.yml",
+            contents: """
+                id: pasted-from-production
+                severity: note
+                when: {type: email.sent}
+                message: m
+                examples:
+                  - name: a mail to jane.doe@example.com
+                    events:
+                      - {id: m1, time: "2026-01-02T00:00:00Z", subject: "jane.doe@example.com", type: email.sent, phone: "+1 415 555 0142"}
+                    fires: []
+                """)
+        let failing = try CommandRunner.run(["rules", "test", "--rules", rule, "--format", format])
+        #expect(failing.status == 1, "\(failing.stderr)")
+        #expect(failing.stdout.contains("j•••@example.com") && failing.stdout.contains("+1••••••••42"), "\(failing.stdout)")
+        #expect(!failing.stdout.contains("jane.doe") && !failing.stdout.contains("555 0142"), "\(failing.stdout)")
+        let shown = try CommandRunner.run(["rules", "test", "--rules", rule, "--format", format, "--show-pii"])
+        #expect(shown.status == 1 && shown.stdout.contains("jane.doe@example.com"), "\(shown.stdout)")
+
+        let invalid = try Fixtures.temporaryFile(
+            named: "invalid.yml",
+            contents: """
+                id: invalid-example
+                severity: note
+                when: {type: email.sent}
+                message: m
+                examples:
+                  - name: a bad time
+                    events:
+                      - {id: m2, time: "mary.major@example.com", type: email.sent}
+                    fires: [m2]
+                """)
+        let refused = try CommandRunner.run(["rules", "test", "--rules", invalid, "--format", format])
+        #expect(refused.status == 2, "\(refused.stdout)")
+        #expect(refused.stdout.contains("m•••@example.com") && !refused.stdout.contains("mary.major"), "\(refused.stdout)")
+    }
+
     @Test func explainPrintsWhyAndReferences() throws {
         let result = try CommandRunner.run(["explain", "token-revoked-before-deletion"])
         #expect(result.status == 0)

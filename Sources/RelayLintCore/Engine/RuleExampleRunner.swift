@@ -12,8 +12,40 @@ public enum RuleExampleRunner {
         public var problems: [Diagnostic]
         /// The example's timeline, one line per event, for failure messages.
         public var timeline: [String]
+        /// Decided on the whole ids: two ids that mask alike are still two.
+        public let passed: Bool
 
-        public var passed: Bool { problems.isEmpty && expected == actual }
+        init(
+            rule: String, example: String, location: SourceLocation, expected: [String], actual: [String], problems: [Diagnostic],
+            timeline: [String]
+        ) {
+            self.rule = rule
+            self.example = example
+            self.location = location
+            self.expected = expected
+            self.actual = actual
+            self.problems = problems
+            self.timeline = timeline
+            passed = problems.isEmpty && expected == actual
+        }
+
+        /// The outcome as `rules test` prints it: examples are often records pasted from a
+        /// production log, and the output lands in CI logs, so every address and phone number in
+        /// its name, ids, problems and timeline is masked (`--show-pii` shows them).
+        public func masked(by masker: PIIMasker) -> Outcome {
+            guard masker.isEnabled else { return self }
+            var outcome = self
+            outcome.example = masker.maskText(example)
+            outcome.expected = expected.map(masker.maskSubjectID)
+            outcome.actual = actual.map(masker.maskSubjectID)
+            outcome.problems = problems.map { problem in
+                var problem = problem
+                problem.message = masker.maskText(problem.message)
+                return problem
+            }
+            outcome.timeline = timeline.map(masker.maskText)
+            return outcome
+        }
     }
 
     /// Runs every example of every rule, in rule then example order.
