@@ -163,6 +163,31 @@ import Testing
         }
     }
 
+    /// A severity that is none, or a time that is no time, is refused as any member of the wrong
+    /// kind is: read as strings, they passed, and `explain` printed them as written.
+    @Test(arguments: [
+        (
+            #""severity" : "error""#, #""severity" : "jane.doe@example.com""#,
+            "'findings[0].severity' is not a severity (note, warning, error)"
+        ),
+        (#""time" : "2026-01-22T13:05:39.249Z""#, #""time" : "+1 415 555 0142""#, "'findings[0].time' is not an RFC 3339 time"),
+    ])
+    func aSeverityOrTimeOfAnotherKindIsRefused(written: String, replacement: String, reason: String) throws {
+        let report = try String(contentsOfFile: Fixtures.path("Examples/reports/report.json"), encoding: .utf8)
+        guard let range = report.range(of: written) else {
+            Issue.record("the example report has no \(written)")
+            return
+        }
+        let broken = report.replacingCharacters(in: range, with: replacement)
+        let path = try Fixtures.temporaryFile(named: "broken.json", contents: broken)
+        #expect {
+            try Baseline.fingerprints(ofReport: path)
+        } throws: { error in
+            (error as? DiagnosticsError)?.diagnostics.first?.message.contains(reason) == true
+        }
+        #expect(throws: DiagnosticsError.self) { try FindingExplanation.text(fingerprint: "x", reportPath: path) }
+    }
+
     @Test func aFindingOfTheWrongKindIsNamedByItsPlace() throws {
         let report = try String(contentsOfFile: Fixtures.path("Examples/reports/report.json"), encoding: .utf8)
         let broken = report.replacingOccurrences(of: #""rule" : "consent-before-email-link""#, with: #""rule" : 7"#)

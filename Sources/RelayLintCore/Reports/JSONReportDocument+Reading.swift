@@ -17,6 +17,11 @@ extension JSONReportDocument {
                         at: SourceLocation(file: path))
                 ])
             }
+            if let problem = document.firstValueOfAnotherKind() {
+                throw DiagnosticsError([
+                    Diagnostic(.error, "not a relaylint JSON report (version 1): \(problem)\(hint)", at: SourceLocation(file: path))
+                ])
+            }
             return document
         } catch let error as DiagnosticsError {
             throw error
@@ -35,6 +40,22 @@ extension JSONReportDocument {
             }
             throw DiagnosticsError([Diagnostic(.error, "not a relaylint JSON report (version 1): \(why)\(hint)", at: location)])
         }
+    }
+
+    /// The first finding's severity that is none, or time that is no time (its own or its
+    /// evidence's), as a reason: decoded as strings, they passed, and `explain` printed them as
+    /// they were, an address written there included. The value is not quoted.
+    private func firstValueOfAnotherKind() -> String? {
+        for (index, finding) in findings.enumerated() {
+            if Severity(rawValue: finding.severity) == nil {
+                return "'findings[\(index)].severity' is not a severity (\(Severity.allCases.map(\.rawValue).joined(separator: ", ")))"
+            }
+            if let time = finding.time, Timestamp(rfc3339: time) == nil { return "'findings[\(index)].time' is not an RFC 3339 time" }
+            for (item, evidence) in finding.evidence.enumerated() where Timestamp(rfc3339: evidence.time) == nil {
+                return "'findings[\(index)].evidence[\(item)].time' is not an RFC 3339 time"
+            }
+        }
+        return nil
     }
 
     /// Where and why `data` is not JSON, or nil when relaylint's parser reads it.
