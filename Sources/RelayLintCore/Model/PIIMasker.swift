@@ -46,7 +46,7 @@ public struct PIIMasker: Sendable {
         }
         let kept = masks.filter { mask in
             mask.replacement.contains("@") || (mask.range.lowerBound <= start && mask.range.upperBound >= end)
-                || ((setsApart(mask.range.lowerBound - 1) || Self.followsPhoneLabel(original, numberAt: mask.range.lowerBound))
+                || ((setsApart(mask.range.lowerBound - 1) || Self.phoneLabel(original, numberAt: mask.range.lowerBound) != nil)
                     && endsWord(mask.range.upperBound))
         }
         return kept.isEmpty ? id : Self.text(original, with: kept)
@@ -228,16 +228,33 @@ public struct PIIMasker: Sendable {
             start = open
         }
         let quoted = start < at
+        var tookComment = false
         while !quoted, start > 0 {
             let before = scalars[start - 1]
             // An apostrophe inside a name (`o'brien@`) is part of it; one that opens a quote
             // (`'jane@example.com'`) is not.
             let innerApostrophe = before == "'" && start >= 2 && isLocalPart(scalars[start - 2]) && isLocalPart(scalars[start])
-            // A comment, which RFC 5322 allows around a local part's words (`jane(work)@`).
-            if before == ")", let open = scalars[max(0, start - 66)..<(start - 1)].lastIndex(where: { "()\n".unicodeScalars.contains($0) }),
+            // A comment, which RFC 5322 allows after a local part (`jane(work)@`, `jane (work)@`,
+            // `"jane"(work)@`), of at most 64 characters, as a local part is.
+            if before == ")", start >= 2,
+                let open = scalars[max(0, start - 66)..<(start - 1)].lastIndex(where: { "()\n".unicodeScalars.contains($0) }),
                 scalars[open] == "("
             {
-                start = open
+                var word = open
+                while word > 0, word > open - 3, scalars[word - 1] == " " { word -= 1 }
+                if word >= 3, scalars[word - 1] == "\"",
+                    let quote = scalars[max(0, word - 66)..<(word - 1)].lastIndex(where: { $0 == "\"" || $0 == "\n" }),
+                    scalars[quote] == "\"", quote < word - 2
+                {
+                    start = quote
+                    tookComment = true
+                    break
+                }
+                // A call's parentheses (`retry(3)@worker`) are no comment: what stands before them
+                // must be a local part, and the domain a name with a dot.
+                guard word > 0, isLocalPart(scalars[word - 1]) else { break }
+                start = word
+                tookComment = true
                 continue
             }
             guard isLocalPart(before) || innerApostrophe else { break }
@@ -263,7 +280,7 @@ public struct PIIMasker: Sendable {
             // of letters and hyphens. One with a digit is a version or a tag (`node@18`,
             // `job@v2`, `worker@queue-3`).
             let hostName = first != "-" && domain.allSatisfy { isLetter($0) || $0 == "-" }
-            return hostName ? (start, end) : nil
+            return hostName && !tookComment ? (start, end) : nil
         }
         let topLevel = domain[(dot + 1)...]
         // A top-level domain is letters, or punycode for one (`xn--p1ai` is `.рф`).
@@ -298,11 +315,7 @@ public struct PIIMasker: Sendable {
             return isASCIIAlphanumeric(scalar) || "._%+-!#$&*=?^`~{|}".unicodeScalars.contains(scalar)
         }
         // Combining marks are part of the letter before them (`jane\u{301}@`, a decomposed `é`).
-        let properties = scalar.properties
-        switch properties.generalCategory {
-        case .nonspacingMark, .spacingMark, .enclosingMark: return true
-        default: return properties.isAlphabetic || properties.numericType != nil
-        }
+        return isLetter(scalar) || scalar.properties.numericType != nil
     }
 
     private static func isDomain(_ scalar: Unicode.Scalar) -> Bool {
@@ -340,7 +353,7 @@ public struct PIIMasker: Sendable {
             // (`1.0.0-beta+20130313144700`), an id (`tenant+123456789`), a query (`q=a+1234567890`).
             if isASCIIAlphanumeric(before) || before.properties.isAlphabetic || "_+•".unicodeScalars.contains(before) { return nil }
             // `phone:+1…` and `tel:0612…` are numbers; `12:34`, `v1.2`, `a-1`, `#12` and `x=12` are not.
-            if first != "+" && "-./:@#&=\\".unicodeScalars.contains(before) && !followsPhoneLabel(scalars, numberAt: start) { return nil }
+            if first != "+" && "-./:@#&=\\".unicodeScalars.contains(before) && phoneLabel(scalars, numberAt: start) == nil { return nil }
         }
         var groups: [Int] = []
         var separators: Set<Unicode.Scalar> = []
@@ -420,7 +433,15 @@ public struct PIIMasker: Sendable {
         let digits = groups.reduce(0, +)
         guard (7...15).contains(digits), !groups.isEmpty else { return nil }
         if let extensionEnd { return extensionEnd }
-        if first == "+" || hasParentheses || followsPhoneLabel(scalars, numberAt: start) { return end }
+        if first == "+" || hasParentheses { return end }
+        switch phoneLabel(scalars, numberAt: start) {
+        case .uri: return end
+        // A label names a number, but a value's shape may still say it is none: a date, a
+        // version, a count (`"mobile": 7654321` users).
+        case .label where !isDate(groups) && !(separators.contains(".") && groups.contains { $0 < 2 }) && (groups.count > 1 || digits >= 8):
+            return end
+        case .label, nil: break
+        }
         if groups.count == 1 {
             let leadingZero = scalars[start] == "0"
             let international = leadingZero && start + 1 < end && scalars[start + 1] == "0"
@@ -430,29 +451,49 @@ public struct PIIMasker: Sendable {
         // A national number starts with its trunk 0 in much of the world; no year does, so
         // `0475 12 34 56` (Belgium) and `0664 12 34 567` (Austria) are not dates.
         let trunk = scalars[start] == "0"
-        // A country code 1 (`1-415-555-0100`) or Russia's trunk 8 (`8 912 345-67-89`) written
-        // alone before eleven digits' worth of groups: the groups after it are the number's.
-        let prefixed = groups.count >= 3 && groups[0] == 1 && digits == 11 && (scalars[start] == "1" || scalars[start] == "8")
-        let grouped = prefixed ? Array(groups.dropFirst()) : groups
-        // Years before 1000 are written with a 0 too (`0001-01-01`, which a report may print):
-        // a trunk number is one split by anything but `-`, or whose month or day is none.
-        let trunkNumber = trunk && grouped[0] == 4 && (separators != ["-"] || !isMonthAndDay(scalars, yearAt: start))
-        if (isDate(grouped) && !trunkNumber) || separators == ["-"] && isYearRange(scalars[start..<end]) { return nil }
-        let allPairsOrMore = grouped.allSatisfy { $0 >= 2 }
+        if isPrefixedNationalNumber(scalars, from: start, groups: groups, separators: separators) { return end }
+        // Years before 1000 are written with a 0 too (`0001-01-01`, `0000-00-00` for none, which
+        // a report may print): a trunk number is one whose month or day is none.
+        let zeroYear = scalars[start..<(start + min(4, end - start))].allSatisfy { $0 == "0" }
+        let trunkNumber = trunk && groups[0] == 4 && !zeroYear && !isMonthAndDay(scalars, yearAt: start)
+        if (isDate(groups) && !trunkNumber) || separators == ["-"] && isYearRange(scalars[start..<end]) { return nil }
+        let allPairsOrMore = groups.allSatisfy { $0 >= 2 }
         // After a trunk 0 and an area code, a slash (`0171/1234567`, `0475/12.34.56`).
         if separators.contains("/") { return allPairsOrMore && (9...12).contains(digits) ? end : nil }
-        // India's mobiles, two groups of five (`98765 43210`).
-        if grouped == [5, 5], ("6"..."9").contains(scalars[start]), separators != ["."] { return end }
         if separators == ["."] {
-            // `415.555.0199`, `1.415.555.0199`; after a trunk 0, pairs (`06.12.34.56.78`).
-            return grouped == [3, 3, 4] || (trunk && allPairsOrMore && grouped.count >= 3 && (9...11).contains(digits)) ? end : nil
+            // `415.555.0199`; after a trunk 0, pairs (`06.12.34.56.78`).
+            return groups == [3, 3, 4] || (trunk && allPairsOrMore && groups.count >= 3 && (9...11).contains(digits)) ? end : nil
         }
         if separators.contains(".") { return nil }
         if separators.contains("-") { return digits >= 7 && allPairsOrMore ? end : nil }
         // A national number's area or mobile prefix is at most four digits, or five after its
         // trunk 0 (`07911 123456`, `01632 960123` in the UK).
         let longestPrefix = trunk ? 5 : 4
-        return digits >= 8 && allPairsOrMore && grouped.first! <= longestPrefix ? end : nil
+        return digits >= 8 && allPairsOrMore && groups.first! <= longestPrefix ? end : nil
+    }
+
+    /// A country code 1 before a North American number (`1-415-555-0100`, `1 4155550100`: an
+    /// area code and an exchange that start with 2 to 9), or Russia's trunk 8 before a mobile
+    /// number (`8 912 345-67-89`, `8 9123456789`), written apart from it. Not with dots: a
+    /// version (`1.415.555.0100`) is written so.
+    private static func isPrefixedNationalNumber(
+        _ scalars: [Unicode.Scalar], from start: Int, groups: [Int], separators: Set<Unicode.Scalar>
+    ) -> Bool {
+        guard groups.count >= 2, groups[0] == 1, groups.reduce(0, +) == 11, !separators.contains("."),
+            let areaCode = scalars[(start + 1)...].firstIndex(where: isDigit)
+        else { return false }
+        let rest = Array(groups.dropFirst())
+        switch scalars[start] {
+        case "1":
+            guard rest == [3, 3, 4] || rest == [10], ("2"..."9").contains(scalars[areaCode]) else { return false }
+            // The exchange: the fourth digit after the area code's first.
+            let exchange = scalars[areaCode..<min(scalars.count, areaCode + 8)].filter(isDigit).dropFirst(3).first
+            return exchange.map { ("2"..."9").contains($0) } == true
+        case "8":
+            return scalars[areaCode] == "9" && [[3, 3, 2, 2], [3, 3, 4], [3, 7], [10]].contains(rest)
+        default:
+            return false
+        }
     }
 
     /// Where the number ends when the `+` at `plus` is followed by 8 to 15 digits in a row: an
@@ -465,73 +506,12 @@ public struct PIIMasker: Sendable {
         return (8...15).contains(end - plus - 1) && (end == scalars.count || !isDigit(scalars[end])) ? end : nil
     }
 
-    /// Whether the number at `start` follows a word that says it is a phone number: a `tel:`
-    /// (RFC 3966) or `sms:` (RFC 5724) URI's scheme, or a label such as `phone=`, `Mobile: `,
-    /// `"phoneNumber":"` or `user_phone=`, in any case. Whatever its digits, it is one: a national
-    /// number written as one run (`phone=4155550100`) is otherwise taken for an id or a time.
-    private static func followsPhoneLabel(_ scalars: [Unicode.Scalar], numberAt start: Int) -> Bool {
-        var index = start
-        let isQuote = { (scalar: Unicode.Scalar) in scalar == "\"" || scalar == "'" }
-        // The value's opening quote, the spaces after the label's `:` or `=`.
-        if index > 0, isQuote(scalars[index - 1]) { index -= 1 }
-        var spaces = 0
-        while index > 0, scalars[index - 1] == " ", spaces < 2 {
-            index -= 1
-            spaces += 1
-        }
-        guard index > 0, scalars[index - 1] == ":" || scalars[index - 1] == "=" else { return false }
-        let isURI = scalars[index - 1] == ":" && index == start
-        index -= 1
-        // The label's closing quote (JSON's `"phone":`), or spaces (`tel = …`).
-        if index > 0, isQuote(scalars[index - 1]) { index -= 1 }
-        spaces = 0
-        while index > 0, scalars[index - 1] == " ", spaces < 2 {
-            index -= 1
-            spaces += 1
-        }
-        let labelEnd = index
-        while index > 0, labelEnd - index <= 32, isASCIILetter(scalars[index - 1]) || "_-".unicodeScalars.contains(scalars[index - 1]) {
-            index -= 1
-        }
-        // A label is a word of its own: `hotel:…` is not `tel:…`.
-        guard index < labelEnd, labelEnd - index <= 32, index == 0 || !isASCIIAlphanumeric(scalars[index - 1]) else { return false }
-        let label = scalars[index..<labelEnd]
-        let word = String(String.UnicodeScalarView(label.filter { $0 != "_" && $0 != "-" })).lowercased()
-        if isURI && (word == "tel" || word == "sms") { return true }
-        if phoneLabels.contains(word) { return true }
-        // A label whose last words name one (`userPhone`, `contact_phone_number`, `HomeTel`).
-        var words: [String] = []
-        var current = ""
-        var previous: Unicode.Scalar? = nil
-        for scalar in label {
-            let startsWord =
-                scalar == "_" || scalar == "-" || (("A"..."Z").contains(scalar) && previous.map { ("a"..."z").contains($0) } == true)
-            if startsWord, !current.isEmpty {
-                words.append(current)
-                current = ""
-            }
-            if scalar != "_" && scalar != "-" { current.unicodeScalars.append(scalar) }
-            previous = scalar
-        }
-        if !current.isEmpty { words.append(current) }
-        words = words.map { $0.lowercased() }
-        guard words.count > 1, var last = words.last else { return false }
-        if last == "number" || last == "no" { last = words[words.count - 2] }
-        return phoneLabels.contains(last)
-    }
-
-    /// Labels of a phone number, lowercased, without `_` and `-`.
-    private static let phoneLabels: Set<String> = [
-        "tel", "phone", "phonenumber", "phoneno", "telephone", "telephonenumber", "mobile", "mobilenumber", "mobilephone", "cell",
-        "cellphone", "cellnumber", "msisdn", "fax",
-    ]
-
-    private static func isASCIILetter(_ scalar: Unicode.Scalar) -> Bool { ("a"..."z").contains(scalar) || ("A"..."Z").contains(scalar) }
+    static func isASCIILetter(_ scalar: Unicode.Scalar) -> Bool { ("a"..."z").contains(scalar) || ("A"..."Z").contains(scalar) }
 
     /// The separator a scalar between two groups of digits stands for: a space (also the
     /// no-break and thin spaces locales format numbers with, `06 12 34 56 78` in French), a
     /// hyphen (also an en dash) or a dot; nil for anything else.
-    private static func groupSeparator(_ scalar: Unicode.Scalar) -> Unicode.Scalar? {
+    static func groupSeparator(_ scalar: Unicode.Scalar) -> Unicode.Scalar? {
         switch scalar {
         case " ", "\t", "\u{00A0}", "\u{202F}", "\u{2009}", "\u{2007}", "\u{3000}": " "
         case "-", "\u{2013}", "\u{2011}", "\u{2010}", "\u{2012}", "\u{2212}": "-"
@@ -574,7 +554,7 @@ public struct PIIMasker: Sendable {
 
     private static func isDigit(_ scalar: Unicode.Scalar) -> Bool { ("0"..."9").contains(scalar) }
 
-    private static func isASCIIAlphanumeric(_ scalar: Unicode.Scalar) -> Bool {
+    static func isASCIIAlphanumeric(_ scalar: Unicode.Scalar) -> Bool {
         ("a"..."z").contains(scalar) || ("A"..."Z").contains(scalar) || ("0"..."9").contains(scalar)
     }
 }
