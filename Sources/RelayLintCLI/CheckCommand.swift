@@ -218,9 +218,7 @@ struct CheckCommand: ParsableCommand {
         if let jobs, !(1...CheckCommand.maximumJobs).contains(jobs) {
             throw ValidationError("--jobs must be between 1 and \(CheckCommand.maximumJobs); found \(jobs)")
         }
-        if let asOf, asOf.count != 10 || Timestamp(rfc3339: asOf + "T00:00:00Z") == nil {
-            throw ValidationError("--as-of must be a date YYYY-MM-DD; found '\(PIIMasker().mask(asOf))'")
-        }
+        try ArgumentChecks.requireDay(asOf, option: "--as-of")
         for domain in relayDomains {
             if let problem = RelayDomains.problem(with: domain) {
                 throw ValidationError("--relay-domain '\(StandardError.escaped(domain))' \(problem)")

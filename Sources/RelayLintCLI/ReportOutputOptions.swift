@@ -53,14 +53,10 @@ struct ReportOutputOptions: ParsableArguments {
         }
     }
 
-    /// Refuses a `--date` that is not a day, YYYY-MM-DD, as `--as-of` is refused: it is printed
-    /// on the audit report's cover and sign-off, and any text was printed there as it was given,
-    /// an address or a phone number included.
-    func refuseDateThatIsNotADay() throws {
-        if let date, date.count != 10 || Timestamp(rfc3339: date + "T00:00:00Z") == nil {
-            throw ValidationError("--date must be a date YYYY-MM-DD, e.g. 2026-07-01; found '\(PIIMasker().mask(date))'")
-        }
-    }
+    /// Refuses a `--date` that is not a day, as `--as-of` is refused: it is printed on the audit
+    /// report's cover and sign-off, and any text was printed there as it was given, an address
+    /// or a phone number included.
+    func refuseDateThatIsNotADay() throws { try ArgumentChecks.requireDay(date, option: "--date") }
 
     /// Refuses a `--report` to standard output (`sarif=-`): it was a file named `-`, and the
     /// main report may be on standard output too.

@@ -166,6 +166,8 @@ import Testing
         #expect(result.status == 2)
         #expect(result.stderr.contains("\(option) must be a date YYYY-MM-DD"), "\(result.stderr)")
         #expect(result.stderr.contains("m•••@example.com") && !result.stderr.contains("mary.major"), "\(result.stderr)")
+        let escape = try CommandRunner.run(["check", "--events", log, "--format", "html", option, "\u{1B}[31mred"])
+        #expect(escape.status == 2 && !escape.stderr.contains("\u{1B}"), "\(escape.stderr)")
         #expect(try CommandRunner.run(["check", "--events", log, "--format", "html", option, "2026-07-01"]).status == 0)
     }
 
@@ -535,11 +537,19 @@ import Testing
                     events:
                       - {id: m1, time: "2026-01-02T00:00:00Z", subject: "jane.doe@example.com", type: email.sent, phone: "+1 415 555 0142"}
                     fires: []
+                  - name: a mail to john.doe@example.com
+                    events:
+                      - {id: m2, time: "2026-01-02T00:00:00Z", subject: "u2", type: email.sent}
+                    fires: []
                 """)
         let failing = try CommandRunner.run(["rules", "test", "--rules", rule, "--format", format])
         #expect(failing.status == 1, "\(failing.stderr)")
         #expect(failing.stdout.contains("j•••@example.com") && failing.stdout.contains("+1••••••••42"), "\(failing.stdout)")
         #expect(!failing.stdout.contains("jane.doe") && !failing.stdout.contains("555 0142"), "\(failing.stdout)")
+        if format == "junit" {
+            // The two names mask alike; dashboards tell cases apart by name.
+            #expect(failing.stdout.contains(#"name="a mail to j•••@example.com (2)""#), "\(failing.stdout)")
+        }
         let shown = try CommandRunner.run(["rules", "test", "--rules", rule, "--format", format, "--show-pii"])
         #expect(shown.status == 1 && shown.stdout.contains("jane.doe@example.com"), "\(shown.stdout)")
 

@@ -3,15 +3,15 @@
 public enum RuleExampleRunner {
     /// The outcome of one example.
     public struct Outcome: Sendable, Equatable {
-        public var rule: String
-        public var example: String
-        public var location: SourceLocation
-        public var expected: [String]
-        public var actual: [String]
+        public private(set) var rule: String
+        public private(set) var example: String
+        public private(set) var location: SourceLocation
+        public private(set) var expected: [String]
+        public private(set) var actual: [String]
         /// Problems with the example's own data (an invalid event, say).
-        public var problems: [Diagnostic]
+        public private(set) var problems: [Diagnostic]
         /// The example's timeline, one line per event, for failure messages.
-        public var timeline: [String]
+        public private(set) var timeline: [String]
         /// Decided on the whole ids: two ids that mask alike are still two.
         public let passed: Bool
 

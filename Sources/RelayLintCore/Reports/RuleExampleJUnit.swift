@@ -11,8 +11,14 @@ public enum RuleExampleJUnit {
             let examples = byRule[rule.id] ?? []
             var cases: [String] = []
             var failures = 0
+            var uses: [String: Int] = [:]
             for outcome in examples {
-                let open = "    <testcase" + JUnitReporter.attributes([("name", outcome.example), ("classname", rule.id), ("time", "0")])
+                // Two examples of one name, or of names that mask alike, are numbered: dashboards
+                // tell test cases apart by name.
+                var name = outcome.example
+                uses[name, default: 0] += 1
+                if let use = uses[name], use > 1 { name += " (\(use))" }
+                let open = "    <testcase" + JUnitReporter.attributes([("name", name), ("classname", rule.id), ("time", "0")])
                 guard !outcome.passed else {
                     cases.append(open + "/>")
                     continue
