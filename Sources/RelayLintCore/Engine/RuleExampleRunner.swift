@@ -11,13 +11,14 @@ public enum RuleExampleRunner {
         /// Problems with the example's own data (an invalid event, say).
         public private(set) var problems: [Diagnostic]
         /// The example's timeline, one line per event, for failure messages.
-        public private(set) var timeline: [String]
+        public var timeline: [String] { entries.map(\.text) }
+        private var entries: [TimelineEntry]
         /// Decided on the whole ids: two ids that mask alike are still two.
         public let passed: Bool
 
         init(
             rule: String, example: String, location: SourceLocation, expected: [String], actual: [String], problems: [Diagnostic],
-            timeline: [String]
+            timeline: [TimelineEntry]
         ) {
             self.rule = rule
             self.example = example
@@ -25,7 +26,7 @@ public enum RuleExampleRunner {
             self.expected = expected
             self.actual = actual
             self.problems = problems
-            self.timeline = timeline
+            entries = timeline
             passed = problems.isEmpty && expected == actual
         }
 
@@ -43,7 +44,7 @@ public enum RuleExampleRunner {
                 problem.message = masker.maskText(problem.message)
                 return problem
             }
-            outcome.timeline = timeline.map(masker.maskText)
+            outcome.entries = entries.map { $0.masked(by: masker) }
             return outcome
         }
     }
@@ -86,7 +87,7 @@ public enum RuleExampleRunner {
     /// The example's data in a dataset of its own, the problems with it, and its timeline.
     private static func load(
         _ example: RuleExample, relayDomains: RelayDomains
-    ) -> (builder: DatasetBuilder, problems: [Diagnostic], timeline: [String]) {
+    ) -> (builder: DatasetBuilder, problems: [Diagnostic], timeline: [TimelineEntry]) {
         var builder = DatasetBuilder(relayDomains: relayDomains, skipInvalid: false, retainedTypes: nil)
         var problems: [Diagnostic] = []
         var manifestEntries: [AppManifest.Entry] = []
@@ -106,14 +107,13 @@ public enum RuleExampleRunner {
             case .failure(let problem): problems.append(Diagnostic(.error, "example account: \(problem.reason)", at: location))
             }
         }
-        var timeline: [String] = []
+        var timeline: [TimelineEntry] = []
         for (index, (value, location)) in example.events.enumerated() {
             let record = record(value)
             switch Event.make(from: record, location: location, sequence: UInt64(index)) {
             case .success(let event):
                 builder.ingest(event, digest: ContentDigest(record), content: record)
-                let fields = event.fields.map { "\($0.key)=\($0.value.displayText)" }.joined(separator: " ")
-                timeline.append("\(event.time) \(event.subject) \(event.id) \(event.type) \(fields)")
+                timeline.append(TimelineEntry(event))
             case .failure(let problem):
                 problems.append(Diagnostic(.error, "example event: \(problem.reason)", at: location))
             }

@@ -36,29 +36,54 @@ extension PIIMasker {
             }
         }
         skipQuote()
+        let beforeSpaces = index
         skipSpaces()
-        guard index > 0, scalars[index - 1] == ":" || scalars[index - 1] == "=" else { return nil }
-        let isURI = scalars[index - 1] == ":" && index == start
-        index -= 1
-        skipSpaces()
-        skipQuote()
-        // An abbreviation's full stop (`tel.:`).
+        var isURI = false
+        if index > 0, ":=\u{FF1A}".unicodeScalars.contains(scalars[index - 1]) {
+            isURI = scalars[index - 1] == ":" && index == start
+            index -= 1
+            skipSpaces()
+            skipQuote()
+        } else if index == beforeSpaces {
+            // A label without `:` or `=` is followed by a space (`Phone 4155550100`).
+            return nil
+        }
+        // `Phone #:`, and an abbreviation's full stop (`tel.:`, `Phone No. …`).
+        if index > 0, scalars[index - 1] == "#" {
+            index -= 1
+            skipSpaces()
+        }
         if index > 0, scalars[index - 1] == "." { index -= 1 }
         let labelEnd = index
-        // Letters, digits (`phone_e164`), `_`, `-`, and single spaces between words.
+        // Letters of any script, digits (`phone_e164`), `_`, `-`, and single spaces between words.
         while index > 0, labelEnd - index < longestLabel {
             let scalar = scalars[index - 1]
-            let joinsWords = scalar == " " && index >= 2 && isASCIIAlphanumeric(scalars[index - 2])
-            guard isASCIIAlphanumeric(scalar) || scalar == "_" || scalar == "-" || joinsWords else { break }
+            let isWord = { (scalar: Unicode.Scalar) in isASCIIAlphanumeric(scalar) || (!scalar.isASCII && isLetter(scalar)) }
+            let joinsWords = scalar == " " && index >= 2 && isWord(scalars[index - 2])
+            guard isWord(scalar) || scalar == "_" || scalar == "-" || joinsWords else { break }
             index -= 1
         }
         var words = Self.words(of: scalars[index..<labelEnd])
         // A label cut by the length read may start inside a word: that word is not read.
         if labelEnd - index == longestLabel, !words.isEmpty { words.removeFirst() }
-        guard var last = words.last else { return nil }
-        if isURI && words.count == 1 && (last == "tel" || last == "sms") { return .uri }
+        if isURI && (words == ["tel"] || words == ["sms"]) { return .uri }
+        return namePhoneNumber(words) ? .label : nil
+    }
+
+    /// Whether a field's name says its value is a phone number (`phone`, `mobile`,
+    /// `contact_phone`, `phoneNumber`, `msisdn`, `phone_e164`), as a label before a number does.
+    static func namesPhoneNumber(_ field: String) -> Bool {
+        field.unicodeScalars.count <= longestLabel && namePhoneNumber(words(of: ArraySlice(field.unicodeScalars)))
+    }
+
+    /// Whether a label's words (`words(of:)`) name a phone number: its last word, or the one
+    /// before a last `number`, `no` or `e164`, or all of them run together (`PHONENUMBER`).
+    private static func namePhoneNumber(_ words: [String]) -> Bool {
+        guard var last = words.last else { return false }
         if words.count > 1, ["number", "no", "nr", "num", "e164"].contains(last) { last = words[words.count - 2] }
-        return phoneLabels.contains(last) || phoneLabels.contains(words.joined()) ? .label : nil
+        // A numbered label (`phone1`, `phone2`).
+        while let digit = last.unicodeScalars.last, isDigit(digit), last.unicodeScalars.count > 1 { last.removeLast() }
+        return phoneLabels.contains(last) || phoneLabels.contains(words.joined())
     }
 
     /// The words of a label, lowercased: split at `_`, `-`, spaces and where a lowercase letter
@@ -86,6 +111,9 @@ extension PIIMasker {
     /// Words that name a phone number, lowercased.
     private static let phoneLabels: Set<String> = [
         "tel", "sms", "phone", "phonenumber", "phoneno", "telephone", "telephonenumber", "mobile", "mobilenumber", "mobilephone", "cell",
-        "cellphone", "cellnumber", "msisdn", "fax",
+        "cellphone", "cellnumber", "cellular", "msisdn", "fax", "ph", "mob", "whatsapp",
+        // Other languages' words for one (German, Spanish, Portuguese, French, Russian, Chinese).
+        "telefon", "telefono", "teléfono", "telefone", "celular", "handy", "tél", "téléphone", "portable", "телефон", "тел", "电话", "電話",
+        "手机",
     ]
 }

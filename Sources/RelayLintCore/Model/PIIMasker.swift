@@ -34,12 +34,13 @@ public struct PIIMasker: Sendable {
         if separated.heldControlCharacter {
             masks = Self.union(masks, Self.masks(in: FoldedText(id, controls: .leftOut)))
         }
-        // A label's or a path's separator, a line break; a space before an international number.
+        // A label's or a path's separator, a line break; a space or `_` before an international number.
         func setsApart(_ index: Int) -> Bool {
             guard original.indices.contains(index) else { return false }
             let scalar = original[index]
             return ":=|/".unicodeScalars.contains(scalar) || scalar.properties.generalCategory == .control || scalar == "\u{2028}"
-                || scalar == "\u{2029}" || (scalar == " " && original.indices.contains(index + 1) && original[index + 1] == "+")
+                || scalar == "\u{2029}"
+                || ((scalar == " " || scalar == "_") && original.indices.contains(index + 1) && original[index + 1] == "+")
         }
         func endsWord(_ index: Int) -> Bool {
             !original.indices.contains(index) || !(original[index].properties.isAlphabetic || original[index].properties.numericType != nil)
@@ -286,12 +287,22 @@ public struct PIIMasker: Sendable {
         // A top-level domain is letters, or punycode for one (`xn--p1ai` is `.рф`).
         let punycode = topLevel.starts(with: "xn--".unicodeScalars) && topLevel.allSatisfy { isASCIIAlphanumeric($0) || $0 == "-" }
         let letters = topLevel.first.map { $0.properties.isAlphabetic } == true && topLevel.allSatisfy(isLetter)
-        return letters || punycode || isIPv4Address(domain) ? (start, end) : nil
+        if letters || punycode || isIPv4Address(domain) { return (start, end) }
+        // An address an id's suffix is glued to (`jane@example.com_1767225600`, `…com-1`,
+        // `…com.2`, `…com2026`) ends where the letters of its top-level domain do.
+        var cut = end
+        while let dot = scalars[domainStart..<cut].lastIndex(of: "."), dot > domainStart {
+            let label = scalars[(dot + 1)..<cut]
+            let topLevel = label.prefix { isASCIILetter($0) }
+            if topLevel.count >= 2 { return (start, dot + 1 + topLevel.count) }
+            cut = dot
+        }
+        return nil
     }
 
     /// A letter, or a mark that is part of the letter before it: scripts such as Tamil write
     /// vowel signs and viramas as marks (`.இந்தியா`), which are not alphabetic.
-    private static func isLetter(_ scalar: Unicode.Scalar) -> Bool {
+    static func isLetter(_ scalar: Unicode.Scalar) -> Bool {
         switch scalar.properties.generalCategory {
         case .nonspacingMark, .spacingMark, .enclosingMark: true
         default: scalar.properties.isAlphabetic
@@ -351,9 +362,17 @@ public struct PIIMasker: Sendable {
             let before = scalars[start - 1]
             // After a letter, a `+` and digits are part of a word: a version's build
             // (`1.0.0-beta+20130313144700`), an id (`tenant+123456789`), a query (`q=a+1234567890`).
-            if isASCIIAlphanumeric(before) || before.properties.isAlphabetic || "_+•".unicodeScalars.contains(before) { return nil }
-            // `phone:+1…` and `tel:0612…` are numbers; `12:34`, `v1.2`, `a-1`, `#12` and `x=12` are not.
-            if first != "+" && "-./:@#&=\\".unicodeScalars.contains(before) && phoneLabel(scalars, numberAt: start) == nil { return nil }
+            if isASCIIAlphanumeric(before) || before.properties.isAlphabetic || "+•".unicodeScalars.contains(before) { return nil }
+            // An E.164 number may follow an id's `_` (`phone_+14155550100`); other digits after
+            // one are the id's.
+            if before == "_" && compactInternationalNumberEnd(in: scalars, plusAt: start) == nil { return nil }
+            // `phone:+1…` and `tel:0612…` are numbers; `12:34`, `v1.2`, `a-1`, `#12` and `x=12` are not, but
+            // a national number after a query's `=` is (`?to=0612345678`).
+            if first != "+" && "-./:@#&=\\".unicodeScalars.contains(before) && phoneLabel(scalars, numberAt: start) == nil
+                && !(before == "=" && isTrunkNumberRun(scalars, from: start))
+            {
+                return nil
+            }
         }
         var groups: [Int] = []
         var separators: Set<Unicode.Scalar> = []
@@ -390,11 +409,16 @@ public struct PIIMasker: Sendable {
             index = groupEnd
             // An area code or trunk 0 right after the country code, as Europe writes them
             // (`+44(0)20 7946 0958`, `+49(89)12345678`): read with the parentheses above.
-            if index + 1 < scalars.count, scalars[index] == "(", !hasParentheses, first == "+" { continue }
+            // So after a trunk or country digit written alone (`8(912)3456789`, `0(532)1234567`).
+            if index + 1 < scalars.count, scalars[index] == "(", !hasParentheses,
+                first == "+" || (groups == [1] && "018".unicodeScalars.contains(first))
+            {
+                continue
+            }
             // An international number may be split by `/` too (`+1/415/555/0188`), and a national
             // one after its area code with its trunk 0 (`0171/1234567`, `0475/12.34.56`); a
             // national one split so elsewhere is a date (`01/02/2026`).
-            let slashes = first == "+" || (first == "0" && groups.count == 1 && groups[0] >= 3)
+            let slashes = first == "+" || (first == "0" && groups.count == 1 && groups[0] >= 2)
             guard index + 1 < scalars.count,
                 let separator = groupSeparator(scalars[index]) ?? (slashes && scalars[index] == "/" ? "/" : nil)
             else { break }
@@ -426,12 +450,18 @@ public struct PIIMasker: Sendable {
         }
         if end < scalars.count, extensionEnd == nil, compactInternationalNumberEnd(in: scalars, plusAt: start) == nil {
             let after = scalars[end]
-            if isASCIIAlphanumeric(after) || after.properties.isAlphabetic || after == "_" || after == "/" || after == ":" || after == "@" {
-                return nil
-            }
+            // An international number may be followed by anything but a letter, a digit or an
+            // `@` (`+44 20 7946 0958: delivered`, `…0958_work`); a national one not by `_`, `/`
+            // or `:` either, which an id, a path or a time joins to it.
+            let joins = first == "+" ? false : after == "_" || after == "/" || after == ":"
+            if isASCIIAlphanumeric(after) || after.properties.isAlphabetic || after == "@" || joins { return nil }
         }
         let digits = groups.reduce(0, +)
         guard (7...15).contains(digits), !groups.isEmpty else { return nil }
+        // No country code starts with 0: `0000000001` is a zero-padded id.
+        if first == "0", start + 2 < end, scalars[start + 1] == "0", scalars[start + 2] == "0" { return nil }
+        // An id that starts with a day or a year (`20260115-000123`, `2026-000123`).
+        if separators == ["-"], groups.count == 2, isDateOrYear(scalars[start..<(start + groups[0])]) { return nil }
         if let extensionEnd { return extensionEnd }
         if first == "+" || hasParentheses { return end }
         switch phoneLabel(scalars, numberAt: start) {
@@ -462,7 +492,9 @@ public struct PIIMasker: Sendable {
         if separators.contains("/") { return allPairsOrMore && (9...12).contains(digits) ? end : nil }
         if separators == ["."] {
             // `415.555.0199`; after a trunk 0, pairs (`06.12.34.56.78`).
-            return groups == [3, 3, 4] || (trunk && allPairsOrMore && groups.count >= 3 && (9...11).contains(digits)) ? end : nil
+            // Spain's `612.34.56.78`, which no IPv4 address is.
+            let spanish = (groups == [3, 2, 2, 2] || groups == [2, 3, 2, 2]) && !isIPv4Address(scalars[start..<end])
+            return groups == [3, 3, 4] || spanish || (trunk && allPairsOrMore && (9...11).contains(digits)) ? end : nil
         }
         if separators.contains(".") { return nil }
         if separators.contains("-") { return digits >= 7 && allPairsOrMore ? end : nil }
@@ -514,7 +546,8 @@ public struct PIIMasker: Sendable {
     static func groupSeparator(_ scalar: Unicode.Scalar) -> Unicode.Scalar? {
         switch scalar {
         case " ", "\t", "\u{00A0}", "\u{202F}", "\u{2009}", "\u{2007}", "\u{3000}": " "
-        case "-", "\u{2013}", "\u{2011}", "\u{2010}", "\u{2012}", "\u{2212}": "-"
+        // Also the dash a Japanese input method types (`090ー1234ー5678`) and its fullwidth one.
+        case "-", "\u{2013}", "\u{2011}", "\u{2010}", "\u{2012}", "\u{2212}", "\u{30FC}", "\u{FF0D}": "-"
         case ".": "."
         default: nil
         }
@@ -525,6 +558,24 @@ public struct PIIMasker: Sendable {
     private static func isYearRange(_ text: ArraySlice<Unicode.Scalar>) -> Bool {
         let years = String(String.UnicodeScalarView(text)).split { !$0.isASCII || !$0.isNumber }.compactMap { Int($0) }
         return years.count == 2 && years.allSatisfy { (1900...2100).contains($0) } && years[0] <= years[1]
+    }
+
+    /// Whether a national number of 10 or 11 digits in one run starts at `start` (a trunk 0,
+    /// then no other 0).
+    private static func isTrunkNumberRun(_ scalars: [Unicode.Scalar], from start: Int) -> Bool {
+        guard scalars[start] == "0", start + 1 < scalars.count, scalars[start + 1] != "0" else { return false }
+        var end = start
+        while end < scalars.count, isDigit(scalars[end]), end - start <= 11 { end += 1 }
+        return (10...11).contains(end - start) && (end == scalars.count || !isASCIIAlphanumeric(scalars[end]))
+    }
+
+    /// Whether digits are a year from 1900 to 2100, or such a year's day written `YYYYMMDD`.
+    private static func isDateOrYear(_ digits: ArraySlice<Unicode.Scalar>) -> Bool {
+        let text = String(String.UnicodeScalarView(digits))
+        guard let year = Int(text.prefix(4)), (1900...2100).contains(year) else { return false }
+        if digits.count == 4 { return true }
+        guard digits.count == 8, let month = Int(text.dropFirst(4).prefix(2)), let day = Int(text.suffix(2)) else { return false }
+        return (1...12).contains(month) && (1...31).contains(day)
     }
 
     /// Whether the year of four digits at `start`, a separator, two digits, a separator and two
@@ -552,7 +603,7 @@ public struct PIIMasker: Sendable {
         return String(repeating: "•", count: digits.count - 2) + tail
     }
 
-    private static func isDigit(_ scalar: Unicode.Scalar) -> Bool { ("0"..."9").contains(scalar) }
+    static func isDigit(_ scalar: Unicode.Scalar) -> Bool { ("0"..."9").contains(scalar) }
 
     static func isASCIIAlphanumeric(_ scalar: Unicode.Scalar) -> Bool {
         ("a"..."z").contains(scalar) || ("A"..."Z").contains(scalar) || ("0"..."9").contains(scalar)

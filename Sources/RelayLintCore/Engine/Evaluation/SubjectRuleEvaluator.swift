@@ -353,7 +353,8 @@ struct SubjectRuleEvaluator {
 
     /// Phone numbers in any format are masked when they come from a phone field.
     static func isPhoneField(_ field: String, of event: Event) -> Bool {
-        if ["phone", "phoneNumber", "phone_number"].contains(field) { return true }
+        // Named as a phone number (`phone`, `mobile`, `contact_phone`, `msisdn`, `phone_e164`).
+        if PIIMasker.namesPhoneNumber(field) { return true }
         return field == "value" && (event.string("kind") == "phone" || event.string("provider") == "phone")
     }
 
