@@ -128,7 +128,7 @@ import Testing
         ("Ph: 4155550100", "Ph: ••••••••00"), ("phone1=4155550100", "phone1=••••••••00"), ("Telefon: 4155550100", "Telefon: ••••••••00"),
         ("телефон: 89123456789", "телефон: •••••••••89"), ("电话：13800138000", "电话：•••••••••00"), ("090ー1234ー5678", "•••••••••78"),
         ("06.12345678", "••••••••78"), ("612.34.56.78", "•••••••78"), ("8(912)3456789", "•••••••••89"), ("0(532)1234567", "•••••••••67"),
-        ("sms_+447700900123", "sms_+4•••••••••23"),
+        ("sms_+447700900123", "sms_+4•••••••••23"), ("(+44)7700900123", "••••••••••23"), ("(+44) 7700 900123", "••••••••••23"),
         // A top-level domain in a script whose vowel signs are marks, an RFC 5322 comment in a
         // local part, an HTML escape encoded twice.
         ("jane@example.இந்தியா", "j•••@example.இந்தியா"), ("jane(work)@example.com", "j•••@example.com"),
@@ -264,6 +264,17 @@ import Testing
         for name in ["iPhone", "phoneme", "phone_count", "phone_verified_at", "telemetry", "hotel", "value", "email"] {
             #expect(!PIIMasker.namesPhoneNumber(name), "\(name)")
         }
+    }
+
+    /// A value quoted shortened (an evidence id, a key) is not cut inside an address: the name
+    /// and `@` kept without the domain were no address to the masker, and showed.
+    @Test func aShortenedValueDoesNotCutAnAddressInTwo() {
+        let id = String(repeating: "x", count: 250) + " jane.doe@example.com"
+        let shown = id.shortened(to: 256)
+        #expect(shown == String(repeating: "x", count: 250) + " …")
+        #expect(!PIIMasker().mask(shown).contains("jane"))
+        #expect("a@b.com and then a long tail".shortened(to: 20) == "a@b.com and then a l…")
+        #expect((String(repeating: "y", count: 10) + " mary@example.com").shortened(to: 20) == String(repeating: "y", count: 10) + " …")
     }
 
     /// Masking is linear in a value's length: a value of a megabyte holding one long address, or

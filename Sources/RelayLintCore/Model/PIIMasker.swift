@@ -385,12 +385,15 @@ public struct PIIMasker: Sendable {
         var digitCount = 0
         while index < scalars.count, digitCount <= 15 {
             if scalars[index] == "(" && !hasParentheses {
-                // `(415)` or `(0)`: digits up to a closing parenthesis.
-                var close = index + 1
+                // `(415)` or `(0)`: digits up to a closing parenthesis; at the start, a country
+                // code too, as the UK writes it (`(+44)7700900123`).
+                let countryCode = index == start && index + 1 < scalars.count && scalars[index + 1] == "+"
+                let digitsStart = index + (countryCode ? 2 : 1)
+                var close = digitsStart
                 while close < scalars.count, isDigit(scalars[close]) { close += 1 }
-                guard close > index + 1, close - index - 1 <= 5, close < scalars.count, scalars[close] == ")" else { break }
-                groups.append(close - index - 1)
-                digitCount += close - index - 1
+                guard close > digitsStart, close - digitsStart <= 5, close < scalars.count, scalars[close] == ")" else { break }
+                groups.append(close - digitsStart)
+                digitCount += close - digitsStart
                 hasParentheses = true
                 index = close + 1
                 end = index
