@@ -56,9 +56,9 @@ extension PIIMasker {
         if index > 0, scalars[index - 1] == "." { index -= 1 }
         let labelEnd = index
         // Letters of any script, digits (`phone_e164`), `_`, `-`, and single spaces between words.
+        let isWord = { (scalar: Unicode.Scalar) in isASCIIAlphanumeric(scalar) || (!scalar.isASCII && isLetter(scalar)) }
         while index > 0, labelEnd - index < longestLabel {
             let scalar = scalars[index - 1]
-            let isWord = { (scalar: Unicode.Scalar) in isASCIIAlphanumeric(scalar) || (!scalar.isASCII && isLetter(scalar)) }
             let joinsWords = scalar == " " && index >= 2 && isWord(scalars[index - 2])
             guard isWord(scalar) || scalar == "_" || scalar == "-" || joinsWords else { break }
             index -= 1
@@ -67,18 +67,18 @@ extension PIIMasker {
         // A label cut by the length read may start inside a word: that word is not read.
         if labelEnd - index == longestLabel, !words.isEmpty { words.removeFirst() }
         if isURI && (words == ["tel"] || words == ["sms"]) { return .uri }
-        return namePhoneNumber(words) ? .label : nil
+        return wordsNamePhoneNumber(words) ? .label : nil
     }
 
     /// Whether a field's name says its value is a phone number (`phone`, `mobile`,
     /// `contact_phone`, `phoneNumber`, `msisdn`, `phone_e164`), as a label before a number does.
     static func namesPhoneNumber(_ field: String) -> Bool {
-        field.unicodeScalars.count <= longestLabel && namePhoneNumber(words(of: ArraySlice(field.unicodeScalars)))
+        field.unicodeScalars.count <= longestLabel && wordsNamePhoneNumber(words(of: ArraySlice(field.unicodeScalars)))
     }
 
     /// Whether a label's words (`words(of:)`) name a phone number: its last word, or the one
     /// before a last `number`, `no` or `e164`, or all of them run together (`PHONENUMBER`).
-    private static func namePhoneNumber(_ words: [String]) -> Bool {
+    private static func wordsNamePhoneNumber(_ words: [String]) -> Bool {
         guard var last = words.last else { return false }
         if words.count > 1, ["number", "no", "nr", "num", "e164"].contains(last) { last = words[words.count - 2] }
         // A numbered label (`phone1`, `phone2`).

@@ -352,9 +352,10 @@ public struct PIIMasker: Sendable {
     ///   year does but the first thousand, `0001-01-01`);
     /// - or is split by dots as `415.555.0199` is, or in pairs after a trunk 0 (`06.12.34.56.78`)
     ///   (a version or an IP address is not);
-    /// - or has a slash after a trunk 0 and an area code (`0171/1234567`), or is India's two
-    ///   groups of five (`98765 43210`); a country code 1 or Russia's trunk 8 written alone before
-    ///   such groups counts with them (`1-415-555-0100`, `8 912 345-67-89`).
+    /// - or has a slash after a trunk 0 and an area code (`0171/1234567`), or is a North
+    ///   American number after its country code 1, or a Russian mobile after the trunk 8, written
+    ///   apart (`1-415-555-0100`, `8 912 345-67-89`);
+    /// - or follows a label that names a phone number (`phone=4155550100`, `PIIMasker+PhoneLabels`).
     static func phoneNumber(in scalars: [Unicode.Scalar], from start: Int) -> Int? {
         let first = scalars[start]
         guard first == "+" || first == "(" || isDigit(first) else { return nil }
