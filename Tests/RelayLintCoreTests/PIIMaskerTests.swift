@@ -144,6 +144,12 @@ import Testing
         ("030/12345678", "•••••••••78"), ("0475/12.34.56", "••••••••56"),
         // A `+` and 8 to 15 digits in a row right before a letter was shown whole.
         ("+14155550123x", "+1••••••••23x"),
+        // A national number in one run joined to a path, a list, a colon or a word's dot, and
+        // one in groups before a colon.
+        ("/v1/users/0612345678/verify", "/v1/users/••••••••78/verify"), ("0612345678/0698765432", "••••••••78/••••••••32"),
+        ("phone:0612345678:verified", "phone:••••••••78:verified"), ("Tel.0612345678", "Tel.••••••••78"),
+        ("callto:0612345678", "callto:••••••••78"), ("call 06 12 34 56 78: after 5pm", "call ••••••••78: after 5pm"),
+        ("hotel:0612345678", "hotel:••••••••78"),
         ("call +14155550123now", "call +1••••••••23now"),
     ])
     func masksAddressesAndNumbersWhereverTheyStand(value: String, masked: String) {
@@ -160,7 +166,7 @@ import Testing
         "evt-0109 at 2026-06-02T07:58:42.118Z", "#12345678", "12345 678901", "2026-2027", "1990–2025",
         "100% done", "50%40 ratio", "+1 42 exam", "0x1234567", "see https://medium.com/@jane.doe/post",
         "AT&T", "&#64;octocat", "tom &amp; jerry", "50%2B", "٢٠٢٦-٠١-١٥", "ｖｅｒｓｉｏｎ　１．２．３",
-        "job@v2", "worker@queue-3", "image@sha256:9f86d081", "com.example.app@2x", "&#+64;x", "hotel:0612345678",
+        "job@v2", "worker@queue-3", "image@sha256:9f86d081", "com.example.app@2x", "&#+64;x", "hotel:4155550131",
         "100%25 done", "50%2540 ratio", "%C3%28 %FF%FE %E2%82 %F5%80%80%80", "a%0A@%0Ab", "1.0.0+20130313144700", "a+1234567",
         "1.0.0-beta+20130313144700", "2.4.0-rc+20240315", "order+123456789",
         "search?q=invoice+1234567890", "SKU+12345678A",
@@ -175,7 +181,9 @@ import Testing
         // A call's parentheses before a host name are no comment.
         "retry(3)@worker", "fn(x)@localhost", "see (note)@bob", "at App.render(App.swift)@main",
         // Words that hold a phone label but are not one.
-        "iphone=4155550100", "phoneme=4155550100", "phone_count=12345678", "hotel:4155550131", "telemetry: 4155550100",
+        "iphone=4155550100", "phoneme=4155550100", "phone_count=12345678", "telemetry: 4155550100",
+        // A fraction's digits, a version's, a zero-padded id and a run without a trunk 0 in a path.
+        "p=0.0612345678", "v1.0612345678", "/items/0000000001/", "/users/6123456789/verify", "0612345678_1767225600",
     ])
     func leavesIdsDatesTimesVersionsAndHashes(value: String) {
         #expect(PIIMasker().mask(value) == value)

@@ -5,7 +5,8 @@
 extension PIIMasker {
     /// How a number is named.
     enum PhoneLabel {
-        /// `tel:` or `sms:` right before it: a phone number whatever its digits.
+        /// `tel:`, `sms:` or `callto:` (Skype's scheme) right before it: a phone number whatever
+        /// its digits.
         case uri
         /// A label and a `:` or `=`: a phone number unless its shape says otherwise (a date, a
         /// version, a count of seven digits).
@@ -66,7 +67,7 @@ extension PIIMasker {
         var words = Self.words(of: scalars[index..<labelEnd])
         // A label cut by the length read may start inside a word: that word is not read.
         if labelEnd - index == longestLabel, !words.isEmpty { words.removeFirst() }
-        if isURI && (words == ["tel"] || words == ["sms"]) { return .uri }
+        if isURI && (words == ["tel"] || words == ["sms"] || words == ["callto"]) { return .uri }
         return wordsNamePhoneNumber(words) ? .label : nil
     }
 

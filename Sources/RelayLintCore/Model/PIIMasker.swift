@@ -368,12 +368,22 @@ public struct PIIMasker: Sendable {
             // one are the id's.
             if before == "_" && compactInternationalNumberEnd(in: scalars, plusAt: start) == nil { return nil }
             // `phone:+1…` and `tel:0612…` are numbers; `12:34`, `v1.2`, `a-1`, `#12` and `x=12` are not, but
-            // a national number after a query's `=` is (`?to=0612345678`).
+            // a national number in one run is, after a query's `=`, in a path, after a colon or
+            // after a word's dot (`?to=0612345678`, `/users/0612345678/`, `Tel.0612345678`; after
+            // a digit's dot it is a fraction's digits).
+            let joinsNationalNumber =
+                "=/:".unicodeScalars.contains(before) || (before == "." && start >= 2 && isLetter(scalars[start - 2]))
             if first != "+" && "-./:@#&=\\".unicodeScalars.contains(before) && phoneLabel(scalars, numberAt: start) == nil
-                && !(before == "=" && isTrunkNumberRun(scalars, from: start))
+                && !(joinsNationalNumber && trunkNumberRunEnd(scalars, from: start) != nil)
             {
                 return nil
             }
+        }
+        // A national number in one run before a path's or a list's `/` or a `:` ends there
+        // (`0612345678/verify`, `0612345678/0698765432`, `phone:0612345678:verified`): read on
+        // across the slash, it was one number too long to be any.
+        if let runEnd = trunkNumberRunEnd(scalars, from: start), runEnd < scalars.count, "/:".unicodeScalars.contains(scalars[runEnd]) {
+            return runEnd
         }
         var groups: [Int] = []
         var separators: Set<Unicode.Scalar> = []
@@ -455,9 +465,10 @@ public struct PIIMasker: Sendable {
         if end < scalars.count, extensionEnd == nil, compactInternationalNumberEnd(in: scalars, plusAt: start) == nil {
             let after = scalars[end]
             // An international number may be followed by anything but a letter, a digit or an
-            // `@` (`+44 20 7946 0958: delivered`, `…0958_work`); a national one not by `_`, `/`
-            // or `:` either, which an id, a path or a time joins to it.
-            let joins = first == "+" ? false : after == "_" || after == "/" || after == ":"
+            // `@` (`+44 20 7946 0958: delivered`, `…0958_work`); a national one not by `_` or `/`
+            // either, which an id or a path joins to it, nor one run of digits by `:`, as a time's
+            // (`call 06 12 34 56 78: after 5pm` is a number).
+            let joins = first == "+" ? false : after == "_" || after == "/" || (after == ":" && groups.count == 1)
             if isASCIIAlphanumeric(after) || after.properties.isAlphabetic || after == "@" || joins { return nil }
         }
         let digits = groups.reduce(0, +)
@@ -564,13 +575,13 @@ public struct PIIMasker: Sendable {
         return years.count == 2 && years.allSatisfy { (1900...2100).contains($0) } && years[0] <= years[1]
     }
 
-    /// Whether a national number of 10 or 11 digits in one run starts at `start` (a trunk 0,
-    /// then no other 0).
-    private static func isTrunkNumberRun(_ scalars: [Unicode.Scalar], from start: Int) -> Bool {
-        guard scalars[start] == "0", start + 1 < scalars.count, scalars[start + 1] != "0" else { return false }
+    /// Where a national number of 10 or 11 digits in one run that starts at `start` (a trunk 0,
+    /// then no other 0) ends; nil when none starts there.
+    private static func trunkNumberRunEnd(_ scalars: [Unicode.Scalar], from start: Int) -> Int? {
+        guard scalars[start] == "0", start + 1 < scalars.count, scalars[start + 1] != "0" else { return nil }
         var end = start
         while end < scalars.count, isDigit(scalars[end]), end - start <= 11 { end += 1 }
-        return (10...11).contains(end - start) && (end == scalars.count || !isASCIIAlphanumeric(scalars[end]))
+        return (10...11).contains(end - start) && (end == scalars.count || !isASCIIAlphanumeric(scalars[end])) ? end : nil
     }
 
     /// Whether digits are a year from 1900 to 2100, or such a year's day written `YYYYMMDD`.
