@@ -150,6 +150,8 @@ import Testing
         ("phone:0612345678:verified", "phone:••••••••78:verified"), ("Tel.0612345678", "Tel.••••••••78"),
         ("callto:0612345678", "callto:••••••••78"), ("call 06 12 34 56 78: after 5pm", "call ••••••••78: after 5pm"),
         ("hotel:0612345678", "hotel:••••••••78"),
+        // Two national numbers apart by a space; India's mobile after its trunk 0.
+        ("0612345678 0698765432", "••••••••78 ••••••••32"), ("call 098765 43210", "call •••••••••10"),
         ("call +14155550123now", "call +1••••••••23now"),
     ])
     func masksAddressesAndNumbersWhereverTheyStand(value: String, masked: String) {
@@ -183,7 +185,7 @@ import Testing
         // Words that hold a phone label but are not one.
         "iphone=4155550100", "phoneme=4155550100", "phone_count=12345678", "telemetry: 4155550100",
         // A fraction's digits, a version's, a zero-padded id and a run without a trunk 0 in a path.
-        "p=0.0612345678", "v1.0612345678", "/items/0000000001/", "/users/6123456789/verify", "0612345678_1767225600",
+        "p=0.0612345678", "v1.0612345678", "012345 67890", "/items/0000000001/", "/users/6123456789/verify", "0612345678_1767225600",
     ])
     func leavesIdsDatesTimesVersionsAndHashes(value: String) {
         #expect(PIIMasker().mask(value) == value)

@@ -345,8 +345,9 @@ public struct PIIMasker: Sendable {
     /// neither a letter, a digit nor `:`, `/` or `_` right after. It is a phone number when it
     /// has 7 to 15 digits and
     /// - starts with `+` or `00`, or has a parenthesised area code;
-    /// - or is one run of 10 or 11 digits starting with `0` (`0612345678`); a longer or shorter
-    ///   run, or one not starting with 0, is an id or a time (`1767225600000`);
+    /// - or is one run of 10 or 11 digits starting with `0` (`0612345678`), whole whatever
+    ///   follows but an `_` or an `@`, also after `=`, `/`, `:` or a word's `.`; a longer or
+    ///   shorter run, or one not starting with 0, is an id or a time (`1767225600000`);
     /// - or is split by `-` into groups (at least 7 digits) or by spaces (at least 8), and is
     ///   not a date (`2026-01-15`, `15-01-2026`; `0475 12 34 56` starts with a trunk 0, which no
     ///   year does but the first thousand, `0001-01-01`);
@@ -354,7 +355,8 @@ public struct PIIMasker: Sendable {
     ///   (a version or an IP address is not);
     /// - or has a slash after a trunk 0 and an area code (`0171/1234567`), or is a North
     ///   American number after its country code 1, or a Russian mobile after the trunk 8, written
-    ///   apart (`1-415-555-0100`, `8 912 345-67-89`);
+    ///   apart (`1-415-555-0100`, `8 912 345-67-89`), or an Indian mobile after its trunk 0 in
+    ///   two groups of five (`098765 43210`);
     /// - or follows a label that names a phone number (`phone=4155550100`, `PIIMasker+PhoneLabels`).
     static func phoneNumber(in scalars: [Unicode.Scalar], from start: Int) -> Int? {
         let first = scalars[start]
@@ -379,10 +381,11 @@ public struct PIIMasker: Sendable {
                 return nil
             }
         }
-        // A national number in one run before a path's or a list's `/` or a `:` ends there
-        // (`0612345678/verify`, `0612345678/0698765432`, `phone:0612345678:verified`): read on
-        // across the slash, it was one number too long to be any.
-        if let runEnd = trunkNumberRunEnd(scalars, from: start), runEnd < scalars.count, "/:".unicodeScalars.contains(scalars[runEnd]) {
+        // A national number in one run is whole: what follows it is something else
+        // (`0612345678/verify`, `phone:0612345678:verified`), or another number
+        // (`0612345678/0698765432`, `0612345678 0698765432`); read on, the two were one number
+        // too long to be any. Not before an id's `_` or an address's `@`.
+        if let runEnd = trunkNumberRunEnd(scalars, from: start), runEnd == scalars.count || !"_@".unicodeScalars.contains(scalars[runEnd]) {
             return runEnd
         }
         var groups: [Int] = []
@@ -516,6 +519,9 @@ public struct PIIMasker: Sendable {
         // A national number's area or mobile prefix is at most four digits, or five after its
         // trunk 0 (`07911 123456`, `01632 960123` in the UK).
         let longestPrefix = trunk ? 5 : 4
+        // India's mobiles after their trunk 0, in two groups of five (`098765 43210`): they start
+        // with 6 to 9.
+        if trunk, groups == [6, 5], ("6"..."9").contains(scalars[start + 1]) { return end }
         return digits >= 8 && allPairsOrMore && groups.first! <= longestPrefix ? end : nil
     }
 
