@@ -36,7 +36,7 @@ enum GitHubMarkdown {
                 atStart = false
                 continue
             }
-            if significant.contains(scalar) {
+            if MarkdownEscaping.isSignificant(scalar) {
                 output += "\\"
             } else if atStart && (scalar == "-" || scalar == "+" || scalar == "=") {
                 // Would start a list item or a setext underline where the value begins a line.
