@@ -19,7 +19,7 @@ struct SplitCommand: ParsableCommand {
               relaylint merge partial-*.json --sources parts/sources.json --format html --output audit.html
             """)
 
-    @Option(help: ArgumentHelp("How many partitions (1 or more).", valueName: "n"))
+    @Option(help: ArgumentHelp("How many partitions (1 to 4096).", valueName: "n"))
     var partitions: Int
 
     @Option(

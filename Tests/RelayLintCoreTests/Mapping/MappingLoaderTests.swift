@@ -210,6 +210,28 @@ import Testing
             ])
     }
 
+    /// `is: null`, as the reference writes it, tests for null: YAML reads the word as null, which
+    /// was refused as "found nothing".
+    @Test func isNullTestsForNullAsWritten() throws {
+        let mapping = """
+            mapping: m
+            recognize: {path: u, is: string}
+            defaults: {id: {path: i}, time: {path: t}, subject: {path: u}}
+            events:
+              - {type: signin, when: {path: e, is: null}}
+              - {type: other, when: {path: e, is: string}}
+            examples:
+              - name: a null
+                record: {i: e1, t: "2026-01-01T00:00:00Z", u: a, e: null}
+                events: [{id: e1, time: "2026-01-01T00:00:00Z", subject: a, type: signin}]
+              - name: a string
+                record: {i: e2, t: "2026-01-01T00:00:00Z", u: a, e: x}
+                events: [{id: e2, time: "2026-01-01T00:00:00Z", subject: a, type: other}]
+            """
+        let results = MappingExampleRunner.run(try MappingLoader.load(text: mapping, path: "m.yml", sha256: "").get())
+        #expect(results.map(\.problem) == [nil, nil])
+    }
+
     /// A failing example shows the events' numbers as the record wrote them, not as the
     /// duplicate check compares them (`15e0`).
     @Test func aFailingExampleShowsNumbersAsWritten() throws {

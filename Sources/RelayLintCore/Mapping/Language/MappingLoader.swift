@@ -429,6 +429,9 @@ struct MappingLoader {
         if let node = map["is"]?.value {
             if case .scalar(.string(let text)) = node.content, let kind = MappingCondition.Kind(rawValue: text) {
                 tests.append(.kind(kind))
+            } else if case .scalar(.null) = node.content {
+                // `is: null` as the reference writes it, which YAML reads as null, not as the word.
+                tests.append(.kind(.null))
             } else {
                 reader.report(
                     "'is' must be one of \(MappingCondition.Kind.allCases.map(\.rawValue).joined(separator: ", ")); found \(SchemaReader.shown(node))",
