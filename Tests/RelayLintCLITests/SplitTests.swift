@@ -61,6 +61,40 @@ import Testing
         #expect(summary(merged.stdout) != nil && summary(merged.stdout) == summary(single.stdout))
     }
 
+    /// The data ends at its last valid event: an invalid record's time (here one without a
+    /// `type`) was the end of every partition, whose `--skip-invalid` runs then decided windows
+    /// past the end one run sees, and the merge refused them.
+    @Test func anInvalidRecordsTimeIsNotTheDataEnd() throws {
+        let folder = try Fixtures.temporaryDirectory()
+        let events = try Fixtures.temporaryFile(
+            named: "ev.jsonl",
+            contents: """
+                {"id":"e1","time":"2026-01-01T00:00:00Z","subject":"u1","type":"account.deletion_requested","channel":"in_app"}
+                {"id":"e2","time":"2026-01-02T00:00:00Z","subject":"u2","type":"signin","provider":"apple.com"}
+                {"id":"e3","time":"2026-03-01T00:00:00Z","subject":"u3"}
+
+                """)
+        let split = try CommandRunner.run(["split", "--partitions", "2", "--events", events, "--output", folder.path])
+        #expect(split.status == 0, "\(split.stderr)")
+        let dataEnd = try String(contentsOf: folder.appendingPathComponent("data-end.txt"), encoding: .utf8)
+            .trimmingCharacters(in: .newlines)
+        #expect(dataEnd == "2026-01-02T00:00:00Z")
+        var partials: [String] = []
+        for index in 1...2 {
+            let partial = folder.appendingPathComponent("partial-\(index).json").path
+            let check = try CommandRunner.run([
+                "check", "--skip-invalid", "--partition", "\(index)/2", "--data-end", dataEnd, "--events",
+                folder.appendingPathComponent("partition-\(index)-of-2/ev.jsonl").path, "--format", "json", "--output", partial,
+            ])
+            #expect(check.status == 0 || check.status == 1, "\(check.stderr)")
+            partials.append(partial)
+        }
+        let merged = try CommandRunner.run(
+            ["merge", "--sources", folder.appendingPathComponent("sources.json").path, "--format", "json"] + partials)
+        let single = try CommandRunner.run(["check", "--skip-invalid", "--events", events, "--format", "json"])
+        #expect(merged.status == single.status, "\(merged.stderr)")
+    }
+
     /// An empty --data-end beside events is a lost or cut data-end.txt: refused, not run with
     /// windows closing at the partition's own end.
     @Test func anEmptyDataEndBesideEventsIsRefused() throws {

@@ -1,4 +1,6 @@
 @testable import RelayLintCore
+import Foundation
+import RelayLintTestSupport
 import Testing
 
 /// A rule's message is filled for every finding: what it holds must stay in proportion to the
@@ -38,5 +40,41 @@ import Testing
         let message = template.render(masker: PIIMasker()) { _ in String(repeating: "b", count: 50_000) }
         #expect(message.hasSuffix("…"))
         #expect(message.utf8.count <= MessageTemplate.longestMessageBytes + 300 * 4)
+    }
+}
+
+/// What a finding says was expected describes the rule's requirement in every finding: it stays
+/// in proportion too, whatever the rule lists.
+@Suite struct FindingExpectedTests {
+    /// A requirement against a list of 5,000 values copied the whole list into each finding.
+    @Test func aLongListIsShownByItsStartAndCount() throws {
+        let values = (0..<5_000).map { "\"store-\($0)\"" }.joined(separator: ", ")
+        let rule = """
+            id: deleted-from-known-stores
+            severity: error
+            when: {type: account.deleted}
+            require:
+              followed_by: {type: data.deleted, where: {store: {in: [\(values)]}}}
+            message: "{subject}"
+            """
+        let loaded = RuleLoader.load(text: rule, path: "rule.yml", sha256: "")
+        #expect(loaded.diagnostics.isEmpty)
+        let events = try Fixtures.temporaryFile(
+            named: "events.jsonl", contents: #"{"id":"d1","time":"2026-01-01T00:00:00Z","subject":"u1","type":"account.deleted"}"# + "\n")
+        let report = try Linter.run(
+            LintRequest(eventPaths: [events], rules: RuleSet(rules: loaded.rules, files: []), parallelism: 1))
+        let expected = try #require(report.findings.first { $0.rule == "deleted-from-known-stores" }?.expected)
+        #expect(expected.contains("store-19, … (4980 more)"), "\(expected.prefix(300))")
+        #expect(!expected.contains("store-20,"))
+        #expect(expected.unicodeScalars.count <= Finding.longestExpected + 1)
+    }
+
+    @Test func anExpectationIsCutPastItsLimit() {
+        let long = String(repeating: "a word ", count: 2_000)
+        let finding = Finding(
+            rule: "r", severity: .error, subject: "u1", app: "app", event: nil, time: nil, message: "m", fingerprint: "f", location: nil,
+            expected: long, evidence: [])
+        #expect(finding.expected.unicodeScalars.count == Finding.longestExpected + 1)
+        #expect(finding.expected.hasSuffix("…"))
     }
 }

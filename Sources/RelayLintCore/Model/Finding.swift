@@ -48,9 +48,14 @@ public struct Finding: Sendable, Equatable, Codable {
         self.message = message
         self.fingerprint = fingerprint
         self.location = location
-        self.expected = expected
+        self.expected = expected.shortened(to: Self.longestExpected)
         self.evidence = evidence
     }
+
+    /// The most Unicode scalars of `expected` (what follows is left out for "…"), as a message
+    /// has at most about 4 KiB: a rule's requirement is described in every finding, and one
+    /// testing a field against a list of 10,000 values made a 449 MB report of a 440 KB log.
+    static let longestExpected = 4_096
 
     /// Report order (contract §2.4): subject, then time (app findings first), then rule, then event.
     public static func reportOrder(_ lhs: Finding, _ rhs: Finding) -> Bool { ReportOrder.precedes(lhs, rhs) }

@@ -123,9 +123,9 @@ public struct FieldCondition: Sendable, Equatable {
 
     var summary: String {
         switch test {
-        case .oneOf(let values) where values.count == 1: "\(field) = \(values[0].displayText)"
-        case .oneOf(let values): "\(field) in [\(values.map(\.displayText).joined(separator: ", "))]"
-        case .noneOf(let values): "\(field) not in [\(values.map(\.displayText).joined(separator: ", "))]"
+        case .oneOf(let values) where values.count == 1: "\(field) = \(Self.shown(values[0]))"
+        case .oneOf(let values): "\(field) in [\(Self.shown(values))]"
+        case .noneOf(let values): "\(field) not in [\(Self.shown(values))]"
         case .exists(let flag): flag ? "\(field) is present" : "\(field) is absent"
         case .relayAddress(let flag): flag ? "\(field) is a relay address" : "\(field) is not a relay address"
         case .socialProvider(let flag): flag ? "\(field) is a social provider" : "\(field) is not a social provider"
@@ -133,6 +133,17 @@ public struct FieldCondition: Sendable, Equatable {
         case .listedInManifest(let key): "\(field) listed in the app manifest's \(key)"
         }
     }
+
+    /// The values a summary lists: the first `listedValues`, then how many more, each value to
+    /// `MessageTemplate.longestValue` scalars. The summary is every finding's `expected`.
+    private static func shown(_ values: [JSONValue]) -> String {
+        let listed = values.prefix(listedValues).map(shown).joined(separator: ", ")
+        return values.count > listedValues ? listed + ", … (\(values.count - listedValues) more)" : listed
+    }
+
+    private static func shown(_ value: JSONValue) -> String { value.displayText.shortened(to: MessageTemplate.longestValue) }
+
+    private static let listedValues = 20
 }
 
 /// A condition on the subject's state at a point of its timeline.

@@ -166,23 +166,26 @@ public struct SubjectSplitter {
     }
 
     private static let usersKey = JSONKeys(["users"])
-    private static let logKeys = JSONKeys(["subject", "time"])
+    private static let logKeys = JSONKeys(["subject", "time", "id", "type", "app"])
     private static let userKeys = JSONKeys(["localId"])
 
-    /// The partition (0-based) of a record's subject (`subject`, or `localId` in an export) and
-    /// its `time`; 0 without one. Only those members are built, the rest checked and skipped
-    /// (building every record whole was 70% of a split's time); a record that is not valid JSON
-    /// goes to the first partition, whose check reports it.
-    private func slot(of record: UnsafeBufferPointer<UInt8>, keys: JSONKeys) -> (slot: Int, time: JSONValue?) {
+    /// The partition (0-based) of a record's subject (`subject`, or `localId` in an export) and,
+    /// for an event `check` takes as valid, its time; 0 without a subject. Only the members
+    /// `keys` names are built, the rest checked and skipped (building every record whole was 70%
+    /// of a split's time); a record that is not valid JSON goes to the first partition, whose
+    /// check reports it. An invalid event's time is none: it was the data's end of every
+    /// partition, whose `--skip-invalid` runs then decided their windows past the merge's end.
+    private func slot(of record: UnsafeBufferPointer<UInt8>, keys: JSONKeys) -> (slot: Int, time: Timestamp?) {
         var parser = JSONParser(bytes: record)
-        var subject: String?
-        var time: JSONValue?
+        var subject: JSONValue?
+        // The members of `keys` past the subject, by position (`logKeys`: time, id, type, app).
+        var reserved: [JSONValue?] = [nil, nil, nil, nil]
         do throws(JSONParser.SyntaxError) {
             parser.skipWhitespace()
             try parser.parseObject(depth: 0, keys: keys) { key, parser throws(JSONParser.SyntaxError) in
                 switch key {
-                case 0?: subject = try parser.parseValue(depth: 1).stringValue
-                case 1?: time = try parser.parseValue(depth: 1)
+                case 0?: subject = try parser.parseValue(depth: 1)
+                case let position? where keys.names.count > 1: reserved[position - 1] = try parser.parseValue(depth: 1)
                 default: try parser.skipValue(depth: 1)
                 }
             }
@@ -191,8 +194,16 @@ public struct SubjectSplitter {
         } catch {
             return (0, nil)
         }
-        guard let subject else { return (0, nil) }
-        return (Shard.slot(of: subject, among: count), time)
+        guard let name = subject?.stringValue else { return (0, nil) }
+        var time: Timestamp? = nil
+        if keys.names.count > 1,
+            case .success(let event) = Event.make(
+                id: reserved[1], time: reserved[0], subject: subject, type: reserved[2], app: reserved[3], sortedFields: [],
+                location: SourceLocation(file: ""), sequence: 0)
+        {
+            time = event.time
+        }
+        return (Shard.slot(of: name, among: count), time)
     }
 
     /// split reads relaylint's own events, whose subject each line names. A log of another
@@ -245,7 +256,7 @@ public struct SubjectSplitter {
             let blank = line.allSatisfy { $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }
             let record = start == 0 ? UnsafeBufferPointer(rebasing: line[SubjectSplitter.byteOrderMarkLength(line)...]) : line
             let (slot, time) = blank ? (-1, nil) : slot(of: record, keys: SubjectSplitter.logKeys)
-            if let time, let instant = SubjectSplitter.time(time) { latest = max(latest ?? instant, instant) }
+            if let time { latest = max(latest ?? time, time) }
             for index in writers.indices {
                 if index == slot { writers[index].write(line) }
                 if terminated { writers[index].write(byte: UInt8(ascii: "\n")) }
@@ -253,14 +264,6 @@ public struct SubjectSplitter {
             start = end + 1
         }
         return latest
-    }
-
-    private static func time(_ value: JSONValue) -> Timestamp? {
-        switch value {
-        case .string(let text): Timestamp(rfc3339: text)
-        case .number(let number): Timestamp(epochMilliseconds: number)
-        default: nil
-        }
     }
 
     /// Each user of `{"users": [...]}` to its partition, in place, whitespace elsewhere.
