@@ -259,6 +259,55 @@ import Testing
         #expect(manifest.contains("    relay_senders: [noreply@sparrow-notes-7f3a1.firebaseapp.com, mail.sparrownotes.example]"))
     }
 
+    /// A given manifest's declarations come back of their kind and all of them: booleans were
+    /// written as strings (`creates_accounts: "true"`), which `check` refused, a key for a rule
+    /// of the team's was refused, and any other key was left out.
+    @Test func initKeepsEveryDeclarationOfItsKind() throws {
+        let given = try Fixtures.temporaryFile(
+            named: "apps.yml",
+            contents: """
+                apps:
+                  - bundle_id: com.sparrownotes.app
+                    name: Sparrow Notes
+                    creates_accounts: true
+                    in_app_deletion: false
+                    marketing_senders: [news@example.com]
+
+                """)
+        let (folder, result) = try Self.initInNewFolder(["--manifest", given])
+        #expect(result.status == 0, "\(result.stderr)")
+        let manifest = try Self.text(folder, "relaylint-apps.yml")
+        #expect(manifest.contains("    creates_accounts: true\n"), "\(manifest)")
+        #expect(manifest.contains("    in_app_deletion: false\n"), "\(manifest)")
+        #expect(manifest.contains("    marketing_senders: [news@example.com]\n"), "\(manifest)")
+        #expect(manifest.contains("    name: \"Sparrow Notes\"\n"), "\(manifest)")
+        // What init wrote is what check reads (the custom key left out: no rule here reads it).
+        let written = try Self.text(folder, "relaylint-apps.yml").replacingOccurrences(
+            of: "    marketing_senders: [news@example.com]\n", with: "")
+        let forCheck = try Fixtures.temporaryFile(named: "written.yml", contents: written)
+        let check = try CommandRunner.run([
+            "check", "--accounts", Fixtures.path("Examples/accounts.json"), "--events", Fixtures.path("Examples/events.jsonl"),
+            "--manifest", forCheck,
+        ])
+        #expect(check.status == 1, "\(check.stderr)")
+    }
+
+    /// The placeholder for data without an app is no app the inputs name.
+    @Test func initsPlaceholderIsNoAppOfTheInputs() throws {
+        let lines = [
+            #"{"id":"e1","time":"2026-01-01T00:00:00Z","subject":"u1","type":"signin","app":"com.example.app"}"#,
+            #"{"id":"e2","time":"2026-01-01T00:00:00Z","subject":"u2","type":"signin","app":"com.other.app"}"#,
+            #"{"id":"e3","time":"2026-01-01T00:00:00Z","subject":"u3","type":"signin"}"#,
+        ]
+        let log = try Fixtures.temporaryFile(named: "apps.jsonl", contents: lines.joined(separator: "\n") + "\n")
+        let folder = try Fixtures.temporaryDirectory()
+        let result = try CommandRunner.run(["init", "--events", log], in: folder)
+        #expect(result.status == 0, "\(result.stderr)")
+        let manifest = try Self.text(folder, "relaylint-apps.yml")
+        #expect(manifest.components(separatedBy: "bundle_id: com.example.app\n").count == 2, "\(manifest)")
+        #expect(manifest.contains("bundle_id: com.example.app2\n"), "\(manifest)")
+    }
+
     @Test func initNamesTheAppTheDataLacks() throws {
         let folder = try Fixtures.temporaryDirectory()
         let result = try CommandRunner.run(["init", "--events", try Self.applessLog()], in: folder)

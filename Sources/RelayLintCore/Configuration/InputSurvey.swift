@@ -48,6 +48,7 @@ public struct InputSurvey: Sendable, Equatable {
             eventPaths: eventPaths, accountPaths: accountPaths, manifestPath: manifestPath,
             rules: RuleSet(rules: rules.rules + loaded.rules, files: rules.files), relayDomains: relayDomains, showPII: true)
         request.mappings = mappings
+        request.acceptsEveryManifestKey = true
         // Read unmasked, for the manifest it writes; its messages are masked as `check`'s are,
         // since they go to a terminal or a CI log (a record's bad time may be an address).
         let report: LintReport
@@ -58,7 +59,8 @@ public struct InputSurvey: Sendable, Equatable {
         }
         var manifest: AppManifest?
         if let manifestPath {
-            manifest = try AppManifestLoader.load(path: manifestPath, ruleKeys: Set(rules.rules.flatMap(Linter.manifestKeys(of:)))).manifest
+            // Every declaration kept, for rules of the team's that init does not load.
+            manifest = try AppManifestLoader.load(path: manifestPath, ruleKeys: nil).manifest
         }
         var senders: [String: Set<String>] = [:]
         var requests: [String: Int] = [:]

@@ -58,8 +58,12 @@ public enum StarterFiles {
             "apps:",
         ]
         let apps = survey.apps.isEmpty ? [nil] : manifestApps(of: survey).map { Optional($0) }
+        // The placeholder for data without an app, unless an app of the inputs has that id: the
+        // manifest listed it twice, which `check` refuses.
+        let taken = Set(apps.compactMap { $0?.isUnnamed == false ? $0?.bundleId : nil })
+        let placeholder = (0...).lazy.map { $0 == 0 ? "com.example.app" : "com.example.app\($0 + 1)" }.first { !taken.contains($0) }!
         for app in apps {
-            lines += entry(app, only: apps.count == 1)
+            lines += entry(app, only: apps.count == 1, placeholder: placeholder)
         }
         return lines.joined(separator: "\n") + "\n"
     }
@@ -90,7 +94,7 @@ public enum StarterFiles {
         return [named]
     }
 
-    private static func entry(_ app: InputSurvey.App?, only: Bool) -> [String] {
+    private static func entry(_ app: InputSurvey.App?, only: Bool, placeholder: String) -> [String] {
         guard let app else {
             return [
                 "  # No app appeared in the inputs: name yours.",
@@ -104,7 +108,7 @@ public enum StarterFiles {
         if app.isUnnamed {
             lines.append("  # The events name no app (no 'app' field): give your app's bundle id here.")
             if !only { lines.append("  # With several apps, the events without an app belong to none of them: add 'app' to the log.") }
-            lines.append("  - bundle_id: com.example.app")
+            lines.append("  - bundle_id: \(placeholder)")
         } else {
             lines.append("  - bundle_id: \(yamlScalar(app.bundleId))")
         }
@@ -137,13 +141,27 @@ public enum StarterFiles {
             lines.append("    # The senders seen mailing relay addresses; keep those registered with Apple, then uncomment:")
             lines.append("    # relay_senders: [\(app.relaySendersSeen.map(yamlScalar).joined(separator: ", "))]")
         }
+        // The given manifest's other declarations (a name, keys rules of the team's read), as
+        // they were.
+        let written: Set<String> = ["bundle_id", "creates_accounts", "in_app_deletion", "relay_senders"]
+        for (key, value) in app.declarations.sorted(by: { $0.key < $1.key }) where !written.contains(key) {
+            lines.append("    \(yamlScalar(key)): \(flow(value))")
+        }
         return lines
     }
 
-    /// A declaration as YAML flow: a list stays a list.
+    /// A declaration as YAML flow, of its kind: a list stays a list, `true` a boolean (written
+    /// as the string `"true"`, the manifest `init` wrote was refused by `check`).
     private static func flow(_ value: JSONValue) -> String {
-        if let elements = value.arrayValue { return "[" + elements.map { yamlScalar($0.displayText) }.joined(separator: ", ") + "]" }
-        return yamlScalar(value.displayText)
+        switch value {
+        case .null: "null"
+        case .bool(let flag): flag ? "true" : "false"
+        case .number(let number): number.text
+        case .string(let text): yamlScalar(text)
+        case .array(let elements): "[" + elements.map(flow).joined(separator: ", ") + "]"
+        case .object(let members):
+            "{" + members.sorted { $0.key < $1.key }.map { yamlScalar($0.key) + ": " + flow($0.value) }.joined(separator: ", ") + "}"
+        }
     }
 
     /// A plain YAML scalar where one is safe, else a double-quoted one whose every character

@@ -59,6 +59,9 @@ public struct LintRequest: Sendable {
     /// Where the temporary file goes; the system's (`TMPDIR`) when nil. When no file can be made
     /// there, the run keeps everything in memory.
     var temporaryDirectory: String?
+    /// Whether the manifest may declare keys no loaded rule reads: `init`, which loads the
+    /// built-in rules only, keeps a team's declarations for rules of its own.
+    var acceptsEveryManifestKey = false
     /// How a spilling run lays out its partitions; derived from the input size when nil (tests
     /// set it, to spill small inputs in many small chunks).
     var spillLayout: PartitionedArena.Layout?

@@ -23,7 +23,8 @@ extension Linter {
         if let manifestPath = request.manifestPath {
             do {
                 let manifestKeys = Set(request.rules.rules.flatMap(manifestKeys(of:)))
-                let (manifest, sha256) = try AppManifestLoader.load(path: manifestPath, ruleKeys: manifestKeys)
+                let (manifest, sha256) = try AppManifestLoader.load(
+                    path: manifestPath, ruleKeys: request.acceptsEveryManifestKey ? nil : manifestKeys)
                 builder.setManifest(manifest, sha256: sha256)
             } catch {
                 problems.append(contentsOf: error.diagnostics)

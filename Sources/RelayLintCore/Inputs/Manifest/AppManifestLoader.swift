@@ -11,8 +11,9 @@ enum AppManifestLoader {
     ]
 
     /// - Parameter ruleKeys: declarations the loaded rules test (`manifest:` conditions), which
-    ///   are allowed besides the known ones; any other key is reported as a likely typo.
-    static func load(path: String, ruleKeys: Set<String>) throws(DiagnosticsError) -> (manifest: AppManifest, sha256: String) {
+    ///   are allowed besides the known ones; any other key is reported as a likely typo. Nil
+    ///   allows every key: `init` keeps a manifest's declarations for rules it does not load.
+    static func load(path: String, ruleKeys: Set<String>?) throws(DiagnosticsError) -> (manifest: AppManifest, sha256: String) {
         let (parsed, sha256) = try YAMLTree.load(path: path)
         guard let tree = parsed else {
             throw DiagnosticsError([
@@ -23,13 +24,16 @@ enum AppManifestLoader {
         }
         var reader = SchemaReader()
         var entries: [AppManifest.Entry] = []
-        let allowed = Array(Set(knownKeys.keys).union(ruleKeys)).sorted()
+        let allowed = Array(Set(knownKeys.keys).union(ruleKeys ?? [])).sorted()
         if let map = reader.mapping(tree, what: "the manifest", allowed: ["apps"], required: ["apps"]),
             let list = map["apps"].flatMap({ reader.list($0.value, what: "'apps'") })
         {
             var seen: Set<String> = []
             for item in list {
-                guard let entry = reader.mapping(item, what: "an app entry", allowed: allowed, required: ["bundle_id"]) else { continue }
+                let ownKeys: [String] = if ruleKeys == nil, case .mapping(let pairs) = item.content { pairs.map(\.key) } else { [] }
+                guard let entry = reader.mapping(item, what: "an app entry", allowed: allowed + ownKeys, required: ["bundle_id"]) else {
+                    continue
+                }
                 var declarations: [String: JSONValue] = [:]
                 for (key, pair) in entry {
                     switch knownKeys[key] {
