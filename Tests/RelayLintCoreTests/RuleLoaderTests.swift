@@ -44,6 +44,42 @@ import Testing
         #expect(temporal.interruption?.types == ["apple.notification"])
     }
 
+    /// A `$NAME` no `for_each` declares is an error where it is written, once however many items
+    /// the lists have: misspelt, it was the text "$stroe" and the rule fired on every event. A
+    /// nested `for_each`'s name, and text that is no name (`$5`), are no error.
+    @Test func aMisspeltForEachVariableIsAnError() {
+        let misspelt = RuleLoader.load(
+            text: """
+                id: store-erased
+                severity: error
+                when: {type: account.deleted}
+                require:
+                  for_each: [firestore, storage]
+                  as: store
+                  check: {followed_by: {type: data.deleted, where: {store: $stroe}}}
+                message: m
+                """, path: "rule.yml", sha256: ""
+        ).diagnostics
+        #expect(misspelt.map { "\($0.location.line):\($0.location.column ?? 0)" } == ["7:60"], "\(misspelt)")
+        #expect(misspelt.first?.message.hasSuffix("did you mean '$store'?") == true, "\(misspelt)")
+        let nested = RuleLoader.load(
+            text: """
+                id: store-erased
+                severity: error
+                when: {type: account.deleted}
+                require:
+                  for_each: [firestore, storage]
+                  as: store
+                  check:
+                    for_each: [eu, us]
+                    as: region
+                    check: {followed_by: {type: data.deleted, where: {store: $store, region: $region, note: $5}}}
+                message: m
+                """, path: "rule.yml", sha256: ""
+        ).diagnostics
+        #expect(nested.isEmpty, "\(nested)")
+    }
+
     @Test func aMisspeltKeyPointsAtTheKeyAndSuggestsTheRightOne() {
         let marked = MarkedText(
             """

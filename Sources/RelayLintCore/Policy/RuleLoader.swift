@@ -4,6 +4,9 @@ import Foundation
 /// placeholders, and reporting every problem at its file, line and column.
 struct RuleLoader {
     private var reader = SchemaReader()
+    /// How many `for_each` bodies the requirement being read lies in: the outermost one checks
+    /// the `$NAME`s of all of them, once (an inner one is read again for each outer item).
+    private var forEachDepth = 0
     private let path: String
     private let sha256: String
     /// Parameter values from configuration, by rule id and parameter name.
@@ -378,6 +381,9 @@ struct RuleLoader {
                 reader.report("'for_each' needs 'check': the requirement to check for each item", at: tree.location)
                 return nil
             }
+            if forEachDepth == 0 { reportUnknownVariables(in: body, declared: Self.forEachNames(in: body).union([name])) }
+            forEachDepth += 1
+            defer { forEachDepth -= 1 }
             let bodies = items.compactMap { item in
                 requirement(substitute(body, values: [name: item], prefix: "$", skipping: []), scope: scope)
             }
@@ -462,6 +468,45 @@ struct RuleLoader {
                 at: value.location)
         }
         return result
+    }
+
+    /// The names the `for_each` requirements below `tree` give their items (`as:`).
+    private static func forEachNames(in tree: YAMLTree) -> Set<String> {
+        switch tree.content {
+        case .scalar: return []
+        case .sequence(let elements): return elements.reduce(into: []) { $0.formUnion(forEachNames(in: $1)) }
+        case .mapping(let pairs):
+            var names: Set<String> = []
+            for pair in pairs {
+                if pair.key == "as", case .scalar(.string(let name)) = pair.value.content { names.insert(name) }
+                names.formUnion(forEachNames(in: pair.value))
+            }
+            return names
+        }
+    }
+
+    /// Reports every `$NAME` below a `for_each` body that no `for_each` around it declares: a
+    /// misspelt one (`$stroe`) was taken as the text "$stroe" and the rule fired on every event.
+    /// Only names as a `for_each` gives them (a letter, then letters, digits, `_` or `-`) are
+    /// read so: `$5` and `$` stay text.
+    private mutating func reportUnknownVariables(in tree: YAMLTree, declared: Set<String>) {
+        switch tree.content {
+        case .scalar(.string(let text)) where text.hasPrefix("$"):
+            let name = text.dropFirst()
+            guard let first = name.unicodeScalars.first, first.isASCII, first.properties.isAlphabetic,
+                name.unicodeScalars.allSatisfy({
+                    $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || $0 == "_" || $0 == "-")
+                }),
+                !declared.contains(String(name))
+            else { return }
+            let hint = SchemaReader.closest(to: String(name), in: declared.sorted()).map { "; did you mean '$\($0)'?" } ?? ""
+            reader.report(
+                "unknown variable '$\(name)': a for_each names its items with 'as' (\(declared.sorted().map { "$\($0)" }.joined(separator: ", ")))\(hint)",
+                at: tree.location)
+        case .scalar: break
+        case .sequence(let elements): for element in elements { reportUnknownVariables(in: element, declared: declared) }
+        case .mapping(let pairs): for pair in pairs { reportUnknownVariables(in: pair.value, declared: declared) }
+        }
     }
 
     /// Replaces scalars written `PREFIXname` with the named value, anywhere below `tree` except
