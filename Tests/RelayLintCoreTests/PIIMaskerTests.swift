@@ -151,6 +151,8 @@ import Testing
         ("callto:0612345678", "callto:••••••••78"), ("call 06 12 34 56 78: after 5pm", "call ••••••••78: after 5pm"),
         ("hotel:0612345678", "hotel:••••••••78"),
         // Two national numbers apart by a space; India's mobile after its trunk 0.
+        ("phone+14155550404", "phone+1••••••••04"), ("sms+447700900123", "sms+4•••••••••23"),
+        ("user_tel+14155550404", "user_tel+1••••••••04"),
         ("0612345678 0698765432", "••••••••78 ••••••••32"), ("call 098765 43210", "call •••••••••10"),
         ("call +14155550123now", "call +1••••••••23now"),
     ])

@@ -65,3 +65,19 @@ import Testing
         #expect(RuleDuration(text) == nil)
     }
 }
+
+/// The gap `explain` shows between two evidence events.
+@Suite struct EvidenceGapTests {
+    @Test(arguments: [
+        ("2026-01-01T00:00:00Z", "2026-01-04T04:00:00Z", "3d 4h"),
+        ("2026-01-01T10:00:00.900Z", "2026-01-01T10:00:01.100Z", "0s"),
+        ("2026-01-01T00:00:00Z", "2026-01-01T00:12:05Z", "12m 5s"),
+        // More than 292 years apart: counted in nanoseconds, the gap saturated at 106751d 23h.
+        ("0001-01-01T00:00:00Z", "9999-12-31T23:59:59Z", "3652058d 23h"),
+    ])
+    func aGapIsShownInItsTwoLargestUnits(start: String, end: String, shown: String) throws {
+        let from = try #require(Timestamp(rfc3339: start))
+        let to = try #require(Timestamp(rfc3339: end))
+        #expect(FindingExplanation.duration(from: from, to: to) == shown)
+    }
+}

@@ -71,6 +71,18 @@ extension PIIMasker {
         return wordsNamePhoneNumber(words) ? .label : nil
     }
 
+    /// Whether the word right before `start` (letters, digits, `_` and `-`) names a phone number
+    /// (`phone+14155550404`, `sms+44…`).
+    static func wordBeforeNamesPhoneNumber(_ scalars: [Unicode.Scalar], at start: Int) -> Bool {
+        var index = start
+        while index > 0, start - index < longestLabel,
+            isASCIIAlphanumeric(scalars[index - 1]) || "_-".unicodeScalars.contains(scalars[index - 1])
+        {
+            index -= 1
+        }
+        return index < start && namesPhoneNumber(String(String.UnicodeScalarView(scalars[index..<start])))
+    }
+
     /// Whether a field's name says its value is a phone number (`phone`, `mobile`,
     /// `contact_phone`, `phoneNumber`, `msisdn`, `phone_e164`), as a label before a number does.
     static func namesPhoneNumber(_ field: String) -> Bool {

@@ -365,7 +365,12 @@ public struct PIIMasker: Sendable {
             let before = scalars[start - 1]
             // After a letter, a `+` and digits are part of a word: a version's build
             // (`1.0.0-beta+20130313144700`), an id (`tenant+123456789`), a query (`q=a+1234567890`).
-            if isASCIIAlphanumeric(before) || before.properties.isAlphabetic || "+•".unicodeScalars.contains(before) { return nil }
+            // But a number joined by its `+` to a word that names one is one (`phone+14155550404`).
+            if isASCIIAlphanumeric(before) || before.properties.isAlphabetic || "+•".unicodeScalars.contains(before),
+                !(first == "+" && wordBeforeNamesPhoneNumber(scalars, at: start))
+            {
+                return nil
+            }
             // An E.164 number may follow an id's `_` (`phone_+14155550100`); other digits after
             // one are the id's.
             if before == "_" && compactInternationalNumberEnd(in: scalars, plusAt: start) == nil { return nil }

@@ -37,7 +37,7 @@ public enum FindingExplanation {
                 let time = Timestamp(rfc3339: item.time)
                 var gap = ""
                 if let previous, let time, previous <= time {
-                    gap = " (+\(Self.duration(Int64(clamping: previous.distance(to: time)))))"
+                    gap = " (+\(Self.duration(from: previous, to: time)))"
                 }
                 previous = time ?? previous
                 lines.append(
@@ -75,9 +75,10 @@ public enum FindingExplanation {
         }
     }
 
-    /// `3d 4h`, `12m 5s`: the gap between two evidence events.
-    static func duration(_ nanoseconds: Int64) -> String {
-        var seconds = nanoseconds / Timestamp.nanosecondsPerSecond
+    /// `3d 4h`, `12m 5s`: the gap between two evidence events, in whole seconds (counted in
+    /// seconds: in nanoseconds, events more than 292 years apart showed 106751d 23h).
+    static func duration(from start: Timestamp, to end: Timestamp) -> String {
+        var seconds = end.seconds - start.seconds - (end.nanosecondOfSecond < start.nanosecondOfSecond ? 1 : 0)
         let days = seconds / 86_400
         seconds %= 86_400
         let parts = [(days, "d"), (seconds / 3600, "h"), (seconds / 60 % 60, "m"), (seconds % 60, "s")].filter { $0.0 > 0 }
