@@ -365,22 +365,7 @@ struct CheckCommand: ParsableCommand {
                     title: reporting.title, reviewer: reporting.reviewer, date: reporting.date, parallelism: options.parallelism),
                 to: parts[1], format: parts[0])
         }
-        // In GitHub Actions the annotations come with a Markdown summary for the job page.
-        if format == "github" || reporting.extraReports.contains(where: { $0.hasPrefix("github=") }),
-            let summaryPath = ProcessInfo.processInfo.environment["GITHUB_STEP_SUMMARY"], !summaryPath.isEmpty,
-            let handle = FileHandle(forWritingAtPath: summaryPath)
-        {
-            defer { try? handle.close() }
-            do {
-                try handle.seekToEnd()
-                try handle.write(contentsOf: Data(GitHubReporter().stepSummary(report).utf8))
-            } catch {
-                StandardError.write(
-                    "\(StandardError.escaped(summaryPath)): error: cannot append the step summary (GITHUB_STEP_SUMMARY): \(error.localizedDescription)"
-                )
-                throw ExitCode(ExitStatus.invalidInput)
-            }
-        }
+        try reporting.appendStepSummary(of: report, format: format)
         ReportOutputOptions.warnOfExpiredSuppressions(in: report)
         let threshold = reporting.failOn == "never" ? nil : Severity(rawValue: reporting.failOn)
         if report.fails(at: threshold) { throw ExitCode(ExitStatus.findings) }

@@ -210,6 +210,7 @@ struct MergeCommand: ParsableCommand {
                 "relaylint: merged \(Plural.counted(partials.count, "partition")) into \(identifier) report \(StandardError.escaped(path)) (\(Plural.counted(report.summary.findings, "finding")))"
             )
         }
+        try reporting.appendStepSummary(of: report, format: format)
         ReportOutputOptions.warnOfExpiredSuppressions(in: report)
         if report.fails(at: reporting.failOn == "never" ? nil : Severity(rawValue: reporting.failOn)) {
             throw ExitCode(ExitStatus.findings)

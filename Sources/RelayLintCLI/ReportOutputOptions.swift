@@ -43,6 +43,26 @@ struct ReportOutputOptions: ParsableArguments {
         rules.files.map { ("the rule file", $0.path) } + mappings.map { ("the mapping file", $0.location.file) }
     }
 
+    /// In GitHub Actions the annotations come with a Markdown summary for the job page: appended
+    /// to `$GITHUB_STEP_SUMMARY` when a GitHub report is written, by `check` and by `merge` alike
+    /// (a merge's report is one run's).
+    func appendStepSummary(of report: LintReport, format: String) throws {
+        guard format == "github" || extraReports.contains(where: { $0.hasPrefix("github=") }),
+            let summaryPath = ProcessInfo.processInfo.environment["GITHUB_STEP_SUMMARY"], !summaryPath.isEmpty,
+            let handle = FileHandle(forWritingAtPath: summaryPath)
+        else { return }
+        defer { try? handle.close() }
+        do {
+            try handle.seekToEnd()
+            try handle.write(contentsOf: Data(GitHubReporter().stepSummary(report).utf8))
+        } catch {
+            StandardError.write(
+                "\(StandardError.escaped(summaryPath)): error: cannot append the step summary (GITHUB_STEP_SUMMARY): \(error.localizedDescription)"
+            )
+            throw ExitCode(ExitStatus.invalidInput)
+        }
+    }
+
     /// Tells on standard error of each suppression past its expiry date, for `check` and `merge`
     /// alike: it fails no run, but it wants renewing or removing.
     static func warnOfExpiredSuppressions(in report: LintReport) {

@@ -90,6 +90,27 @@ import Testing
         #expect(html.stdout == (try Self.single(accounts: accounts, events: events, format: "html")).stdout)
     }
 
+    /// A merge's GitHub report comes with the job page's summary, as one run's does: merge
+    /// appended none to `$GITHUB_STEP_SUMMARY`.
+    @Test func aMergedGitHubReportAppendsTheStepSummaryOneRunDoes() throws {
+        let accounts = Fixtures.path("Examples/accounts.json")
+        let events = Fixtures.path("Examples/events.jsonl")
+        let folder = try Fixtures.temporaryDirectory()
+        let single = folder.appendingPathComponent("single.md")
+        let merged = folder.appendingPathComponent("merged.md")
+        for file in [single, merged] { try Data().write(to: file) }
+        _ = try CommandRunner.run(
+            ["check"] + Self.options + ["--as-of", "2026-07-01", "--accounts", accounts, "--events", events, "--format", "github"],
+            environment: ["GITHUB_STEP_SUMMARY": single.path])
+        let (paths, split) = try Self.partials(count: 2, accounts: accounts, events: events)
+        _ = try CommandRunner.run(
+            ["merge"] + Self.options + paths + ["--sources", split.appendingPathComponent("sources.json").path, "--format", "github"],
+            environment: ["GITHUB_STEP_SUMMARY": merged.path])
+        let expected = try String(contentsOf: single, encoding: .utf8)
+        #expect(!expected.isEmpty)
+        #expect(try String(contentsOf: merged, encoding: .utf8) == expected)
+    }
+
     @Test(arguments: [1, 2, 3, 7])
     func splitPartitionsAndMergeEqualTheSingleRunWithWindowsOpenAtTheEnd(count: Int) throws {
         let (accounts, events) = try Self.generatedData(in: try Fixtures.temporaryDirectory())
