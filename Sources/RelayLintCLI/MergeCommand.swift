@@ -179,7 +179,8 @@ struct MergeCommand: ParsableCommand {
             let sources = try sources.map { path throws(DiagnosticsError) in try readSources(path) }
             let evaluation = try PartitionMerger.merge(
                 partials, sources: sources, settings: PartitionSettings(request),
-                rules: Set(ruleSet.rules.map(\.id)), appRules: Set(ruleSet.rules.filter { $0.scope == .app }.map(\.id)),
+                rules: Dictionary(ruleSet.rules.map { ($0.id, $0.severity) }, uniquingKeysWith: { first, _ in first }),
+                appRules: Set(ruleSet.rules.filter { $0.scope == .app }.map(\.id)),
                 toolVersion: request.toolVersion)
             report = try Linter.report(merging: evaluation, request: request)
         } catch {

@@ -210,6 +210,53 @@ import Testing
         #expect(merged.stderr.contains("run it again with --data-end"))
     }
 
+    /// A partial that contradicts itself is refused, naming it: a finding held twice, a finding
+    /// of another severity than its rule's, invalid records counted in a run that stops at the
+    /// first one. Each was merged as it was, into a report of wrong counts.
+    @Test func mergeRefusesAPartialThatContradictsItself() throws {
+        let accounts = Fixtures.path("Examples/accounts.json")
+        let events = Fixtures.path("Examples/events.jsonl")
+        let (paths, folder) = try Self.partials(count: 2, accounts: accounts, events: events)
+        let original = try Data(contentsOf: URL(fileURLWithPath: paths[0]))
+        let edits: [(String, (inout [String: Any]) -> Void)] = [
+            (
+                "twice",
+                { evaluation in
+                    var findings = evaluation["findings"] as! [Any]
+                    findings.append(findings[0])
+                    evaluation["findings"] = findings
+                }
+            ),
+            (
+                "where this merge's rule is of severity error",
+                { evaluation in
+                    var findings = evaluation["findings"] as! [[String: Any]]
+                    let index = findings.firstIndex { $0["severity"] as? String == "error" }!
+                    findings[index]["severity"] = "note"
+                    evaluation["findings"] = findings
+                }
+            ),
+            (
+                "of a run without --skip-invalid",
+                { evaluation in
+                    var inputs = evaluation["inputs"] as! [[String: Any]]
+                    inputs[0]["invalid"] = 5
+                    evaluation["inputs"] = inputs
+                }
+            ),
+        ]
+        for (message, edit) in edits {
+            var partial = try JSONSerialization.jsonObject(with: original) as! [String: Any]
+            var evaluation = partial["evaluation"] as! [String: Any]
+            edit(&evaluation)
+            partial["evaluation"] = evaluation
+            try JSONSerialization.data(withJSONObject: partial).write(to: URL(fileURLWithPath: paths[0]))
+            let merged = try Self.merge(paths, folder: folder)
+            #expect(merged.status == 2, "\(message): \(merged.stderr)")
+            #expect(merged.stderr.contains("\(paths[0]): error: ") && merged.stderr.contains(message), "\(merged.stderr)")
+        }
+    }
+
     @Test func mergeRefusesMissingRepeatedMixedTruncatedAndOtherOptions() throws {
         let accounts = Fixtures.path("Examples/accounts.json")
         let events = Fixtures.path("Examples/events.jsonl")

@@ -144,12 +144,13 @@ public enum PartitionMerger {
     /// What the messages quote of the partials is masked, as in `read(path:data:)`.
     /// - Parameters:
     ///   - settings: the merge's own settings, which must be the partitions'.
-    ///   - rules: the ids of every rule run: a finding of another rule is not one a partition wrote.
+    ///   - rules: every rule run, by id, with its severity: a finding of another rule, or of
+    ///     another severity, is not one a partition wrote.
     ///   - appRules: the ids of the app rules run, whose findings name an app and belong to no
     ///     partition; every other finding must be of a subject of its partial's partition.
     ///   - toolVersion: the merge's version, which must be the partitions'.
     public static func merge(
-        _ partials: [(path: String, report: PartitionReport)], sources: Sources?, settings: PartitionSettings, rules: Set<String>,
+        _ partials: [(path: String, report: PartitionReport)], sources: Sources?, settings: PartitionSettings, rules: [String: Severity],
         appRules: Set<String>, toolVersion: String
     ) throws(DiagnosticsError) -> PartialEvaluation {
         do {
@@ -161,7 +162,7 @@ public enum PartitionMerger {
     }
 
     private static func adding(
-        _ partials: [(path: String, report: PartitionReport)], sources: Sources?, settings: PartitionSettings, rules: Set<String>,
+        _ partials: [(path: String, report: PartitionReport)], sources: Sources?, settings: PartitionSettings, rules: [String: Severity],
         appRules: Set<String>, toolVersion: String
     ) throws(DiagnosticsError) -> PartialEvaluation {
         guard let first = partials.first else {
@@ -176,7 +177,7 @@ public enum PartitionMerger {
             } else if let difference = report.settings.difference(from: settings) {
                 problems.append(Diagnostic(.error, "was checked with other options than this merge's: \(difference)", at: at))
             }
-            if let unknown = report.unknownRuleProblem(rules: rules) { problems.append(Diagnostic(.error, unknown, at: at)) }
+            if let unknown = report.unknownRuleProblem(severities: rules) { problems.append(Diagnostic(.error, unknown, at: at)) }
             if let foreign = report.foreignSubjectProblem(appRules: appRules) { problems.append(Diagnostic(.error, foreign, at: at)) }
             let shape = { (evaluation: PartialEvaluation) in
                 [evaluation.tallies.count, evaluation.appMatches.count, evaluation.appMatchCounts.count]

@@ -26,6 +26,21 @@ extension PartitionReport {
         if let day = evaluation.eventsPerDay.first(where: { !PartitionReport.days.contains($0.day) }) {
             problems.append("holds a count of events for day \(day.day) after 1970, outside years 1 to 9999")
         }
+        let violated = evaluation.tallies.reduce(0) { $0 &+ $1.violated }
+        if evaluation.findings.count > violated {
+            problems.append(
+                "holds \(Plural.counted(evaluation.findings.count, "finding")) where its tallies count \(Plural.counted(violated, "violated check")): "
+                    + "each finding is one violated check")
+        }
+        var fingerprints: Set<String> = []
+        if let repeated = evaluation.findings.first(where: { !fingerprints.insert($0.fingerprint).inserted }) {
+            problems.append("holds the finding with fingerprint \(repeated.fingerprint) twice: a run reports each finding once")
+        }
+        if !settings.skipInvalid, let input = evaluation.inputs.first(where: { $0.invalid > 0 }) {
+            problems.append(
+                "counts \(input.invalid) invalid records in \(input.path) of a run without --skip-invalid, which stops at the first one"
+            )
+        }
         if evaluation.appMatchCounts.count != evaluation.appMatches.count {
             problems.append(
                 "holds match counts for \(evaluation.appMatchCounts.count) app matchers and earliest matches for \(evaluation.appMatches.count)"
@@ -93,10 +108,20 @@ extension PartitionReport {
     /// sees the whole message again, does not take the path before it for an address's name.
     static func quoted(_ key: String) -> String { "'\(PIIMasker().mask(key))'" }
 
-    /// A finding of a rule the merge does not run: no partition of this run wrote it.
-    func unknownRuleProblem(rules: Set<String>) -> String? {
-        guard let finding = evaluation.findings.first(where: { !rules.contains($0.rule) }) else { return nil }
-        return "holds a finding of rule '\(finding.rule)', which is not among the rules this merge runs"
+    /// A finding of a rule the merge does not run (no partition of this run wrote it), or of
+    /// another severity than the rule's: the partition runs had the merge's rules and
+    /// configuration, so a finding of an error rule is an error.
+    func unknownRuleProblem(severities: [String: Severity]) -> String? {
+        for finding in evaluation.findings {
+            guard let severity = severities[finding.rule] else {
+                return "holds a finding of rule '\(finding.rule)', which is not among the rules this merge runs"
+            }
+            if finding.severity != severity {
+                return
+                    "holds a finding of rule '\(finding.rule)' as \(finding.severity.rawValue), where this merge's rule is of severity \(severity.rawValue)"
+            }
+        }
+        return nil
     }
 
     /// A finding of a subject of another partition: the merge would count it twice, where `check
