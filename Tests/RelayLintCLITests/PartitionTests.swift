@@ -257,6 +257,46 @@ import Testing
         }
     }
 
+    /// The sources `split` wrote are read strictly: JSON that is not (a trailing comma, at its
+    /// line and column), a hash that is none, a kind that is none, a data end other than the
+    /// partitions' own. Each was taken, and a made-up hash was printed as the input's.
+    @Test func mergeRefusesSourcesThatAreNotSplits() throws {
+        let accounts = Fixtures.path("Examples/accounts.json")
+        let events = Fixtures.path("Examples/events.jsonl")
+        let (paths, folder) = try Self.partials(count: 2, accounts: accounts, events: events)
+        let sources = folder.appendingPathComponent("sources.json")
+        let original = try JSONSerialization.jsonObject(with: Data(contentsOf: sources)) as! [String: Any]
+        func edited(_ edit: (inout [String: Any]) -> Void) throws -> String {
+            var copy = original
+            edit(&copy)
+            return String(decoding: try JSONSerialization.data(withJSONObject: copy), as: UTF8.self)
+        }
+        let cases: [(String, String)] = [
+            ("{\"partitions\": 2,\n \"inputs\": [],\n}\n", "sources.json:3:1: error: "),
+            (
+                try edited { sources in
+                    var inputs = sources["inputs"] as! [[String: Any]]
+                    inputs[0]["sha256"] = "not-a-hash"
+                    sources["inputs"] = inputs
+                }, "'inputs[0].sha256' must be a SHA-256"
+            ),
+            (
+                try edited { sources in
+                    var inputs = sources["inputs"] as! [[String: Any]]
+                    inputs[0]["kind"] = "event"
+                    sources["inputs"] = inputs
+                }, "'inputs[0].kind' must be events or accounts, found 'event'"
+            ),
+            (try edited { $0["dataEnd"] = "2020-01-01T00:00:00Z" }, "where the sources say the data ends at 2020-01-01T00:00:00Z"),
+        ]
+        for (text, message) in cases {
+            try Data(text.utf8).write(to: sources)
+            let merged = try Self.merge(paths, folder: folder)
+            #expect(merged.status == 2, "\(message): \(merged.stderr)")
+            #expect(merged.stderr.contains(message), "\(merged.stderr)")
+        }
+    }
+
     @Test func mergeRefusesMissingRepeatedMixedTruncatedAndOtherOptions() throws {
         let accounts = Fixtures.path("Examples/accounts.json")
         let events = Fixtures.path("Examples/events.jsonl")

@@ -128,15 +128,48 @@ public enum PartitionMerger {
     /// Reads `sources.json` as `relaylint split` writes it; what is wrong with it, in a few
     /// words, otherwise.
     public static func readSources(_ data: Data, path: String) throws(DiagnosticsError) -> Sources {
+        func refusal(_ reason: String, line: Int = 0, column: Int? = nil) -> DiagnosticsError {
+            DiagnosticsError([
+                Diagnostic(
+                    .error, "not the sources.json of `relaylint split`: \(reason)",
+                    at: SourceLocation(file: path, line: line, column: column))
+            ])
+        }
+        // JSON as `split` writes it, read strictly first: Foundation's decoder took a trailing
+        // comma, and named no line for a syntax error.
+        let parsed: Result<JSONValue, JSONParser.SyntaxError> = data.withUnsafeBytes { raw in
+            let bytes = raw.bindMemory(to: UInt8.self)
+            return Result { () throws(JSONParser.SyntaxError) in try JSONParser.parseDocument(bytes) }
+        }
+        if case .failure(let error) = parsed {
+            let (line, column) = data.withUnsafeBytes { FileBytes.lineAndColumn(of: error.offset, in: $0.bindMemory(to: UInt8.self)) }
+            throw refusal("it is not JSON: \(error.reason)", line: line, column: column)
+        }
+        let kinds = [InputKind.events, .accounts].map(\.rawValue)
+        if case .success(.object(let members)) = parsed, case .array(let inputs)? = members["inputs"] {
+            for (index, input) in inputs.enumerated() {
+                guard case .object(let fields) = input else { continue }
+                if case .string(let kind)? = fields["kind"], !kinds.contains(kind) {
+                    throw refusal("'inputs[\(index)].kind' must be \(kinds.joined(separator: " or ")), found '\(PIIMasker().mask(kind))'")
+                }
+                if case .string(let hash)? = fields["sha256"], !isSHA256(hash) {
+                    throw refusal(
+                        "'inputs[\(index)].sha256' must be a SHA-256 (64 lowercase hexadecimal digits), found '\(PIIMasker().mask(hash).shortened())'"
+                    )
+                }
+            }
+        }
         do {
             return try JSONDecoder().decode(Sources.self, from: data)
         } catch {
-            throw DiagnosticsError([
-                Diagnostic(
-                    .error, "not the sources.json of `relaylint split`: \(JSONReportDocument.reason(error))", at: SourceLocation(file: path)
-                )
-            ])
+            throw refusal(JSONReportDocument.reason(error))
         }
+    }
+
+    /// Whether `text` is a SHA-256 as relaylint writes one: 64 lowercase hexadecimal digits.
+    private static func isSHA256(_ text: String) -> Bool {
+        text.utf8.count == 64
+            && text.utf8.allSatisfy { ("0"..."9").contains(Unicode.Scalar($0)) || ("a"..."f").contains(Unicode.Scalar($0)) }
     }
 
     /// Merges the partials, checking that they are every partition of one run.
@@ -190,7 +223,14 @@ public enum PartitionMerger {
                             + "\(first.path) for \(first.report.evaluation.tallies.count) and \(first.report.evaluation.appMatches.count)",
                         at: at))
             }
-            if report.dataEnd != first.report.dataEnd {
+            // A partition run without --data-end is told apart below, with what to run again.
+            if let sources, report.dataEnd != nil, report.dataEnd != sources.dataEnd {
+                problems.append(
+                    Diagnostic(
+                        .error,
+                        "was checked with --data-end \(report.dataEnd.map(\.description) ?? "(none)"), "
+                            + "where the sources say the data ends at \(sources.dataEnd.map(\.description) ?? "(none)")", at: at))
+            } else if report.dataEnd != first.report.dataEnd {
                 problems.append(
                     Diagnostic(
                         .error,
