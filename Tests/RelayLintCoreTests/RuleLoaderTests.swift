@@ -258,6 +258,24 @@ import Testing
         #expect(found.first?.message == "YAML aliases are not supported (*a0); write the value out")
     }
 
+    /// A rule or mapping path the configuration names that does not exist is told at the line
+    /// and column that names it: told at the path alone, it did not say which file to mend.
+    @Test func aConfiguredPathThatDoesNotExistIsToldWhereItIsWritten() throws {
+        let folder = try Fixtures.temporaryDirectory()
+        try FileManager.default.createDirectory(at: folder.appendingPathComponent("rules"), withIntermediateDirectories: true)
+        let path = folder.appendingPathComponent(".relaylint.yml").path
+        try Data("rule_paths: [rules, rulez]\nmappings:\n  - mappings/backend.yml\n".utf8).write(to: URL(fileURLWithPath: path))
+        #expect {
+            _ = try ConfigurationLoader.load(path: path)
+        } throws: { error in
+            let found = ((error as? DiagnosticsError)?.diagnostics ?? []).map {
+                "\($0.location.line):\($0.location.column ?? 0) \($0.message)"
+            }
+            return found.count == 2 && found[0].hasPrefix("1:21 'rule_paths' names 'rulez', which does not exist")
+                && found[1].hasPrefix("3:5 'mappings' names 'mappings/backend.yml', which does not exist")
+        }
+    }
+
     @Test func aConfigurationAndAManifestRefuseAliasesToo() throws {
         let marked = Self.bomb()
         for name in [".relaylint.yml", "manifest.yml"] {

@@ -16,14 +16,25 @@ public enum ConfigurationLoader {
             throw DiagnosticsError(reader.diagnostics)
         }
         let base = (path as NSString).deletingLastPathComponent
-        if let node = map["rule_paths"]?.value, let paths = reader.strings(node, what: "'rule_paths'") {
-            configuration.rulePaths = paths.map { $0.hasPrefix("/") || base.isEmpty ? $0 : (base as NSString).appendingPathComponent($0) }
-        }
-        if let node = map["mappings"]?.value, let paths = reader.strings(node, what: "'mappings'") {
-            configuration.mappingPaths = paths.map {
-                $0.hasPrefix("/") || base.isEmpty ? $0 : (base as NSString).appendingPathComponent($0)
+        /// The paths a key lists, relative ones read from the configuration's folder; one that
+        /// names nothing is told where the configuration names it (told at the path alone, it
+        /// did not say which file to mend).
+        func paths(_ key: String) -> [String]? {
+            guard let node = map[key]?.value, let paths = reader.strings(node, what: "'\(key)'") else { return nil }
+            let items: [YAMLTree] = if case .sequence(let items) = node.content { items } else { [node] }
+            let resolved = paths.map { $0.hasPrefix("/") || base.isEmpty ? $0 : (base as NSString).appendingPathComponent($0) }
+            for (index, path) in resolved.enumerated() where !FileManager.default.fileExists(atPath: path) {
+                let written = PIIMasker().mask(paths[index])
+                reader.report(
+                    "'\(key)' names '\(written)', which does not exist"
+                        + (written == path || base.isEmpty
+                            ? "" : " (read as '\(PIIMasker().mask(path))', from the configuration's folder)"),
+                    at: index < items.count ? items[index].location : node.location)
             }
+            return resolved
         }
+        if let rulePaths = paths("rule_paths") { configuration.rulePaths = rulePaths }
+        if let mappingPaths = paths("mappings") { configuration.mappingPaths = mappingPaths }
         if let node = map["builtin_rules"]?.value, let flag = reader.bool(node, what: "'builtin_rules'") {
             configuration.includesBuiltInRules = flag
         }
