@@ -196,7 +196,7 @@ import Testing
         #expect {
             try FindingExplanation.text(fingerprint: "x", reportPath: path)
         } throws: { error in
-            (error as? DiagnosticsError)?.diagnostics.first?.message.hasSuffix("'findings[1].rule' is not of the report's kind") == true
+            (error as? DiagnosticsError)?.diagnostics.first?.message.contains("'findings[1].rule' must be a string") == true
         }
     }
 }

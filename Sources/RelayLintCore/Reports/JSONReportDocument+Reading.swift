@@ -79,6 +79,17 @@ extension JSONReportDocument {
 
     /// What a decoding error says, in a few words: the member missing or of the wrong kind, and
     /// where (`findings[3].rule`).
+    /// What a member of `type` is, in a report's words: "a string", "a number".
+    private static func kind(_ type: Any.Type) -> String {
+        let name = String(describing: type)
+        if name.hasPrefix("String") { return "a string" }
+        if name.hasPrefix("Int") || name.hasPrefix("UInt") || name.hasPrefix("Double") { return "a number" }
+        if name.hasPrefix("Bool") { return "true or false" }
+        if name.hasPrefix("Array") { return "a list" }
+        if name.hasPrefix("Dictionary") { return "an object" }
+        return "of the report's kind"
+    }
+
     static func reason(_ error: any Error) -> String {
         guard let error = error as? DecodingError else { return "it cannot be read" }
         func place(_ context: DecodingError.Context, _ last: (any CodingKey)? = nil) -> String {
@@ -88,7 +99,8 @@ extension JSONReportDocument {
         }
         switch error {
         case .keyNotFound(let key, let context): return "'\(place(context, key))' is missing"
-        case .typeMismatch(_, let context), .valueNotFound(_, let context): return "'\(place(context))' is not of the report's kind"
+        case .typeMismatch(let type, let context): return "'\(place(context))' must be \(kind(type))"
+        case .valueNotFound(let type, let context): return "'\(place(context))' must be \(kind(type)), not null"
         case .dataCorrupted(let context): return context.codingPath.isEmpty ? "it is not JSON" : "'\(place(context))' is invalid"
         @unknown default: return "it cannot be read"
         }
