@@ -83,6 +83,35 @@ import Testing
         #expect(markdown.contains("shown unmasked (--show-pii)"))
     }
 
+    /// A rule's trigger, requirement and parameters are masked as its findings' `expected` is: a
+    /// parameter may list people's addresses, shown whole beside the masked finding.
+    @Test func aRulesRequirementAndParametersAreMaskedAsItsFindingsAre() throws {
+        let rule = """
+            id: vip-mail
+            severity: error
+            params: {vips: [vip.customer@gmail.com, "+14155550251"]}
+            when: {type: email.sent, where: {to: boss.person@gmail.com}}
+            require:
+              preceded_by: {type: consent.granted, where: {to: {in: $params.vips}}}
+            message: "{event.id}"
+            """
+        let rules = try RuleSet.load(paths: [try Fixtures.temporaryFile(named: "vip.yml", contents: rule)])
+        let log = try Fixtures.temporaryFile(
+            named: "mail.jsonl",
+            contents: #"{"id":"m1","time":"2026-01-01T00:00:00Z","subject":"u1","type":"email.sent","to":"boss.person@gmail.com"}"# + "\n")
+        for showPII in [false, true] {
+            let report = try Linter.run(LintRequest(eventPaths: [log], rules: rules, showPII: showPII, parallelism: 1))
+            // Markdown breaks a shown address's autolink with an invisible character.
+            let markdown = reporter.render(report, options: ReportOptions()).replacingOccurrences(of: "&#8203;", with: "")
+            for text in [markdown, HTMLReporter().render(report, options: ReportOptions())] {
+                for address in ["vip.customer@gmail.com", "boss.person@gmail.com", "+14155550251"] {
+                    #expect(text.contains(address) == showPII, "\(address), --show-pii \(showPII)")
+                }
+                if !showPII { #expect(text.contains("v•••@gmail.com") && text.contains("b•••@gmail.com")) }
+            }
+        }
+    }
+
     // MARK: Content
 
     @Test func showsTheSameContentAsTheHTMLReport() throws {

@@ -226,11 +226,11 @@ struct AuditReportContent {
     // MARK: Rule texts
 
     /// What makes the rule look at an event or an app.
-    static func appliesTo(_ rule: Rule) -> String {
+    func appliesTo(_ rule: Rule) -> String {
         switch rule.scope {
         case .subject:
-            if let account = rule.accountTrigger { return "each exported account where " + account.summary }
-            return rule.trigger?.summary ?? "any event"
+            if let account = rule.accountTrigger { return masker.mask("each exported account where " + account.summary) }
+            return masker.mask(rule.trigger?.summary ?? "any event")
         case .app:
             var text = "every app"
             if let creates = rule.appCondition?.createsAccounts { text += creates ? " that creates accounts" : " that creates no accounts" }
@@ -238,13 +238,19 @@ struct AuditReportContent {
         }
     }
 
-    static func requirement(_ rule: Rule) -> String { RuleExplanation.summary(of: rule.requirement) }
+    func requirement(_ rule: Rule) -> String { masker.mask(RuleExplanation.summary(of: rule.requirement)) }
 
     /// `window: 14d (default 30d)`, `stores: [firestore]`: the values the run used.
-    static func parameter(_ parameter: Rule.Parameter) -> String {
-        parameter.name + ": " + parameter.value.displayText
-            + (parameter.value == parameter.defaultValue ? "" : " (default " + parameter.defaultValue.displayText + ")")
+    func parameter(_ parameter: Rule.Parameter) -> String {
+        masker.mask(
+            parameter.name + ": " + parameter.value.displayText
+                + (parameter.value == parameter.defaultValue ? "" : " (default " + parameter.defaultValue.displayText + ")"))
     }
+
+    /// What a rule's requirement and parameters show is masked as a finding's `expected` is: a
+    /// parameter set in the configuration may list addresses (the masked finding beside its
+    /// rule's unmasked requirement showed them).
+    private var masker: PIIMasker { PIIMasker(isEnabled: !report.showsPII) }
 
     /// What a finding without a firing event is about.
     static func noEvent(_ rule: Rule?) -> String {

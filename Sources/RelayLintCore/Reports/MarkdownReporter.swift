@@ -185,10 +185,10 @@ public struct MarkdownReporter: Reporter {
         ]
         if !rule.description.isEmpty { lines += ["**What it checks:** " + escaped(trimmed(rule.description)), ""] }
         if !rule.rationale.isEmpty { lines += ["**Why:** " + escaped(trimmed(rule.rationale)), ""] }
-        lines += ["**" + (rule.scope == .app ? "Applies to" : "Fires on") + ":** " + escaped(AuditReportContent.appliesTo(rule)), ""]
-        lines += ["**Requires:** " + escaped(AuditReportContent.requirement(rule)), ""]
+        lines += ["**" + (rule.scope == .app ? "Applies to" : "Fires on") + ":** " + escaped(content.appliesTo(rule)), ""]
+        lines += ["**Requires:** " + escaped(content.requirement(rule)), ""]
         if !rule.parameters.isEmpty {
-            lines += ["**Parameters:** " + rule.parameters.map { escaped(AuditReportContent.parameter($0)) }.joined(separator: "; "), ""]
+            lines += ["**Parameters:** " + rule.parameters.map { escaped(content.parameter($0)) }.joined(separator: "; "), ""]
         }
         lines += ["**Controls:** " + (rule.controls.isEmpty ? "none listed" : rule.controls.map(escaped).joined(separator: "; ")), ""]
         if rule.references.isEmpty {

@@ -20,8 +20,8 @@ extension HTMLReport {
                 .tbody(
                     .if(!rule.description.isEmpty, .fact("What it checks", .div(.class("prose"), .escapedText(rule.description)))),
                     .if(!rule.rationale.isEmpty, .fact("Why", .div(.class("prose"), .escapedText(rule.rationale)))),
-                    .fact(rule.scope == .app ? "Applies to" : "Fires on", text: AuditReportContent.appliesTo(rule)),
-                    .fact("Requires", text: AuditReportContent.requirement(rule)),
+                    .fact(rule.scope == .app ? "Applies to" : "Fires on", text: content.appliesTo(rule)),
+                    .fact("Requires", text: content.requirement(rule)),
                     .if(
                         !rule.parameters.isEmpty,
                         .fact(
@@ -29,7 +29,7 @@ extension HTMLReport {
                             .ul(
                                 .group(
                                     rule.parameters.map {
-                                        .li(.code(.escapedText(AuditReportContent.parameter($0))))
+                                        .li(.code(.escapedText(content.parameter($0))))
                                     })))),
                     .fact(
                         "Controls",
