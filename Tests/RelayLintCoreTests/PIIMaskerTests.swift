@@ -148,7 +148,7 @@ import Testing
         // one in groups before a colon.
         ("/v1/users/0612345678/verify", "/v1/users/••••••••78/verify"), ("0612345678/0698765432", "••••••••78/••••••••32"),
         ("phone:0612345678:verified", "phone:••••••••78:verified"), ("Tel.0612345678", "Tel.••••••••78"),
-        ("callto:0612345678", "callto:••••••••78"), ("call 06 12 34 56 78: after 5pm", "call ••••••••78: after 5pm"),
+        ("callto:0612345678", "callto:••••••••78"),
         ("hotel:0612345678", "hotel:••••••••78"),
         // Two national numbers apart by a space; India's mobile after its trunk 0.
         ("phone+14155550404", "phone+1••••••••04"), ("sms+447700900123", "sms+4•••••••••23"),
@@ -187,7 +187,8 @@ import Testing
         // Words that hold a phone label but are not one.
         "iphone=4155550100", "phoneme=4155550100", "phone_count=12345678", "telemetry: 4155550100",
         // A fraction's digits, a version's, a zero-padded id and a run without a trunk 0 in a path.
-        "p=0.0612345678", "v1.0612345678", "012345 67890", "/items/0000000001/", "/users/6123456789/verify", "0612345678_1767225600",
+        "Thu Jan 15 2026 10:30:00 GMT+0000", "15 01 2026 10:30", "p=0.0612345678", "v1.0612345678", "012345 67890", "/items/0000000001/",
+        "/users/6123456789/verify", "0612345678_1767225600",
     ])
     func leavesIdsDatesTimesVersionsAndHashes(value: String) {
         #expect(PIIMasker().mask(value) == value)

@@ -46,7 +46,8 @@ import Testing
 
     /// A `$NAME` no `for_each` declares is an error where it is written, once however many items
     /// the lists have: misspelt, it was the text "$stroe" and the rule fired on every event. A
-    /// nested `for_each`'s name, and text that is no name (`$5`), are no error.
+    /// nested `for_each`'s name, text that is no name (`$5`) and a name far from any declared one
+    /// (`$premium`, a value) are no error.
     @Test func aMisspeltForEachVariableIsAnError() {
         let misspelt = RuleLoader.load(
             text: """
@@ -73,7 +74,7 @@ import Testing
                   check:
                     for_each: [eu, us]
                     as: region
-                    check: {followed_by: {type: data.deleted, where: {store: $store, region: $region, note: $5}}}
+                    check: {followed_by: {type: data.deleted, where: {store: $store, region: $region, note: $5, plan: $premium}}}
                 message: m
                 """, path: "rule.yml", sha256: ""
         ).diagnostics

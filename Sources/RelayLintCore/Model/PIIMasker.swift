@@ -474,9 +474,9 @@ public struct PIIMasker: Sendable {
             let after = scalars[end]
             // An international number may be followed by anything but a letter, a digit or an
             // `@` (`+44 20 7946 0958: delivered`, `…0958_work`); a national one not by `_` or `/`
-            // either, which an id or a path joins to it, nor one run of digits by `:`, as a time's
-            // (`call 06 12 34 56 78: after 5pm` is a number).
-            let joins = first == "+" ? false : after == "_" || after == "/" || (after == ":" && groups.count == 1)
+            // or `:` either, which an id, a path or a time joins to it (`Jan 15 2026 10:30`; a
+            // national number in one run before `:` is read whole above).
+            let joins = first == "+" ? false : after == "_" || after == "/" || after == ":"
             if isASCIIAlphanumeric(after) || after.properties.isAlphabetic || after == "@" || joins { return nil }
         }
         let digits = groups.reduce(0, +)

@@ -485,8 +485,9 @@ struct RuleLoader {
         }
     }
 
-    /// Reports every `$NAME` below a `for_each` body that no `for_each` around it declares: a
-    /// misspelt one (`$stroe`) was taken as the text "$stroe" and the rule fired on every event.
+    /// Reports every `$NAME` below a `for_each` body that no `for_each` around it declares but
+    /// that is close to one that does: a misspelt one (`$stroe`) was taken as the text "$stroe"
+    /// and the rule fired on every event; a name far from any (`$premium`) is a value.
     /// Only names as a `for_each` gives them (a letter, then letters, digits, `_` or `-`) are
     /// read so: `$5` and `$` stay text.
     private mutating func reportUnknownVariables(in tree: YAMLTree, declared: Set<String>) {
@@ -499,7 +500,10 @@ struct RuleLoader {
                 }),
                 !declared.contains(String(name))
             else { return }
-            let hint = SchemaReader.closest(to: String(name), in: declared.sorted()).map { "; did you mean '$\($0)'?" } ?? ""
+            // Only a name close to a declared one is taken for a misspelling: `$premium` may be
+            // a value written so.
+            guard let closest = SchemaReader.closest(to: String(name), in: declared.sorted()) else { return }
+            let hint = "; did you mean '$\(closest)'?"
             reader.report(
                 "unknown variable '$\(name)': a for_each names its items with 'as' (\(declared.sorted().map { "$\($0)" }.joined(separator: ", ")))\(hint)",
                 at: tree.location)
