@@ -150,9 +150,10 @@ import Testing
         ("phone:0612345678:verified", "phone:••••••••78:verified"), ("Tel.0612345678", "Tel.••••••••78"),
         ("callto:0612345678", "callto:••••••••78"),
         ("hotel:0612345678", "hotel:••••••••78"),
-        // Two national numbers apart by a space; India's mobile after its trunk 0.
+        // A number joined by its `+` to a word that names one.
         ("phone+14155550404", "phone+1••••••••04"), ("sms+447700900123", "sms+4•••••••••23"),
         ("user_tel+14155550404", "user_tel+1••••••••04"),
+        // Two national numbers apart by a space; India's mobile after its trunk 0.
         ("0612345678 0698765432", "••••••••78 ••••••••32"), ("call 098765 43210", "call •••••••••10"),
         ("call +14155550123now", "call +1••••••••23now"),
     ])

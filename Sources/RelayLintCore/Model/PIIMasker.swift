@@ -342,11 +342,12 @@ public struct PIIMasker: Sendable {
     /// A number is groups of ASCII digits, each separated by one space, `-` or `.`, perhaps with
     /// a `+` in front and an area code in parentheses, standing alone: neither a letter, a digit
     /// nor a character that joins words into ids (`_-./:@#&=`, but for a `+`) stands right before it, and
-    /// neither a letter, a digit nor `:`, `/` or `_` right after. It is a phone number when it
+    /// neither a letter, a digit nor `:`, `/` or `_` right after (a national number in one run
+    /// excepted, below). It is a phone number when it
     /// has 7 to 15 digits and
     /// - starts with `+` or `00`, or has a parenthesised area code;
     /// - or is one run of 10 or 11 digits starting with `0` (`0612345678`), whole whatever
-    ///   follows but an `_` or an `@`, also after `=`, `/`, `:` or a word's `.`; a longer or
+    ///   follows but a letter, a digit, an `_` or an `@`, also after `=`, `/`, `:` or a word's `.`; a longer or
     ///   shorter run, or one not starting with 0, is an id or a time (`1767225600000`);
     /// - or is split by `-` into groups (at least 7 digits) or by spaces (at least 8), and is
     ///   not a date (`2026-01-15`, `15-01-2026`; `0475 12 34 56` starts with a trunk 0, which no

@@ -9,11 +9,6 @@
 /// always renders as the literal text it is and stays inside its cell or paragraph. Mentions and
 /// bare URLs get `MarkdownEscaping.autolinkBreak`, so a value cannot notify anyone or plant a link.
 enum GitHubMarkdown {
-    /// Characters escaped wherever they stand: the backslash itself first, so an escape of ours
-    /// can never be undone by one from the input; then tables, emphasis, code, HTML and
-    /// autolinks, links, headings, strikethrough, entities and math.
-    static let significant = MarkdownEscaping.significant
-
     /// The value as literal inline text on one line.
     static func escape(_ value: String) -> String {
         var output = ""

@@ -77,8 +77,6 @@ extension JSONReportDocument {
         }
     }
 
-    /// What a decoding error says, in a few words: the member missing or of the wrong kind, and
-    /// where (`findings[3].rule`).
     /// What a member of `type` is, in a report's words: "a string", "a number".
     private static func kind(_ type: Any.Type) -> String {
         let name = String(describing: type)
@@ -90,6 +88,8 @@ extension JSONReportDocument {
         return "of the report's kind"
     }
 
+    /// What a decoding error says, in a few words: the member missing or of the wrong kind, and
+    /// where (`findings[3].rule`).
     static func reason(_ error: any Error) -> String {
         guard let error = error as? DecodingError else { return "it cannot be read" }
         func place(_ context: DecodingError.Context, _ last: (any CodingKey)? = nil) -> String {
