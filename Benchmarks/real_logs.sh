@@ -19,6 +19,9 @@
 # Every extracted column is used (counted or measured): DuckDB's optimizer drops columns a
 # query does not use, and an earlier version of this script, which counted only rows and
 # distinct ids, had DuckDB extract insertId alone.
+#   duckdb-cli-read_json  the same read_json query run by DuckDB's command-line tool (PyPI
+#                duckdb-cli, its binary called directly): a process that starts in a few
+#                milliseconds, the fairest whole-process comparison with relaylint's
 #   *-query-alone      each DuckDB query timed inside Python (perf_counter around execute and
 #                fetchall): its process's wall time includes ~0.1 s of starting Python and
 #                importing duckdb, which the DuckDB command-line tool does not spend, so this is
@@ -43,6 +46,9 @@ SIZES=("$@")
 python3 -c 'import cryptography' 2>/dev/null || python3 -m pip install --quiet cryptography
 python3 "$HERE/duckdb_check.py" --setup-only
 PY="$HERE/.venv/bin/python"
+# DuckDB's command-line tool, pinned as the Python package is (duckdb_check.py)
+"$PY" -c 'import duckdb_cli' 2>/dev/null || "$PY" -m pip install --quiet duckdb-cli==1.5.6
+DUCKDB_CLI="$("$PY" -c 'import duckdb_cli, os; print(os.path.join(os.path.dirname(duckdb_cli.__file__), "duckdb"))')"
 
 measure() { # name, command...: runs the command RUNS times and prints "name seconds peak-MiB"
     # (the median wall time, the largest peak), and a second line "name-query-alone seconds -"
@@ -85,6 +91,12 @@ for subjects in "${SIZES[@]}"; do
         measure wc-l wc -l "$file"
         measure relaylint "$RELAYLINT" check --quiet --fail-on never --events "$file" --format json --output /dev/null
         measure relaylint-reading "$RELAYLINT" check --quiet --fail-on never --events "$file" --format json --output /dev/null $no_rules
+        measure duckdb-cli-read_json "$DUCKDB_CLI" -c "SET threads TO $THREADS; SELECT count(*), count(DISTINCT insertId), count(timestamp), count(p.methodName),
+  count(p.request.localId), count(p.request.idToken), count(p.request.email),
+  count(p.request.deleteProvider), count(p.response.localId), count(p.response.email), count(p.response.providerId),
+  count(p.response.isNewUser), count(p.response.federatedId), count(p.response.phoneNumber),
+  count(json_extract(p.response.rawUserInfo, '\$.is_private_email'))
+  FROM (SELECT insertId, timestamp, jsonPayload AS p FROM read_json('$file', format='newline_delimited', maximum_object_size=16777216))"
         measure duckdb-read_json "$PY" -c "
 import duckdb, time
 con = duckdb.connect(); con.execute('SET threads TO $THREADS')
