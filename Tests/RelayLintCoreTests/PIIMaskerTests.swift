@@ -155,6 +155,8 @@ import Testing
         ("user_tel+14155550404", "user_tel+1••••••••04"),
         // Two national numbers apart by a space; India's mobile after its trunk 0.
         ("0612345678 0698765432", "••••••••78 ••••••••32"), ("call 098765 43210", "call •••••••••10"),
+        // Two in groups apart by a space, each whole: read as one, the first six digits showed.
+        ("06 12 34 56 78 06 98 76 54 32", "••••••••78 ••••••••32"), ("020 7946 0958 020 7946 0959", "•••••••••58 •••••••••59"),
         ("call +14155550123now", "call +1••••••••23now"),
     ])
     func masksAddressesAndNumbersWhereverTheyStand(value: String, masked: String) {

@@ -395,6 +395,8 @@ public struct PIIMasker: Sendable {
             return runEnd
         }
         var groups: [Int] = []
+        // Where each group ends, to cut a run of too many digits back to its first number.
+        var groupEnds: [Int] = []
         var separators: Set<Unicode.Scalar> = []
         var hasParentheses = false
         var index = start
@@ -427,6 +429,7 @@ public struct PIIMasker: Sendable {
             var groupEnd = index
             while groupEnd < scalars.count, isDigit(scalars[groupEnd]) { groupEnd += 1 }
             groups.append(groupEnd - index)
+            groupEnds.append(groupEnd)
             digitCount += groupEnd - index
             end = groupEnd
             index = groupEnd
@@ -451,6 +454,17 @@ public struct PIIMasker: Sendable {
             guard next < scalars.count, isDigit(scalars[next]) || scalars[next] == "(" else { break }
             separators.insert(separator)
             index = next
+        }
+        // Two national numbers in groups, apart by a space (`06 12 34 56 78 06 98 76 54 32`),
+        // read on as one: too many digits for any, so the scan from the second group on found
+        // the rest and the first six digits were shown. Cut at the first number's end: the
+        // groups after a trunk 0 that hold 10 or 11 digits.
+        if digitCount > 15, first == "0", !hasParentheses, separators == [" "],
+            let count = groups.indices.first(where: { (10...11).contains(groups[...$0].reduce(0, +)) }),
+            groups[...count].allSatisfy({ $0 >= 2 })
+        {
+            groups.removeSubrange((count + 1)...)
+            end = groupEnds[count]
         }
         // An extension after an international number (`+14155550188x12`, `ext. 12`) is part of
         // it: masked with it, where the letter after the digits made it no number at all.
