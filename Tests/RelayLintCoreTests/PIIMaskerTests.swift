@@ -152,6 +152,7 @@ import Testing
         ("hotel:0612345678", "hotel:••••••••78"),
         // A number joined by its `+` to a word that names one.
         ("phone+14155550404", "phone+1••••••••04"), ("sms+447700900123", "sms+4•••••••••23"),
+        ("телефон+79123456789", "телефон+7••••••••89"), ("電話+81312345678", "電話+8••••••••78"),
         ("user_tel+14155550404", "user_tel+1••••••••04"),
         // Two national numbers apart by a space; India's mobile after its trunk 0.
         ("0612345678 0698765432", "••••••••78 ••••••••32"), ("call 098765 43210", "call •••••••••10"),

@@ -56,12 +56,11 @@ extension PIIMasker {
         }
         if index > 0, scalars[index - 1] == "." { index -= 1 }
         let labelEnd = index
-        // Letters of any script, digits (`phone_e164`), `_`, `-`, and single spaces between words.
-        let isWord = { (scalar: Unicode.Scalar) in isASCIIAlphanumeric(scalar) || (!scalar.isASCII && isLetter(scalar)) }
+        // Words (`isLabelWord`), `_`, `-`, and single spaces between words.
         while index > 0, labelEnd - index < longestLabel {
             let scalar = scalars[index - 1]
-            let joinsWords = scalar == " " && index >= 2 && isWord(scalars[index - 2])
-            guard isWord(scalar) || scalar == "_" || scalar == "-" || joinsWords else { break }
+            let joinsWords = scalar == " " && index >= 2 && isLabelWord(scalars[index - 2])
+            guard isLabelWord(scalar) || scalar == "_" || scalar == "-" || joinsWords else { break }
             index -= 1
         }
         var words = Self.words(of: scalars[index..<labelEnd])
@@ -71,16 +70,20 @@ extension PIIMasker {
         return wordsNamePhoneNumber(words) ? .label : nil
     }
 
-    /// Whether the word right before `start` (letters, digits, `_` and `-`) names a phone number
-    /// (`phone+14155550404`, `sms+44…`).
+    /// Whether the word right before `start` (letters of any script, digits, `_` and `-`) names a
+    /// phone number (`phone+14155550404`, `sms+44…`, `телефон+7…`), as a label's words do.
     static func wordBeforeNamesPhoneNumber(_ scalars: [Unicode.Scalar], at start: Int) -> Bool {
         var index = start
-        while index > 0, start - index < longestLabel,
-            isASCIIAlphanumeric(scalars[index - 1]) || "_-".unicodeScalars.contains(scalars[index - 1])
-        {
+        while index > 0, start - index < longestLabel, isLabelWord(scalars[index - 1]) || "_-".unicodeScalars.contains(scalars[index - 1]) {
             index -= 1
         }
         return index < start && namesPhoneNumber(String(String.UnicodeScalarView(scalars[index..<start])))
+    }
+
+    /// A scalar of a label's word: a letter of any script (`телефон`, `電話`) or a digit
+    /// (`phone_e164`).
+    private static func isLabelWord(_ scalar: Unicode.Scalar) -> Bool {
+        isASCIIAlphanumeric(scalar) || (!scalar.isASCII && isLetter(scalar))
     }
 
     /// Whether a field's name says its value is a phone number (`phone`, `mobile`,
