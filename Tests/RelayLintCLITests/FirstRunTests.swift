@@ -281,15 +281,26 @@ import Testing
         #expect(manifest.contains("    in_app_deletion: false\n"), "\(manifest)")
         #expect(manifest.contains("    marketing_senders: [news@example.com]\n"), "\(manifest)")
         #expect(manifest.contains("    name: \"Sparrow Notes\"\n"), "\(manifest)")
-        // What init wrote is what check reads (the custom key left out: no rule here reads it).
-        let written = try Self.text(folder, "relaylint-apps.yml").replacingOccurrences(
-            of: "    marketing_senders: [news@example.com]\n", with: "")
-        let forCheck = try Fixtures.temporaryFile(named: "written.yml", contents: written)
+        // What init wrote is what check reads, the custom key with a rule of the team's that
+        // tests it.
+        let teamRule = try Fixtures.temporaryFile(
+            named: "marketing.yml",
+            contents: """
+                id: marketing-mail-from-declared-sender
+                severity: note
+                message: "mail {event.id} comes from {event.from}, not a declared marketing sender of {app}"
+                when:
+                  type: email.sent
+                  not:
+                    where: {from: {in_manifest: marketing_senders}}
+
+                """)
         let check = try CommandRunner.run([
             "check", "--accounts", Fixtures.path("Examples/accounts.json"), "--events", Fixtures.path("Examples/events.jsonl"),
-            "--manifest", forCheck,
+            "--manifest", folder.appendingPathComponent("relaylint-apps.yml").path, "--rules", "builtin", "--rules", teamRule,
         ])
         #expect(check.status == 1, "\(check.stderr)")
+        #expect(check.stdout.contains("marketing-mail-from-declared-sender"), "\(check.stdout)")
     }
 
     /// The placeholder for data without an app is no app the inputs name.

@@ -211,8 +211,8 @@ import Testing
     }
 
     /// A partial that contradicts itself is refused, naming it: a finding held twice, a finding
-    /// of another severity than its rule's, invalid records counted in a run that stops at the
-    /// first one. Each was merged as it was, into a report of wrong counts.
+    /// of another severity than its rule's, more findings than its tallies count violated checks,
+    /// invalid records counted in a run that stops at the first one. Each was merged as it was, into a report of wrong counts.
     @Test func mergeRefusesAPartialThatContradictsItself() throws {
         let accounts = Fixtures.path("Examples/accounts.json")
         let events = Fixtures.path("Examples/events.jsonl")
@@ -234,6 +234,13 @@ import Testing
                     let index = findings.firstIndex { $0["severity"] as? String == "error" }!
                     findings[index]["severity"] = "note"
                     evaluation["findings"] = findings
+                }
+            ),
+            (
+                "each finding is one violated check",
+                { evaluation in
+                    let tallies = evaluation["tallies"] as! [[String: Any]]
+                    evaluation["tallies"] = tallies.map { tally in tally.merging(["violated": 0]) { $1 } }
                 }
             ),
             (
