@@ -479,7 +479,18 @@ import Testing
             bySeverity.stderr.contains(#/severity\.json:1:\d+: error: .*'v•••@example\.com' is not a severity/#), "\(bySeverity.stderr)")
         let byTime = try CommandRunner.run(["merge"] + Self.options + [time])
         #expect(byTime.stderr.contains("time.json: error: not a relaylint partial"), "\(byTime.stderr)")
-        #expect(byTime.stderr.contains("evaluation.earliest: invalid RFC 3339 timestamp"), "\(byTime.stderr)")
+        #expect(byTime.stderr.contains("'evaluation.earliest': invalid RFC 3339 timestamp"), "\(byTime.stderr)")
+    }
+
+    /// A partial's member of the wrong kind or missing is told in the words a report read back
+    /// uses, not Foundation's ("Expected to decode Int but found a string instead").
+    @Test func aMemberOfAnotherKindIsNamedWithTheKindItMustBe() throws {
+        let partial = try Self.partial()
+        let events = try Self.forged(partial, as: "events.json", setting: ["evaluation", "events"], to: "many")
+        let merged = try CommandRunner.run(["merge"] + Self.options + [events])
+        #expect(merged.status == 2)
+        #expect(merged.stderr.contains("events.json: error: not a relaylint partial"), "\(merged.stderr)")
+        #expect(merged.stderr.contains("'evaluation.events' must be a number"), "\(merged.stderr)")
     }
 
     @Test func aReportIsNeverWrittenOverAnInput() throws {

@@ -92,11 +92,6 @@ extension JSONReportDocument {
     /// where (`findings[3].rule`).
     static func reason(_ error: any Error) -> String {
         guard let error = error as? DecodingError else { return "it cannot be read" }
-        func place(_ context: DecodingError.Context, _ last: (any CodingKey)? = nil) -> String {
-            let keys = context.codingPath + (last.map { [$0] } ?? [])
-            let text = keys.map { key in key.intValue.map { "[\($0)]" } ?? ".\(key.stringValue)" }.joined()
-            return text.hasPrefix(".") ? String(text.dropFirst()) : text
-        }
         switch error {
         case .keyNotFound(let key, let context): return "'\(place(context, key))' is missing"
         case .typeMismatch(let type, let context): return "'\(place(context))' must be \(kind(type))"
@@ -104,5 +99,12 @@ extension JSONReportDocument {
         case .dataCorrupted(let context): return context.codingPath.isEmpty ? "it is not JSON" : "'\(place(context))' is invalid"
         @unknown default: return "it cannot be read"
         }
+    }
+
+    /// Where a decoding error stands, as a report's reader names a member: `findings[3].rule`.
+    static func place(_ context: DecodingError.Context, _ last: (any CodingKey)? = nil) -> String {
+        let keys = context.codingPath + (last.map { [$0] } ?? [])
+        let text = keys.map { key in key.intValue.map { "[\($0)]" } ?? ".\(key.stringValue)" }.joined()
+        return text.hasPrefix(".") ? String(text.dropFirst()) : text
     }
 }

@@ -102,27 +102,16 @@ public enum PartitionMerger {
         return report
     }
 
-    /// What the parser or the decoder found wrong, and where in the partial's structure.
+    /// What the parser or the decoder found wrong, and where in the partial's structure, in the
+    /// words a report read back uses (`JSONReportDocument.reason`): `'evaluation.events' must be
+    /// a number`. A value one of the partial's own decoders refused says why too (a time that is
+    /// no RFC 3339 time); the caller masks what it quotes.
     private static func describe(_ error: any Error) -> String {
-        func place(_ path: [any CodingKey]) -> String {
-            var text = ""
-            for key in path {
-                if let index = key.intValue { text += "[\(index)]" } else { text += (text.isEmpty ? "" : ".") + key.stringValue }
-            }
-            return text
+        if let syntax = error as? JSONParser.SyntaxError { return syntax.reason }
+        if case .dataCorrupted(let context)? = error as? DecodingError, !context.codingPath.isEmpty, !context.debugDescription.isEmpty {
+            return "'\(JSONReportDocument.place(context))': \(context.debugDescription)"
         }
-        switch error {
-        case let syntax as JSONParser.SyntaxError:
-            return syntax.reason
-        case DecodingError.keyNotFound(let key, let context):
-            return "\(place(context.codingPath + [key])) is missing"
-        case DecodingError.typeMismatch(_, let context), DecodingError.valueNotFound(_, let context),
-            DecodingError.dataCorrupted(let context):
-            let at = place(context.codingPath)
-            return (at.isEmpty ? "" : "\(at): ") + context.debugDescription
-        default:
-            return "\(error)"
-        }
+        return JSONReportDocument.reason(error)
     }
 
     /// Reads `sources.json` as `relaylint split` writes it; what is wrong with it, in a few
