@@ -277,6 +277,18 @@ import Testing
         }
     }
 
+    /// An absolute path is read as written, so no "read as" follows it, also when it holds an
+    /// address (masked, it differed from itself).
+    @Test func aMissingAbsolutePathIsNotToldWhereItWasRead() throws {
+        let path = try Fixtures.temporaryFile(named: ".relaylint.yml", contents: "rule_paths: [/nonexistent/jane@example.com/rules]\n")
+        #expect {
+            _ = try ConfigurationLoader.load(path: path)
+        } throws: { error in
+            let found = ((error as? DiagnosticsError)?.diagnostics ?? []).map(\.message)
+            return found == ["'rule_paths' names '/nonexistent/j•••@example.com/rules', which does not exist"]
+        }
+    }
+
     @Test func aConfigurationAndAManifestRefuseAliasesToo() throws {
         let marked = Self.bomb()
         for name in [".relaylint.yml", "manifest.yml"] {

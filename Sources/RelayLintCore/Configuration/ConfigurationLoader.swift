@@ -24,10 +24,12 @@ public enum ConfigurationLoader {
             let items: [YAMLTree] = if case .sequence(let items) = node.content { items } else { [node] }
             let resolved = paths.map { $0.hasPrefix("/") || base.isEmpty ? $0 : (base as NSString).appendingPathComponent($0) }
             for (index, path) in resolved.enumerated() where !FileManager.default.fileExists(atPath: path) {
+                // Told where it was read only when that is not as written (compared unmasked:
+                // a path holding an address was told "read as" itself).
                 let written = PIIMasker().mask(paths[index])
                 reader.report(
                     "'\(key)' names '\(written)', which does not exist"
-                        + (written == path || base.isEmpty
+                        + (paths[index] == path || base.isEmpty
                             ? "" : " (read as '\(PIIMasker().mask(path))', from the configuration's folder)"),
                     at: index < items.count ? items[index].location : node.location)
             }
