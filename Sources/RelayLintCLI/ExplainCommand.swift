@@ -22,16 +22,12 @@ struct ExplainCommand: ParsableCommand {
 
     @Flag(
         name: .customLong("show-pii"),
-        help: "With --report: show email addresses and phone numbers unmasked (masked by default, as in reports).")
+        help: ArgumentHelp(
+            "Show email addresses and phone numbers unmasked (masked by default, as in reports): a finding's, or those a rule's configured parameters list."
+        ))
     var showPII = false
 
     @OptionGroup var rules: RuleOptions
-
-    func validate() throws {
-        if showPII && report == nil {
-            throw ValidationError("--show-pii shows a finding of a report: give it with --report (a rule's explanation holds no addresses)")
-        }
-    }
 
     func run() throws {
         if let report {
@@ -62,6 +58,6 @@ struct ExplainCommand: ParsableCommand {
                 "error: no rule '\(StandardError.escaped(subject))'; known rules: \(ruleSet.rules.map(\.id).joined(separator: ", "))")
             throw ExitCode(ExitStatus.invalidInput)
         }
-        try StandardOutput.write(RuleExplanation(rule: rule).text)
+        try StandardOutput.write(RuleExplanation(rule: rule, masker: PIIMasker(isEnabled: !showPII)).text)
     }
 }

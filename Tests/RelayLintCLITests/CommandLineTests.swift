@@ -582,6 +582,32 @@ import Testing
         #expect(unknown.status == 2)
     }
 
+    /// What a rule fires on, requires and its parameters' values are masked as the audit
+    /// reports mask them (a parameter may list people's addresses); `--show-pii` shows them.
+    @Test func explainMasksTheAddressesARuleIsConfiguredWith() throws {
+        let rule = try Fixtures.temporaryFile(
+            named: "vip.yml",
+            contents: """
+                id: vip-mail
+                severity: error
+                params: {vips: [vip.customer@gmail.com, "+14155550251"]}
+                when: {type: email.sent, where: {to: boss.person@gmail.com}}
+                require:
+                  preceded_by: {type: consent.granted, where: {to: {in: $params.vips}}}
+                message: "{event.id}"
+
+                """)
+        let masked = try CommandRunner.run(["explain", "vip-mail", "--rules", rule])
+        #expect(masked.status == 0, "\(masked.stderr)")
+        #expect(masked.stdout.contains("v•••@gmail.com") && masked.stdout.contains("b•••@gmail.com"), "\(masked.stdout)")
+        let shown = try CommandRunner.run(["explain", "vip-mail", "--rules", rule, "--show-pii"])
+        #expect(shown.status == 0, "\(shown.stderr)")
+        for address in ["vip.customer@gmail.com", "boss.person@gmail.com", "+14155550251"] {
+            #expect(!masked.stdout.contains(address), "\(address): \(masked.stdout)")
+            #expect(shown.stdout.contains(address), "\(address): \(shown.stdout)")
+        }
+    }
+
     @Test func theBuiltInPackIsFoundFromAnotherDirectory() throws {
         let result = try CommandRunner.run(["rules", "list"], in: FileManager.default.temporaryDirectory)
         #expect(result.status == 0, "\(result.stderr)")

@@ -1,8 +1,15 @@
 /// The plain-text explanation of a rule that `relaylint explain` prints.
 public struct RuleExplanation: Sendable {
     public let rule: Rule
+    /// Masks what the configuration may set: what the rule fires on, requires and its
+    /// parameters' values (a parameter may list people's addresses), as the audit reports mask
+    /// them beside the findings.
+    let masker: PIIMasker
 
-    public init(rule: Rule) { self.rule = rule }
+    public init(rule: Rule, masker: PIIMasker = PIIMasker()) {
+        self.rule = rule
+        self.masker = masker
+    }
 
     public var text: String {
         var lines: [String] = []
@@ -13,8 +20,8 @@ public struct RuleExplanation: Sendable {
         if !rule.description.isEmpty { lines += ["What it checks:"] + Self.indented(rule.description) + [""] }
         switch rule.scope {
         case .subject:
-            if let trigger = rule.trigger { lines.append("Fires on: " + trigger.summary) }
-            if let account = rule.accountTrigger { lines.append("Fires on: each exported account where " + account.summary) }
+            if let trigger = rule.trigger { lines.append("Fires on: " + masker.mask(trigger.summary)) }
+            if let account = rule.accountTrigger { lines.append("Fires on: each exported account where " + masker.mask(account.summary)) }
         case .app:
             var applies = "every app"
             if let creates = rule.appCondition?.createsAccounts {
@@ -22,13 +29,13 @@ public struct RuleExplanation: Sendable {
             }
             lines.append("Applies to: " + applies)
         }
-        lines.append("Requires: " + Self.summary(of: rule.requirement))
+        lines.append("Requires: " + masker.mask(Self.summary(of: rule.requirement)))
         lines.append("Message: " + rule.message.source)
         if !rule.parameters.isEmpty {
             lines.append("Parameters (set them under rules.\(rule.id).params in .relaylint.yml):")
             for parameter in rule.parameters {
                 let current = parameter.value == parameter.defaultValue ? "" : " (configured: \(parameter.value.displayText))"
-                lines.append("  \(parameter.name): default \(parameter.defaultValue.displayText)\(current)")
+                lines.append(masker.mask("  \(parameter.name): default \(parameter.defaultValue.displayText)\(current)"))
             }
         }
         lines.append("")
