@@ -20,6 +20,10 @@ import Testing
         ("phone_+14155550100", "phone_+1••••••••00"), ("jane.doe@example.com_1767225600", "j•••@example.com_1767225600"),
         ("jane.doe@example.com\n+14155550126", "j•••@example.com\n+1••••••••26"), ("jane\u{7F}@example.com", "j•••@example.com"),
         ("jane\u{85}@example.com", "j•••@example.com"),
+        // A national number in one run joined to an id is the id's digits, unless a label names it.
+        ("tenant:0612345678", "tenant:0612345678"), ("orders/0123456789", "orders/0123456789"),
+        ("isbn:0306406152", "isbn:0306406152"), ("tel:0612345678", "tel:••••••••78"), ("0612345678", "••••••••78"),
+        ("auth0|0041791234567", "auth0|•••••••••••67"),
     ])
     func aSubjectIdIsMaskedOnlyWhenItIsAnAddressOrANumber(id: String, shown: String) {
         #expect(PIIMasker().maskSubjectID(id) == shown)

@@ -17,10 +17,11 @@ public struct PIIMasker: Sendable {
     /// Masks a subject id as contract §6 asks: printed as it is, unless the id is itself an
     /// email address or a phone number, which is masked like one. An address inside an id
     /// (`auth0|jane@example.com`) is masked too, as every address in a report is, and so is a
-    /// number a label, a separator or a line break sets apart in it (`tel:+14155550100`,
-    /// `phone=+1…`, `phone: 0612345678`, `auth0|+1…`, `phone +1…`, a second line); digits that are part of an id are
-    /// not taken for a phone number (`20260115-000123`,
-    /// `uid+12345678901`, `acct 555 0100 22`): a reviewer must find the account by the id the
+    /// number a label or a line break sets apart in it, and an international one a separator
+    /// does (`tel:+14155550100`, `phone=+1…`, `phone: 0612345678`, `auth0|+1…`, `phone +1…`, a
+    /// second line); digits that are part of an id are not taken for a phone number
+    /// (`20260115-000123`, `uid+12345678901`, `acct 555 0100 22`, `tenant:0612345678`,
+    /// `orders/0123456789`): a reviewer must find the account by the id the
     /// report prints. A control character is read both ways, as `maskText` reads it
     /// (`jane\u{7F}@example.com` shows as an address).
     func maskSubjectID(_ id: String) -> String {
@@ -34,13 +35,21 @@ public struct PIIMasker: Sendable {
         if separated.heldControlCharacter {
             masks = Self.union(masks, Self.masks(in: FoldedText(id, controls: .leftOut)))
         }
-        // A label's or a path's separator, a line break; a space or `_` before an international number.
+        // An international number (`+…`, `00…`, `(…`): a national one in one run joined to an
+        // id (`tenant:0612345678`, `orders/0123456789`) is read as the id's digits unless a label
+        // names it (`phone=0612345678`, `tel:0612…`).
+        func isInternational(_ index: Int) -> Bool {
+            original[index] == "+" || original[index] == "("
+                || (original[index] == "0" && original.indices.contains(index + 1) && original[index + 1] == "0")
+        }
+        // A line break before any number; a label's or a path's separator before an
+        // international one, as a space or `_` before its `+`.
         func setsApart(_ index: Int) -> Bool {
             guard original.indices.contains(index) else { return false }
             let scalar = original[index]
-            return ":=|/".unicodeScalars.contains(scalar) || scalar.properties.generalCategory == .control || scalar == "\u{2028}"
-                || scalar == "\u{2029}"
-                || ((scalar == " " || scalar == "_") && original.indices.contains(index + 1) && original[index + 1] == "+")
+            if scalar.properties.generalCategory == .control || scalar == "\u{2028}" || scalar == "\u{2029}" { return true }
+            guard original.indices.contains(index + 1), isInternational(index + 1) else { return false }
+            return ":=|/".unicodeScalars.contains(scalar) || ((scalar == " " || scalar == "_") && original[index + 1] == "+")
         }
         func endsWord(_ index: Int) -> Bool {
             !original.indices.contains(index) || !(original[index].properties.isAlphabetic || original[index].properties.numericType != nil)
