@@ -268,6 +268,10 @@ import Testing
         ("customer_primary_contact_phone_number=4155550100", "customer_primary_contact_phone_number=••••••••00"),
         ("jane@10.0.0.1", "j•••@10.0.0.1"),
         ("jane@example.x", "j•••@example.x"),
+        // A line break or a tab inside one, which every report shows escaped (`\n`, `&#xA;`).
+        ("jane.doe@\nexample.com", "j•••@\nexample.com"), ("jane.doe@\u{2028}example.com", "j•••@\u{2028}example.com"),
+        ("jane.doe\t@example.com", "j•••@example.com"), ("+1 415\r555 0199", "+1••••••••99"),
+        ("call 06 12\n34 56 78", "call ••••••••78"), ("jane@example.com\n2026-01-15\n12:30", "j•••@example.com\n2026-01-15\n12:30"),
     ])
     func masksWhatAReaderReadsAsAnAddress(value: String, masked: String) {
         #expect(PIIMasker().mask(value) == masked)

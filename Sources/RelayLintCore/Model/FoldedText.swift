@@ -4,9 +4,10 @@
 /// - characters that show nothing are left out: Unicode's default-ignorable code points
 ///   (zero-width spaces and joiners, soft hyphens, bidirectional marks and overrides, variation
 ///   selectors, the combining grapheme joiner, Hangul fillers);
-/// - a control character other than tab and line ends is read both ways (`ControlCharacters`),
-///   as a report prints it escaped (`\u{1}`) or as a break: `secretjane\u{1}@example.com` reads
-///   as an address, `tel\u{B}0612345678` holds a number;
+/// - a control character is read both ways (`ControlCharacters`), as a report prints it escaped
+///   (`\u{1}`, `\n`) or as a break: `secretjane\u{1}@example.com` and `jane@\nexample.com` read
+///   as addresses, `tel\u{B}0612345678` holds a number; a tab or a line break (also U+2028 and
+///   U+2029) is kept as written in the second reading, where the others become spaces;
 /// - compatibility forms become the ASCII they show: fullwidth `＠`, letters and digits, the
 ///   small commercial at `﹫`, the ideographic full stops IDNA reads as dots;
 /// - decimal digits of any script become ASCII digits (`٠٦١٢٣٤٥٦٧٨` is a phone number);
@@ -17,11 +18,11 @@
 /// Each folded scalar remembers the span of the text it stands for, so the masker replaces the
 /// original characters and copies the rest as it was written.
 struct FoldedText {
-    /// How control characters other than tab and line ends are read.
+    /// How control characters are read; a tab or a line break (`isLineBreak`) is left out or kept.
     enum ControlCharacters {
         /// Left out, as characters that show nothing: what they stand between is joined.
         case leftOut
-        /// As spaces: what they stand between is apart.
+        /// As spaces (a tab or a line break as written): what they stand between is apart.
         case separating
     }
 
@@ -34,7 +35,7 @@ struct FoldedText {
     private let isAsWritten: Bool
     /// The original scalars.
     let original: [Unicode.Scalar]
-    /// Whether the text holds a control character other than tab and line ends, written or as
+    /// Whether the text holds a control character, a tab or a line break, written or as
     /// a reference: only then do the two readings (`ControlCharacters`) differ.
     private(set) var heldControlCharacter = false
     /// Read with control characters left out: the scalars a left-out control character stood
@@ -63,6 +64,17 @@ struct FoldedText {
         var index = 0
         while index < original.count {
             var (read, length) = Self.escape(in: original, at: index) ?? (original[index], 1)
+            // A line break or tab inside an address or a number (`jane@\nexample.com`, `+1 415\r555…`)
+            // is read both ways too: as written, and left out (each report shows it escaped, so
+            // the address reads on); what either reading finds is masked.
+            if Self.isLineBreak(read) {
+                heldControlCharacter = true
+                if controls == .leftOut {
+                    afterLeftOutControl.insert(scalars.count)
+                    index += length
+                    continue
+                }
+            }
             if Self.isControl(read) {
                 heldControlCharacter = true
                 read = " "
@@ -97,6 +109,14 @@ struct FoldedText {
     func appendWritten(_ range: Range<Int>, to output: inout [Unicode.Scalar]) {
         guard !range.isEmpty else { return }
         output.append(contentsOf: original[start(of: range.lowerBound)..<end(of: range.upperBound - 1)])
+    }
+
+    /// Tab, line feed, carriage return and the Unicode line and paragraph separators.
+    private static func isLineBreak(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.value {
+        case 0x09, 0x0A, 0x0D, 0x2028, 0x2029: true
+        default: false
+        }
     }
 
     /// A control character other than tab, line feed and carriage return (C0, DEL, C1).
