@@ -8,6 +8,13 @@ import Testing
         #expect(value.objectValue?["b"] == .array([.number(JSONNumber(1)), .number(JSONNumber(-2500)), .bool(true), .bool(false), .null]))
     }
 
+    /// A report shows a value that is an object or a list with its numbers as the record wrote
+    /// them: `14155550199e0` was neither the record's text nor a number the masker reads.
+    @Test func aValueIsShownWithItsNumbersAsWritten() throws {
+        let value = try JSONParser.parseDocument(#"{"phone": 14155550199, "n": [1.50, 2e3]}"#)
+        #expect(value.displayText == #"{"n":[1.50,2e3],"phone":14155550199}"#)
+    }
+
     @Test func numbersEqualByValueNotSpelling() throws {
         let a = try JSONParser.parseDocument(#"{"n": 1.0, "m": [1e2]}"#)
         let b = try JSONParser.parseDocument(#"{ "m":[100],"n":1 }"#)

@@ -72,12 +72,14 @@ public enum JSONValue: Sendable, Equatable, Hashable {
         }
     }
 
-    /// The text a report shows for a field value: strings bare, everything else as JSON.
+    /// The text a report shows for a field value: strings bare, everything else as JSON, its
+    /// numbers as written (`{"phone":14155550199}`: as `14155550199e0` it was neither the record's
+    /// text nor a number the masker reads).
     public var displayText: String {
         switch self {
         case .string(let value): return value
         case .number(let number): return number.text
-        default: return canonicalText
+        default: return sortedText
         }
     }
 
