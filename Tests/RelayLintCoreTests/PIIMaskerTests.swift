@@ -218,6 +218,12 @@ import Testing
         ("＋１ ４１５ ５５５ ０１８８", "+1••••••••88"),
         ("٠٦١٢٣٤٥٦٧٨", "••••••••78"),
         ("jane&#64;example.com", "j•••&#64;example.com"),
+        // A string literal's escapes, also escaped again (a JSON document in a JSON string), and
+        // a control character a JSON report escaped; escapes written twice in two ways.
+        ("jane.doe\\u0040example.com", "j•••\\u0040example.com"), ("jane.doe\\x40example.com", "j•••\\x40example.com"),
+        (#"{"email":"jane\\u0040example.com"}"#, #"{"email":"j•••\\u0040example.com"}"#),
+        ("jane.doe\\u0000@example.com", "j•••@example.com"), ("\\u002B14155550199", "+1••••••••99"),
+        ("jane&#x26;#64;example.com", "j•••&#x26;#64;example.com"), ("jane&#37;40example.com", "j•••&#37;40example.com"),
         ("jane&#x40;example&#46;com", "j•••&#x40;example&#46;com"),
         ("write to jane&commat;example.com.", "write to j•••&commat;example.com."),
         ("to=%2B14155550188&from=x", "to=+1••••••••88&from=x"),

@@ -13,7 +13,9 @@
 /// - decimal digits of any script become ASCII digits (`٠٦١٢٣٤٥٦٧٨` is a phone number);
 /// - characters escaped for HTML or URLs are read as the characters they stand for
 ///   (`jane&#64;example.com`, `&commat;`, `&#x200B;`, `%40`, `%2B1`, the UTF-8 of `%EF%BC%A0`,
-///   `%2540` encoded twice): a value quoted from a web form or a request log keeps its escapes.
+///   `%2540` encoded twice), and so are a string literal's (`\u0040`, `\x40`, `\\u0040` in a JSON
+///   document held in a JSON string): a value quoted from a web form, a request log or a
+///   serializer keeps its escapes.
 ///
 /// Each folded scalar remembers the span of the text it stands for, so the masker replaces the
 /// original characters and copies the rest as it was written.
@@ -47,7 +49,9 @@ struct FoldedText {
         let original = Array(text.unicodeScalars)
         // Printable ASCII without an escape reads as it is written, as most report text does:
         // no folding, and no place to remember for each scalar.
-        if text.utf8.allSatisfy({ (0x20...0x7E).contains($0) && $0 != UInt8(ascii: "%") && $0 != UInt8(ascii: "&") }) {
+        if text.utf8.allSatisfy({
+            (0x20...0x7E).contains($0) && $0 != UInt8(ascii: "%") && $0 != UInt8(ascii: "&") && $0 != UInt8(ascii: "\\")
+        }) {
             self.original = original
             scalars = original
             starts = []
@@ -147,14 +151,28 @@ struct FoldedText {
         return scalar
     }
 
-    /// A character escaped for HTML or a URL, and how many scalars spell it; nil when none
-    /// starts at `index`.
-    private static func escape(in scalars: [Unicode.Scalar], at index: Int) -> (Unicode.Scalar, Int)? {
+    /// A character escaped for HTML, a URL or a string literal, and how many scalars spell it;
+    /// nil when none starts at `index`.
+    /// One that stands for the start of another escape stands for what that one stands for, as
+    /// a text escaped twice in two ways reads (`&#x26;#64;`: `&#x26;` is the `&` of `&#64;`;
+    /// `&#37;40`), up to `depth` times.
+    private static func escape(in scalars: [Unicode.Scalar], at index: Int, depth: Int = 3) -> (Unicode.Scalar, Int)? {
+        guard let (read, length) = singleEscape(in: scalars, at: index) else { return nil }
+        guard depth > 0, "%&\\".unicodeScalars.contains(read) else { return (read, length) }
+        // The escape read, then what follows it as written: at most the longest escape.
+        let rest = scalars[(index + length)..<min(scalars.count, index + length + 16)]
+        guard let (again, againLength) = escape(in: [read] + rest, at: 0, depth: depth - 1) else { return (read, length) }
+        return (again, length + againLength - 1)
+    }
+
+    private static func singleEscape(in scalars: [Unicode.Scalar], at index: Int) -> (Unicode.Scalar, Int)? {
         switch scalars[index] {
         case "%":
             return percentEncoded(in: scalars, at: index)
         case "&":
             return characterReference(in: scalars, at: index)
+        case "\\":
+            return backslashEscape(in: scalars, at: index)
         default:
             return nil
         }
@@ -243,6 +261,31 @@ struct FoldedText {
             return (read, 1 + name.unicodeScalars.count)
         }
         return nil
+    }
+
+    /// A string literal's escape at the backslash at `index`: `\u0040` (JSON, JavaScript, Java),
+    /// `\U00000040` (Python, C) or `\x40`; through any backslashes in front of it, as a JSON
+    /// document held in a JSON string writes it (`\\u0040`: Identity Platform's `rawUserInfo`).
+    /// A JSON report escapes a control character so (`jane\u0000@…`), and the address reads on.
+    private static func backslashEscape(in scalars: [Unicode.Scalar], at index: Int) -> (Unicode.Scalar, Int)? {
+        var letter = index
+        while letter < scalars.count, scalars[letter] == "\\" { letter += 1 }
+        guard letter < scalars.count else { return nil }
+        let digits =
+            switch scalars[letter] {
+            case "u": 4
+            case "U": 8
+            case "x": 2
+            default: 0
+            }
+        guard digits > 0, letter + digits < scalars.count else { return nil }
+        var value: UInt32 = 0
+        for position in (letter + 1)...(letter + digits) {
+            guard let digit = hexDigit(scalars[position]) else { return nil }
+            value = value << 4 | digit
+        }
+        guard let scalar = Unicode.Scalar(value) else { return nil }
+        return (scalar, letter + digits + 1 - index)
     }
 
     private static func decimalDigit(_ scalar: Unicode.Scalar) -> UInt32? {

@@ -207,12 +207,16 @@ public struct PIIMasker: Sendable {
     }
 
     /// A quick look at the bytes, for the ids most values are: an address needs an `@` (or an
-    /// escape of one, `%40` or `&#64;`), a phone number at least 7 digits; any other script may
+    /// escape of one, `%40`, `&#64;` or `\u0040`), a phone number at least 7 digits; any other script may
     /// spell either (`＠`, `٠٦١٢`).
     static func mayHoldPII(_ text: String) -> Bool {
         var digits = 0
         for byte in text.utf8 {
-            if byte == UInt8(ascii: "@") || byte == UInt8(ascii: "%") || byte == UInt8(ascii: "&") || byte >= 0x80 { return true }
+            if byte == UInt8(ascii: "@") || byte == UInt8(ascii: "%") || byte == UInt8(ascii: "&") || byte == UInt8(ascii: "\\")
+                || byte >= 0x80
+            {
+                return true
+            }
             if (0x30...0x39).contains(byte) {
                 digits += 1
                 if digits >= 7 { return true }
