@@ -334,6 +334,11 @@ enum EventLogFormat {
                 throw refusal(path, "this is a partial of a partitioned run, not a log: pass it to relaylint merge", line: line)
             }
             if members["apps"] != nil { throw refusal(path, "this is an app manifest: pass it with --manifest", line: line) }
+            if case .array(let keys)? = members["keys"], keys.contains(where: { $0.objectValue?["kty"] != nil }) {
+                throw refusal(
+                    path, "this is a JSON Web Key Set (Apple's public keys): pass it with --apple-keys to verify notifications' signatures",
+                    line: line)
+            }
             if members["events"] != nil || members["id"] != nil && members["type"] != nil {
                 // Looks like relaylint events with a field missing: the reader says which.
                 return .native
