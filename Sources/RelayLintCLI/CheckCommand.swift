@@ -54,7 +54,7 @@ struct CheckCommand: ParsableCommand {
     @Option(
         name: .customLong("apple-keys"),
         help: ArgumentHelp(
-            "Apple's public keys (the JSON Web Key Set of https://appleid.apple.com/auth/keys): every notification's signature is checked.",
+            "Apple's public keys (the JSON Web Key Set of https://appleid.apple.com/auth/keys): every signed notification's signature is checked (decoded claims carry none: a note says so).",
             valueName: "file"))
     var appleKeysPaths: [String] = []
     var appleKeys: String? { appleKeysPaths.last }

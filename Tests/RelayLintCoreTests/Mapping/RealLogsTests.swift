@@ -267,8 +267,8 @@ import Testing
         request.eventPaths = [mixed]
         request.appleKeys = try SigningKeySet.load(path: Fixtures.path(Self.realLogs + "apple-keys.json"))
         let report = try Linter.run(request)
-        let input = try #require(report.inputs.last)
-        #expect(input.verifiedSignatures == input.signedTokens)
+        let input = try #require(report.inputs.first { $0.format == "apple-notifications" })
+        #expect(input.verifiedSignatures == input.signedTokens && (input.signedTokens ?? 0) > 0)
         #expect(input.records == (input.signedTokens ?? 0) + 1)
         #expect(
             report.notes.contains {
@@ -276,6 +276,10 @@ import Testing
             })
         request.eventPaths = [notifications]
         #expect(!(try Linter.run(request)).notes.contains { $0.message.contains("carried no signed token") })
+        // A log of decoded claims only says none was verified, rather than nothing.
+        request.eventPaths = [try Fixtures.temporaryFile(named: "claims.jsonl", contents: claims + "\n")]
+        let claimsOnly = try #require(try Linter.run(request).inputs.first { $0.format == "apple-notifications" })
+        #expect(claimsOnly.signedTokens == 0 && claimsOnly.verifiedSignatures == 0)
     }
 
     @Test func everyRecordIsAccountedForAndSignaturesAreCounted() throws {

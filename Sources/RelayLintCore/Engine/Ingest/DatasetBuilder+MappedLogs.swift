@@ -98,7 +98,9 @@ extension DatasetBuilder {
         summary.records = totals.records
         summary.eventsMade = made
         summary.skippedRecords = skipped.records
-        if totals.tokensDecoded > 0 {
+        // With keys, a log of Apple's format says how many were verified even when none
+        // carried a token (decoded claims): "0 of 0" rather than nothing.
+        if totals.tokensDecoded > 0 || (keys != nil && mapping.readsSignedTokens) {
             summary.signedTokens = totals.tokensDecoded
             summary.verifiedSignatures = keys == nil ? nil : totals.tokensVerified
         }
