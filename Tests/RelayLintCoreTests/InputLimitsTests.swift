@@ -257,6 +257,32 @@ import Testing
         #expect(found.map(\.description) == ["\(path):2: error: stopped reading: a line longer than 16 MiB, the cap on one line of a log"])
     }
 
+    /// A record read whole (Apple's decoded claims, a relaylint event with a nested value) holds
+    /// at most `InputLimits.recordValues` values: past them it is an invalid record, counted with
+    /// `--skip-invalid`, where 16 MiB of `[0,0,…]` took 1.3 GB to build.
+    @Test func aRecordOfTooManyValuesIsAnInvalidRecord() throws {
+        let zeros = Array(repeating: "0", count: InputLimits.recordValues + 1).joined(separator: ",")
+        let claims = #"{"iss":"https://appleid.apple.com","jti":"j2","events":{"type":"consent-revoked","sub":"001","event_time":1},"x":["#
+        let apple = try Fixtures.temporaryFile(
+            named: "claims.jsonl",
+            contents: #"{"iss":"https://appleid.apple.com","jti":"j1","events":{"type":"consent-revoked","sub":"001","event_time":1}}"#
+                + "\n" + claims + zeros + "]}\n")
+        let native = try Fixtures.temporaryFile(
+            named: "events.jsonl", contents: Self.nativeEvent(1) + "\n" + Self.nativeEvent(2).dropLast() + #","x":["# + zeros + "]}\n")
+        for path in [apple, native] {
+            var request = LintRequest(eventPaths: [path], rules: LinterTests.builtIn, parallelism: 2)
+            request.mappings = try MappingSet.load(userPaths: []).mappings
+            request.skipInvalid = true
+            let report = try Linter.run(request)
+            #expect(report.inputs.first?.records == 2 && report.inputs.first?.invalid == 1, "\(path)")
+            let value = try #require(report.skipped.first)
+            #expect(value.location.line == 2 && value.message.contains("more than \(InputLimits.recordValues) values"), "\(value)")
+        }
+        // A document is not a record: a list of that many values is read.
+        let list = try JSONParser.parseDocument("[" + zeros + "]")
+        #expect(list.arrayValue?.count == InputLimits.recordValues + 1)
+    }
+
     private static func nativeEvent(_ number: Int) -> String {
         #"{"id":"e\#(number)","time":"2026-03-01T10:00:00Z","subject":"u\#(number)","type":"signin"}"#
     }

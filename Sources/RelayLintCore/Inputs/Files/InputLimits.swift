@@ -18,6 +18,10 @@ enum InputLimits {
     /// The longest line of a log (JSON Lines), and of a CSV export read from a pipe: no event,
     /// log entry or account record comes near it.
     static let lineBytes = 16 << 20
+    /// The most JSON values a record of a log may hold where relaylint reads it whole (a mapping
+    /// that reads the record or a member whole, the first record looked at to tell the format):
+    /// about 90 MB of them. A Cloud Logging entry holds at most 256 KB, a few thousand values.
+    static let recordValues = 1_000_000
     /// The largest YAML or JSON document read whole: rules, configuration, manifest, mappings,
     /// Apple's keys. A YAML document takes about a hundred times its size once composed (a node
     /// per scalar): 64 MiB of `[a,a,a,…]` took 6.5 GB, 4 MiB takes about 400 MB.

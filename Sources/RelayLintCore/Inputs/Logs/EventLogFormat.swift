@@ -231,7 +231,7 @@ enum EventLogFormat {
         // Where the record recognised starts: a refusal names its line.
         var firstOffset = parser.offset
         if bytes[parser.offset] == UInt8(ascii: "[") {
-            var element = JSONParser(bytes: bytes, offset: parser.offset + 1)
+            var element = JSONParser.forRecord(bytes, offset: parser.offset + 1)
             element.skipWhitespace()
             firstOffset = element.offset
             first = try? element.parseValue(depth: 1)
@@ -247,13 +247,14 @@ enum EventLogFormat {
                 guard element.consume(UInt8(ascii: ",")) else { break }
                 element.skipWhitespace()
                 let offset = element.offset
+                element.valuesLeft = InputLimits.recordValues
                 guard let next = try? element.parseValue(depth: 1) else { break }
                 (first, firstOffset) = (next, offset)
             }
         } else {
             let lineEnd =
                 UnsafeBufferPointer(rebasing: bytes[parser.offset...]).firstIndex(of: 0x0A).map { $0 + parser.offset } ?? bytes.count
-            first = try? JSONParser.parseDocument(UnsafeBufferPointer(rebasing: bytes[parser.offset..<lineEnd]))
+            first = try? JSONParser.parseRecord(UnsafeBufferPointer(rebasing: bytes[parser.offset..<lineEnd]))
             if first == nil {
                 // A first line that is not JSON (a write cut short, a stray `WARNING: …` captured
                 // with the log) tells nothing of the format; the first line that is a JSON object
@@ -389,6 +390,7 @@ enum EventLogFormat {
         for _ in 0..<recordsLookedAt {
             let record: JSONValue
             if inArray {
+                parser.valuesLeft = InputLimits.recordValues
                 guard parser.consume(UInt8(ascii: ",")), let element = try? parser.parseValue(depth: 1) else { return nil }
                 record = element
             } else {
@@ -419,7 +421,7 @@ enum EventLogFormat {
             let newline = UnsafeBufferPointer(rebasing: bytes[lineStart...]).firstIndex(of: 0x0A).map { $0 + lineStart }
             guard let lineEnd = newline ?? (isWhole ? bytes.count : nil) else { return nil }
             let line = UnsafeBufferPointer(rebasing: bytes[lineStart..<lineEnd])
-            if firstRecordByte(in: line) != nil, let value = try? JSONParser.parseDocument(line), !objectsOnly || value.objectValue != nil {
+            if firstRecordByte(in: line) != nil, let value = try? JSONParser.parseRecord(line), !objectsOnly || value.objectValue != nil {
                 return (value, lineStart)
             }
             lineStart = lineEnd + 1

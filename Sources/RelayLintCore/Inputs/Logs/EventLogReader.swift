@@ -189,7 +189,7 @@ struct EventLogReader {
         let location = SourceLocation(file: path, line: lineNumber)
         let value: JSONValue
         do throws(JSONParser.SyntaxError) {
-            value = try JSONParser.parseDocument(line)
+            value = try JSONParser.parseRecord(line)
         } catch {
             let column = FileBytes.lineAndColumn(of: error.offset, in: line).column
             return .invalid(

@@ -133,7 +133,7 @@ struct MappedLogReader: Sendable {
             let mayBeNative = Self.nativeKeys.match(record)
             let candidates = otherMappers.filter { $0.keys.match(record) }
             guard mayBeNative || !candidates.isEmpty,
-                let value = try? JSONParser.parseDocument(record), case .object(let members) = value
+                let value = try? JSONParser.parseRecord(record), case .object(let members) = value
             else { return nil }
             if mayBeNative, EventLogFormat.isNativeEvent(members) { return MappedLogReader.nativeFormat }
             return candidates.first { $0.mapper.recognizes(value) }.map { "'\($0.mapper.mapping.id)'" }

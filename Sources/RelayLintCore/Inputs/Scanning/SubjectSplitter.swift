@@ -176,7 +176,7 @@ public struct SubjectSplitter {
     /// check reports it. An invalid event's time is none: it was the data's end of every
     /// partition, whose `--skip-invalid` runs then decided their windows past the merge's end.
     private func slot(of record: UnsafeBufferPointer<UInt8>, keys: JSONKeys) -> (slot: Int, time: Timestamp?) {
-        var parser = JSONParser(bytes: record)
+        var parser = JSONParser.forRecord(record)
         var subject: JSONValue?
         // The members of `keys` past the subject, by position (`logKeys`: time, id, type, app).
         var reserved: [JSONValue?] = [nil, nil, nil, nil]

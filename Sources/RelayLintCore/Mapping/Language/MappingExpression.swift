@@ -131,7 +131,7 @@ indirect enum MappingExpression: Sendable, Equatable {
     ) throws(MappingFailure) -> JSONValue? {
         guard case .string(var text)? = value else { return value }
         do throws(JSONParser.SyntaxError) {
-            guard let projection else { return try JSONParser.parseDocument(text) }
+            guard let projection else { return try JSONParser.parseRecord(text) }
             let parsed = text.withUTF8 { bytes in
                 Result { () throws(JSONParser.SyntaxError) in try projection.parseDocument(bytes) }
             }

@@ -79,7 +79,7 @@ final class RecordLayout: Sendable {
     func parse(_ bytes: UnsafeBufferPointer<UInt8>, into slots: RecordSlots) throws(JSONParser.SyntaxError) {
         precondition(slots.values.count == nodes.count, "slots of another layout")
         slots.clear()
-        var parser = JSONParser(bytes: bytes)
+        var parser = JSONParser.forRecord(bytes)
         parser.skipWhitespace()
         // The lists taken once per record and handed down: read through `self` in each object,
         // they were retained and released there.

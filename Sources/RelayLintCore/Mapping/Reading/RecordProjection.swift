@@ -81,7 +81,7 @@ final class RecordProjection: Sendable {
 
     /// Parses the document at `bytes` keeping only the projected members (and checking the rest).
     func parseDocument(_ bytes: UnsafeBufferPointer<UInt8>) throws(JSONParser.SyntaxError) -> JSONValue {
-        var parser = JSONParser(bytes: bytes)
+        var parser = JSONParser.forRecord(bytes)
         parser.skipWhitespace()
         let value = try parse(&parser, depth: 0)
         parser.skipWhitespace()
