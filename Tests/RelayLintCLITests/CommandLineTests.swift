@@ -585,18 +585,7 @@ import Testing
     /// What a rule fires on, requires and its parameters' values are masked as the audit
     /// reports mask them (a parameter may list people's addresses); `--show-pii` shows them.
     @Test func explainMasksTheAddressesARuleIsConfiguredWith() throws {
-        let rule = try Fixtures.temporaryFile(
-            named: "vip.yml",
-            contents: """
-                id: vip-mail
-                severity: error
-                params: {vips: [vip.customer@gmail.com, "+14155550251"]}
-                when: {type: email.sent, where: {to: boss.person@gmail.com}}
-                require:
-                  preceded_by: {type: consent.granted, where: {to: {in: $params.vips}}}
-                message: "{event.id}"
-
-                """)
+        let rule = try Fixtures.temporaryFile(named: "vip.yml", contents: Fixtures.ruleListingAddresses)
         let masked = try CommandRunner.run(["explain", "vip-mail", "--rules", rule])
         #expect(masked.status == 0, "\(masked.stderr)")
         #expect(masked.stdout.contains("v•••@gmail.com") && masked.stdout.contains("b•••@gmail.com"), "\(masked.stdout)")

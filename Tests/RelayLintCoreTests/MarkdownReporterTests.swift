@@ -86,16 +86,7 @@ import Testing
     /// A rule's trigger, requirement and parameters are masked as its findings' `expected` is: a
     /// parameter may list people's addresses, shown whole beside the masked finding.
     @Test func aRulesRequirementAndParametersAreMaskedAsItsFindingsAre() throws {
-        let rule = """
-            id: vip-mail
-            severity: error
-            params: {vips: [vip.customer@gmail.com, "+14155550251"]}
-            when: {type: email.sent, where: {to: boss.person@gmail.com}}
-            require:
-              preceded_by: {type: consent.granted, where: {to: {in: $params.vips}}}
-            message: "{event.id}"
-            """
-        let rules = try RuleSet.load(paths: [try Fixtures.temporaryFile(named: "vip.yml", contents: rule)])
+        let rules = try RuleSet.load(paths: [try Fixtures.temporaryFile(named: "vip.yml", contents: Fixtures.ruleListingAddresses)])
         let log = try Fixtures.temporaryFile(
             named: "mail.jsonl",
             contents: #"{"id":"m1","time":"2026-01-01T00:00:00Z","subject":"u1","type":"email.sent","to":"boss.person@gmail.com"}"# + "\n")

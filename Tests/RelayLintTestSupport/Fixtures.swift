@@ -37,6 +37,19 @@ public enum Fixtures {
     }
 
     /// Writes `contents` to a new temporary file with the given name and returns its path.
+    /// A rule whose condition and parameters list people's addresses and a phone number: what
+    /// relaylint prints of the rule itself (`explain RULE`, the audit reports) must mask them.
+    public static let ruleListingAddresses = """
+        id: vip-mail
+        severity: error
+        params: {vips: [vip.customer@gmail.com, "+14155550251"]}
+        when: {type: email.sent, where: {to: boss.person@gmail.com}}
+        require:
+          preceded_by: {type: consent.granted, where: {to: {in: $params.vips}}}
+        message: "{event.id}"
+
+        """
+
     public static func temporaryFile(named name: String, contents: String) throws -> String {
         let url = try temporaryDirectory().appendingPathComponent(name)
         try Data(contents.utf8).write(to: url)

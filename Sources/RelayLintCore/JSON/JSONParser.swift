@@ -39,11 +39,7 @@ struct JSONParser: ~Copyable {
     /// `InputLimits.recordValues` values.
     static func parseRecord(_ bytes: UnsafeBufferPointer<UInt8>) throws(SyntaxError) -> JSONValue {
         var parser = JSONParser.forRecord(bytes)
-        parser.skipWhitespace()
-        let value = try parser.parseValue(depth: 0)
-        parser.skipWhitespace()
-        if !parser.isAtEnd { throw parser.error("unexpected text after the JSON value") }
-        return value
+        return try parser.parseWhole()
     }
 
     static func parseRecord(_ text: String) throws(SyntaxError) -> JSONValue {
@@ -56,10 +52,15 @@ struct JSONParser: ~Copyable {
     /// Parses one complete document: a value with only whitespace around it.
     static func parseDocument(_ bytes: UnsafeBufferPointer<UInt8>) throws(SyntaxError) -> JSONValue {
         var parser = JSONParser(bytes: bytes)
-        parser.skipWhitespace()
-        let value = try parser.parseValue(depth: 0)
-        parser.skipWhitespace()
-        if !parser.isAtEnd { throw parser.error("unexpected text after the JSON value") }
+        return try parser.parseWhole()
+    }
+
+    /// The value from the current offset to the end, with only whitespace around it.
+    private mutating func parseWhole() throws(SyntaxError) -> JSONValue {
+        skipWhitespace()
+        let value = try parseValue(depth: 0)
+        skipWhitespace()
+        if !isAtEnd { throw error("unexpected text after the JSON value") }
         return value
     }
 
