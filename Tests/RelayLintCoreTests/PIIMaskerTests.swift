@@ -23,7 +23,8 @@ import Testing
         // A national number in one run joined to an id is the id's digits, unless a label names it.
         ("tenant:0612345678", "tenant:0612345678"), ("orders/0123456789", "orders/0123456789"),
         ("isbn:0306406152", "isbn:0306406152"), ("tel:0612345678", "tel:••••••••78"), ("0612345678", "••••••••78"),
-        ("auth0|0041791234567", "auth0|•••••••••••67"),
+        ("auth0|0041791234567", "auth0|•••••••••••67"), ("phone/0612345678", "phone/••••••••78"),
+        ("tel|0612345678", "tel|••••••••78"), ("users/phone/0612345678", "users/phone/••••••••78"),
     ])
     func aSubjectIdIsMaskedOnlyWhenItIsAnAddressOrANumber(id: String, shown: String) {
         #expect(PIIMasker().maskSubjectID(id) == shown)
@@ -161,7 +162,10 @@ import Testing
         // Two national numbers apart by a space; India's mobile after its trunk 0.
         ("0612345678 0698765432", "••••••••78 ••••••••32"), ("call 098765 43210", "call •••••••••10"),
         // Two in groups apart by a space, each whole: read as one, the first six digits showed.
-        ("06 12 34 56 78 06 98 76 54 32", "••••••••78 ••••••••32"), ("020 7946 0958 020 7946 0959", "•••••••••58 •••••••••59"),
+        ("06 12 34 56 78 06 98 76 54 32", "••••••••78 ••••••••32"),
+        ("0049 151 1234 5678 0049 151 8765 4321", "•••••••••••••78 •••••••••••••21"),
+        ("0044 20 7946 0958 0044 20 7946 0959", "••••••••••••58 ••••••••••••59"),
+        ("020 7946 0958 020 7946 0959", "•••••••••58 •••••••••59"),
         ("call +14155550123now", "call +1••••••••23now"),
     ])
     func masksAddressesAndNumbersWhereverTheyStand(value: String, masked: String) {
@@ -278,6 +282,10 @@ import Testing
         ("jane.doe@\nexample.com", "j•••@\nexample.com"), ("jane.doe@\u{2028}example.com", "j•••@\u{2028}example.com"),
         ("jane.doe\t@example.com", "j•••@example.com"), ("+1 415\r555 0199", "+1••••••••99"),
         ("call 06 12\n34 56 78", "call ••••••••78"), ("jane@example.com\n2026-01-15\n12:30", "j•••@example.com\n2026-01-15\n12:30"),
+        // A number whose line ends is not read on into the next line's digits.
+        ("phone +1 415 555 0199\n42 retries", "phone +1••••••••99\n42 retries"),
+        ("tel 06 12 34 56 78\n2026-01-15", "tel ••••••••78\n2026-01-15"),
+        ("+14155550199\t+14155550188", "+1••••••••99\t+1••••••••88"),
     ])
     func masksWhatAReaderReadsAsAnAddress(value: String, masked: String) {
         #expect(PIIMasker().mask(value) == masked)

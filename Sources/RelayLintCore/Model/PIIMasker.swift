@@ -17,9 +17,10 @@ public struct PIIMasker: Sendable {
     /// Masks a subject id as contract §6 asks: printed as it is, unless the id is itself an
     /// email address or a phone number, which is masked like one. An address inside an id
     /// (`auth0|jane@example.com`) is masked too, as every address in a report is, and so is a
-    /// number a label or a line break sets apart in it, and an international one a separator
-    /// does (`tel:+14155550100`, `phone=+1…`, `phone: 0612345678`, `auth0|+1…`, `phone +1…`, a
-    /// second line); digits that are part of an id are not taken for a phone number
+    /// number a label or a line break sets apart in it, and one a separator sets apart that is
+    /// written with its `+` (or `00` after `|`) or follows a word that names a phone number
+    /// (`tel:+14155550100`, `phone=+1…`, `phone: 0612345678`, `auth0|+1…`, `phone/0612…`,
+    /// `phone +1…`, a second line); digits that are part of an id are not taken for a phone number
     /// (`20260115-000123`, `uid+12345678901`, `acct 555 0100 22`, `tenant:0612345678`,
     /// `orders/0123456789`): a reviewer must find the account by the id the
     /// report prints. A control character is read both ways, as `maskText` reads it
@@ -33,7 +34,7 @@ public struct PIIMasker: Sendable {
         let end = original.count - original.reversed().prefix { $0 == " " }.count
         var masks = Self.masks(in: separated)
         if separated.heldControlCharacter {
-            masks = Self.union(masks, Self.masks(in: FoldedText(id, controls: .leftOut)))
+            masks = Self.union(masks, Self.masks(in: FoldedText(id, controls: .leftOut), besides: masks))
         }
         // An international number (`+…`, `00…`, `(…`): a national one in one run joined to an
         // id (`tenant:0612345678`, `orders/0123456789`) is read as the id's digits unless a label
@@ -43,13 +44,17 @@ public struct PIIMasker: Sendable {
                 || (original[index] == "0" && original.indices.contains(index + 1) && original[index + 1] == "0")
         }
         // A line break before any number; a label's or a path's separator before an
-        // international one, as a space or `_` before its `+`.
+        // international one, as a space or `_` before its `+`, or before any number after a word
+        // that names one (`phone/0612345678`, `tel|0612…`).
         func setsApart(_ index: Int) -> Bool {
             guard original.indices.contains(index) else { return false }
             let scalar = original[index]
             if scalar.properties.generalCategory == .control || scalar == "\u{2028}" || scalar == "\u{2029}" { return true }
-            guard original.indices.contains(index + 1), isInternational(index + 1) else { return false }
-            return ":=|/".unicodeScalars.contains(scalar) || ((scalar == " " || scalar == "_") && original[index + 1] == "+")
+            guard original.indices.contains(index + 1) else { return false }
+            if ":=|/".unicodeScalars.contains(scalar) {
+                return isInternational(index + 1) || Self.wordBeforeNamesPhoneNumber(original, at: index)
+            }
+            return (scalar == " " || scalar == "_") && original[index + 1] == "+"
         }
         func endsWord(_ index: Int) -> Bool {
             !original.indices.contains(index) || !(original[index].properties.isAlphabetic || original[index].properties.numericType != nil)
@@ -129,7 +134,7 @@ public struct PIIMasker: Sendable {
         // one, what either reading finds on the text is masked: masking one reading's result
         // again hid the local part from the other (`jane\u{1}d•••@`).
         if separated.heldControlCharacter {
-            masks = Self.union(masks, Self.masks(in: FoldedText(text, controls: .leftOut)))
+            masks = Self.union(masks, Self.masks(in: FoldedText(text, controls: .leftOut), besides: masks))
         }
         return masks.isEmpty ? text : Self.text(separated.original, with: masks)
     }
@@ -187,6 +192,17 @@ public struct PIIMasker: Sendable {
             index += 1
         }
         return masks
+    }
+
+    /// What the reading with control characters left out finds besides what the separated
+    /// reading found (`separated`): a number it finds over one the separated reading found is
+    /// left out, as its digits ran on past a break into the next line's (`+1 415 555 0199\n42
+    /// retries`, a date on the next line); an address is kept, the longer shown (`union`).
+    private static func masks(in leftOut: FoldedText, besides separated: [Mask]) -> [Mask] {
+        masks(in: leftOut).filter { mask in
+            mask.replacement.contains("@")
+                || !separated.contains { $0.range.overlaps(mask.range) }
+        }
     }
 
     /// The masks of two readings of one text, as one list in order: a stretch either masks is
@@ -468,12 +484,19 @@ public struct PIIMasker: Sendable {
             separators.insert(separator)
             index = next
         }
-        // Two national numbers in groups, apart by a space (`06 12 34 56 78 06 98 76 54 32`),
-        // read on as one: too many digits for any, so the scan from the second group on found
-        // the rest and the first six digits were shown. Cut at the first number's end: the
-        // groups after a trunk 0 that hold 10 or 11 digits.
+        // Two numbers in groups after a trunk 0 or the `00` of an international call, apart by a
+        // space (`06 12 34 56 78 06 98 76 54 32`, `0049 151 1234 5678 0049 …`), read on as one:
+        // too many digits for any, so the scan from a later group found the rest and the first
+        // digits were shown. Cut where the second starts: the first group from 10 digits on that
+        // starts as the first did, with `00` or with a trunk 0 alone (`0044 20 7946 0958 0044 …`:
+        // the `0958` is the first's).
+        let startsWithAccessCode = start + 1 < scalars.count && scalars[start + 1] == "0"
         if digitCount > 15, first == "0", !hasParentheses, separators == [" "],
-            let count = groups.indices.first(where: { (10...11).contains(groups[...$0].reduce(0, +)) }),
+            let count = groups.indices.dropLast().first(where: { index in
+                let next = groupEnds[index + 1] - groups[index + 1]
+                let startsAlike = scalars[next] == "0" && (groups[index + 1] > 1 && scalars[next + 1] == "0") == startsWithAccessCode
+                return (10...15).contains(groups[...index].reduce(0, +)) && startsAlike
+            }),
             groups[...count].allSatisfy({ $0 >= 2 })
         {
             groups.removeSubrange((count + 1)...)
