@@ -46,7 +46,8 @@ SIZES=("$@")
 python3 -c 'import cryptography' 2>/dev/null || python3 -m pip install --quiet cryptography
 python3 "$HERE/duckdb_check.py" --setup-only
 PY="$HERE/.venv/bin/python"
-# DuckDB's command-line tool, pinned as the Python package is (duckdb_check.py)
+# DuckDB's command-line tool, pinned too (duckdb_check.py pins the Python package): PyPI's
+# duckdb-cli is DuckDB 1.5.6, the Python package 2.0.0, so the two rows are of two versions
 "$PY" -c 'import duckdb_cli' 2>/dev/null || "$PY" -m pip install --quiet duckdb-cli==1.5.6
 DUCKDB_CLI="$("$PY" -c 'import duckdb_cli, os; print(os.path.join(os.path.dirname(duckdb_cli.__file__), "duckdb"))')"
 

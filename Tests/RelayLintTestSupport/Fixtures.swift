@@ -46,7 +46,7 @@ public enum Fixtures {
         when: {type: email.sent, where: {to: boss.person@gmail.com}}
         require:
           preceded_by: {type: consent.granted, where: {to: {in: $params.vips}}}
-        message: "{event.id}"
+        message: "{event.id} without consent (VIPs: {params.vips})"
 
         """
 

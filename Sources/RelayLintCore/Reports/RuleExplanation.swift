@@ -1,8 +1,8 @@
 /// The plain-text explanation of a rule that `relaylint explain` prints.
 public struct RuleExplanation: Sendable {
     public let rule: Rule
-    /// Masks what the configuration may set: what the rule fires on, requires and its
-    /// parameters' values (a parameter may list people's addresses), as the audit reports mask
+    /// Masks what the configuration may set: what the rule fires on, requires, its message and
+    /// its parameters' values (a parameter may list people's addresses), as the audit reports mask
     /// them beside the findings.
     let masker: PIIMasker
 
@@ -30,7 +30,8 @@ public struct RuleExplanation: Sendable {
             lines.append("Applies to: " + applies)
         }
         lines.append("Requires: " + masker.mask(Self.summary(of: rule.requirement)))
-        lines.append("Message: " + rule.message.source)
+        // Parameters are filled into the message as it is loaded (`{params.owners}`).
+        lines.append("Message: " + masker.mask(rule.message.source))
         if !rule.parameters.isEmpty {
             lines.append("Parameters (set them under rules.\(rule.id).params in .relaylint.yml):")
             for parameter in rule.parameters {

@@ -616,6 +616,8 @@ import Testing
         ),
         (#"{"apps": []}"#, "this is an app manifest"),
         (#"{"keys": [{"kty": "RSA", "kid": "k1", "use": "sig", "alg": "RS256", "n": "AQAB", "e": "AQAB"}]}"#, "this is a JSON Web Key Set"),
+        // As Apple serves it, pretty-printed.
+        ("{\n  \"keys\": [\n    {\n      \"kty\": \"RSA\",\n      \"kid\": \"k1\"\n    }\n  ]\n}\n", "this is a JSON Web Key Set"),
         // A report holds `apps` too, and was called a manifest.
         (#"{"apps": [], "findings": [], "tool": {"name": "relaylint"}, "version": 1}"#, "this is a relaylint report, not a log"),
         (#"{"evaluation": {}, "partition": "1/2", "version": 1}"#, "this is a partial of a partitioned run"),

@@ -335,10 +335,10 @@ enum EventLogFormat {
                 throw refusal(path, "this is a partial of a partitioned run, not a log: pass it to relaylint merge", line: line)
             }
             if members["apps"] != nil { throw refusal(path, "this is an app manifest: pass it with --manifest", line: line) }
-            if case .array(let keys)? = members["keys"], keys.contains(where: { $0.objectValue?["kty"] != nil }) {
-                throw refusal(
-                    path, "this is a JSON Web Key Set (Apple's public keys): pass it with --apple-keys to verify notifications' signatures",
-                    line: line)
+            if members["id"] == nil, members["type"] == nil, case .array(let keys)? = members["keys"],
+                keys.contains(where: { $0.objectValue?["kty"] != nil })
+            {
+                throw refusal(path, keySetRefusal, line: line)
             }
             if members["events"] != nil || members["id"] != nil && members["type"] != nil {
                 // Looks like relaylint events with a field missing: the reader says which.
@@ -429,6 +429,10 @@ enum EventLogFormat {
         return nil
     }
 
+    /// What Apple's key set given as a log is told.
+    private static let keySetRefusal =
+        "this is a JSON Web Key Set (Apple's public keys): pass it with --apple-keys to verify notifications' signatures"
+
     private static func notJSON(_ head: String, path: String) throws(InputError) -> EventLogFormat {
         let firstLine = head.split(separator: "\n", maxSplits: 1).first.map(String.init) ?? ""
         // Any `key: value` line is YAML's (`name: x` too): no log record starts so.
@@ -448,6 +452,10 @@ enum EventLogFormat {
                     path,
                     "this looks like a relaylint report, not a log: pass it with --baseline to report only findings new since it "
                         + "(or, a shard's report, to relaylint merge)")
+            }
+            // Apple's key set as `https://appleid.apple.com/auth/keys` serves it, pretty-printed.
+            if head.range(of: #"^\{\s*"keys"\s*:\s*\[\s*\{"#, options: .regularExpression) != nil, head.contains("\"kty\"") {
+                throw refusal(path, keySetRefusal)
             }
             throw refusal(
                 path,
