@@ -49,36 +49,34 @@ import Testing
     /// nested `for_each`'s name, text that is no name (`$5`) and a name far from any declared one
     /// (`$premium`, a value) are no error.
     @Test func aMisspeltForEachVariableIsAnError() {
-        let misspelt = RuleLoader.load(
-            text: """
-                id: store-erased
-                severity: error
-                when: {type: account.deleted}
-                require:
-                  for_each: [firestore, storage]
-                  as: store
-                  check: {followed_by: {type: data.deleted, where: {store: $stroe}}}
-                message: m
-                """, path: "rule.yml", sha256: ""
-        ).diagnostics
+        let misspelt = Self.storeErasedDiagnostics(check: "  check: {followed_by: {type: data.deleted, where: {store: $stroe}}}")
         #expect(misspelt.map { "\($0.location.line):\($0.location.column ?? 0)" } == ["7:60"], "\(misspelt)")
         #expect(misspelt.first?.message.hasSuffix("did you mean '$store'?") == true, "\(misspelt)")
-        let nested = RuleLoader.load(
-            text: """
-                id: store-erased
-                severity: error
-                when: {type: account.deleted}
-                require:
-                  for_each: [firestore, storage]
-                  as: store
+        let nested = Self.storeErasedDiagnostics(
+            check: """
                   check:
                     for_each: [eu, us]
                     as: region
                     check: {followed_by: {type: data.deleted, where: {store: $store, region: $region, note: $5, plan: $premium}}}
+                """)
+        #expect(nested.isEmpty, "\(nested)")
+    }
+
+    /// What loading a rule says whose requirement is a `for_each` over two stores named `store`,
+    /// with `check` (written from column 1, its body from line 7) as the body.
+    private static func storeErasedDiagnostics(check: String) -> [Diagnostic] {
+        RuleLoader.load(
+            text: """
+                id: store-erased
+                severity: error
+                when: {type: account.deleted}
+                require:
+                  for_each: [firestore, storage]
+                  as: store
+                \(check)
                 message: m
                 """, path: "rule.yml", sha256: ""
         ).diagnostics
-        #expect(nested.isEmpty, "\(nested)")
     }
 
     @Test func aMisspeltKeyPointsAtTheKeyAndSuggestsTheRightOne() {

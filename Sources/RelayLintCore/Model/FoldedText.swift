@@ -153,6 +153,7 @@ struct FoldedText {
 
     /// A character escaped for HTML, a URL or a string literal, and how many scalars spell it;
     /// nil when none starts at `index`.
+    ///
     /// One that stands for the start of another escape stands for what that one stands for, as
     /// a text escaped twice in two ways reads (`&#x26;#64;`: `&#x26;` is the `&` of `&#64;`;
     /// `&#37;40`), up to `depth` times.
