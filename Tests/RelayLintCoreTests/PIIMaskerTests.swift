@@ -201,6 +201,10 @@ import Testing
         // A fraction's digits, a version's, a zero-padded id and a run without a trunk 0 in a path.
         "Thu Jan 15 2026 10:30:00 GMT+0000", "15 01 2026 10:30", "p=0.0612345678", "v1.0612345678", "012345 67890", "/items/0000000001/",
         "/users/6123456789/verify", "0612345678_1767225600",
+        // A spaced `@` before a name without a dot, or a price; quoted-printable's `=40` in a
+        // setting; a date written with middle dots; a squared unit; a circled ten.
+        "ping me @ lunch", "buy 3 @ 3.99", "timeout=40ms", "retries=40", "2026·01·15", "12 m² 1234567", "step ⑩ 123456",
+        "01/02/2026 10:30", "06/12/34", "05/12/2026/0012",
     ])
     func leavesIdsDatesTimesVersionsAndHashes(value: String) {
         #expect(PIIMasker().mask(value) == value)
@@ -286,6 +290,15 @@ import Testing
         ("phone +1 415 555 0199\n42 retries", "phone +1••••••••99\n42 retries"),
         ("tel 06 12 34 56 78\n2026-01-15", "tel ••••••••78\n2026-01-15"),
         ("+14155550199\t+14155550188", "+1••••••••99\t+1••••••••88"),
+        // An `@` with a space or a no-break space on each side; quoted-printable's `=40`.
+        ("jane.doe\u{00A0}@\u{00A0}example.com", "j•••@\u{00A0}example.com"),
+        ("write to jane.doe @ example.com today", "write to j•••@ example.com today"),
+        ("jane.doe=40example.com", "j•••=40example.com"),
+        // Plus signs of other shapes; digits raised, lowered or in circles; dots set mid-line.
+        ("﹢14155550199", "+1••••••••99"), ("⁺14155550199", "+1••••••••99"), ("➕14155550199", "+1••••••••99"),
+        ("+1 ⁴¹⁵ ⁵⁵⁵ ⁰¹⁹⁹", "+1••••••••99"), ("+1 ₄₁₅ ₅₅₅ ₀₁₉₉", "+1••••••••99"), ("+1 ④①⑤ ⑤⑤⑤ ⓪①⑨⑨", "+1••••••••99"),
+        ("06/12/34/56/78", "••••••••78"), ("+1·415·555·0199", "+1••••••••99"), ("+1•415•555•0199", "+1••••••••99"),
+        ("+1・415・555・0199", "+1••••••••99"),
     ])
     func masksWhatAReaderReadsAsAnAddress(value: String, masked: String) {
         #expect(PIIMasker().mask(value) == masked)

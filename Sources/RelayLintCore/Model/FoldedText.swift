@@ -10,12 +10,13 @@
 ///   U+2029) is kept as written in the second reading, where the others become spaces;
 /// - compatibility forms become the ASCII they show: fullwidth `＠`, letters and digits, the
 ///   small commercial at `﹫`, the ideographic full stops IDNA reads as dots;
-/// - decimal digits of any script become ASCII digits (`٠٦١٢٣٤٥٦٧٨` is a phone number);
+/// - decimal digits of any script become ASCII digits (`٠٦١٢٣٤٥٦٧٨` is a phone number), as do
+///   superscript, subscript and circled digits, and plus signs of other shapes become `+`;
 /// - characters escaped for HTML or URLs are read as the characters they stand for
 ///   (`jane&#64;example.com`, `&commat;`, `&#x200B;`, `%40`, `%2B1`, the UTF-8 of `%EF%BC%A0`,
 ///   `%2540` encoded twice), and so are a string literal's (`\u0040`, `\x40`, `\\u0040` in a JSON
-///   document held in a JSON string): a value quoted from a web form, a request log or a
-///   serializer keeps its escapes.
+///   document held in a JSON string) and quoted-printable's `=40`: a value quoted from a web
+///   form, a request log, a mail or a serializer keeps its escapes.
 ///
 /// Each folded scalar remembers the span of the text it stands for, so the masker replaces the
 /// original characters and copies the rest as it was written.
@@ -51,6 +52,7 @@ struct FoldedText {
         // no folding, and no place to remember for each scalar.
         if text.utf8.allSatisfy({
             (0x20...0x7E).contains($0) && $0 != UInt8(ascii: "%") && $0 != UInt8(ascii: "&") && $0 != UInt8(ascii: "\\")
+                && $0 != UInt8(ascii: "=")
         }) {
             self.original = original
             scalars = original
@@ -141,11 +143,16 @@ struct FoldedText {
         case 0xFF01...0xFF5E: return Unicode.Scalar(value - 0xFEE0)
         case 0xFE6B: return "@"  // small commercial at
         case 0x3002, 0xFF61, 0xFE52: return "."  // ideographic, halfwidth ideographic and small full stops
+        case 0xFE62, 0x207A, 0x208A, 0x2795: return "+"  // small, superscript, subscript and heavy plus signs
         default: break
         }
         let properties = scalar.properties
         if properties.isDefaultIgnorableCodePoint || properties.generalCategory == .format { return nil }
-        if properties.generalCategory == .decimalNumber, let digit = properties.numericValue, digit >= 0, digit <= 9 {
+        // Digits of any script, and the digits written raised, lowered or in a circle (`⁴¹⁵`,
+        // `₄₁₅`, `④①⑤`): a number spelled in them reads as one. Not `⑩`, a number of its own.
+        if properties.numericType == .decimal || properties.numericType == .digit, let digit = properties.numericValue, digit >= 0,
+            digit <= 9
+        {
             return Unicode.Scalar(UInt8(ascii: "0") + UInt8(digit))
         }
         return scalar
@@ -174,6 +181,9 @@ struct FoldedText {
             return characterReference(in: scalars, at: index)
         case "\\":
             return backslashEscape(in: scalars, at: index)
+        case "=":
+            // Quoted-printable, as a mail's header or body may be encoded: `=40` is an `@`.
+            return index + 2 < scalars.count && scalars[index + 1] == "4" && scalars[index + 2] == "0" ? ("@", 3) : nil
         default:
             return nil
         }

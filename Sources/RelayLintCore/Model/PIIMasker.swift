@@ -171,7 +171,12 @@ public struct PIIMasker: Sendable {
         while index < scalars.count {
             // An address right after another (`a@x.com|jane@example.com`) may reach back into
             // it: it starts where the one before ended, rather than not being masked at all.
-            if scalars[index] == "@", let found = email(in: scalars, at: index, domainEndsBefore: folded.afterLeftOutControl),
+            // Quoted-printable's `=40` is taken for an `@` only before a domain with a dot:
+            // `timeout=40ms` is a setting.
+            if scalars[index] == "@",
+                let found = email(
+                    in: scalars, at: index, domainEndsBefore: folded.afterLeftOutControl,
+                    needsDot: folded.original[folded.start(of: index)] == "="),
                 max(found.start, masked) < index
             {
                 let start = max(found.start, masked)
@@ -223,16 +228,19 @@ public struct PIIMasker: Sendable {
     }
 
     /// A quick look at the bytes, for the ids most values are: an address needs an `@` (or an
-    /// escape of one, `%40`, `&#64;` or `\u0040`), a phone number at least 7 digits; any other script may
+    /// escape of one, `%40`, `&#64;`, `\u0040` or `=40`), a phone number at least 7 digits; any other script may
     /// spell either (`＠`, `٠٦١٢`).
     static func mayHoldPII(_ text: String) -> Bool {
         var digits = 0
+        // The two bytes before this one, for quoted-printable's `=40`.
+        var before: (UInt8, UInt8) = (0, 0)
         for byte in text.utf8 {
             if byte == UInt8(ascii: "@") || byte == UInt8(ascii: "%") || byte == UInt8(ascii: "&") || byte == UInt8(ascii: "\\")
-                || byte >= 0x80
+                || byte >= 0x80 || (before == (UInt8(ascii: "="), UInt8(ascii: "4")) && byte == UInt8(ascii: "0"))
             {
                 return true
             }
+            before = (before.1, byte)
             if (0x30...0x39).contains(byte) {
                 digits += 1
                 if digits >= 7 { return true }
@@ -247,17 +255,28 @@ public struct PIIMasker: Sendable {
     /// The local part is what RFC 5322 allows unquoted, less `/` (a URL's) and an apostrophe
     /// that opens a quote (`'jane@…'`); the domain is labels of letters, digits, hyphens and
     /// underscores: one name of letters and hyphens (`jane@localhost`), names joined by dots
-    /// ending in one of letters (`pkg@1.2.3` is a version), or an IPv4 address (`jane@10.0.0.1`).
-    static func email(in scalars: [Unicode.Scalar], at: Int, domainEndsBefore breaks: Set<Int> = []) -> (start: Int, end: Int)? {
-        let domainStart = at + 1
-        var start = at
+    /// ending in one of letters (`pkg@1.2.3` is a version), or an IPv4 address (`jane@10.0.0.1`);
+    /// `needsDot` refuses the name alone.
+    static func email(
+        in scalars: [Unicode.Scalar], at: Int, domainEndsBefore breaks: Set<Int> = [], needsDot: Bool = false
+    ) -> (start: Int, end: Int)? {
+        // An `@` set apart by one space on each side (`jane.doe @ example.com`, or no-break
+        // spaces, as a word processor keeps an address on one line) is the address a reader
+        // sees, when its domain has a dot.
+        let spaced =
+            at >= 2 && at + 2 < scalars.count && isSpaceAroundAt(scalars[at - 1]) && isSpaceAroundAt(scalars[at + 1])
+            && isLocalPart(scalars[at - 2]) && isDomain(scalars[at + 2])
+        let localEnd = spaced ? at - 1 : at
+        let domainStart = spaced ? at + 2 : at + 1
+        var start = localEnd
         // A quoted local part (`"john q"@example.com`), which RFC 5322 allows: from its quote.
-        if at >= 3, scalars[at - 1] == "\"",
-            let open = scalars[..<(at - 1)].lastIndex(where: { $0 == "\"" || $0 == "\n" }), scalars[open] == "\"", open < at - 2
+        if localEnd >= 3, scalars[localEnd - 1] == "\"",
+            let open = scalars[..<(localEnd - 1)].lastIndex(where: { $0 == "\"" || $0 == "\n" }), scalars[open] == "\"",
+            open < localEnd - 2
         {
             start = open
         }
-        let quoted = start < at
+        let quoted = start < localEnd
         var tookComment = false
         while !quoted, start > 0 {
             let before = scalars[start - 1]
@@ -290,8 +309,8 @@ public struct PIIMasker: Sendable {
             guard isLocalPart(before) || innerApostrophe else { break }
             start -= 1
         }
-        while start < at, scalars[start] == "." { start += 1 }
-        guard start < at else { return nil }
+        while start < localEnd, scalars[start] == "." { start += 1 }
+        guard start < localEnd else { return nil }
         // An address literal (`jane@[10.0.0.1]`, `jane@[IPv6:2001:db8::1]`) ends at its bracket.
         if domainStart < scalars.count, scalars[domainStart] == "[",
             let close = scalars[(domainStart + 1)...].firstIndex(where: { !(isASCIIAlphanumeric($0) || ".:".unicodeScalars.contains($0)) }),
@@ -310,7 +329,7 @@ public struct PIIMasker: Sendable {
             // of letters and hyphens. One with a digit is a version or a tag (`node@18`,
             // `job@v2`, `worker@queue-3`).
             let hostName = first != "-" && domain.allSatisfy { isLetter($0) || $0 == "-" }
-            return hostName && !tookComment ? (start, end) : nil
+            return hostName && !tookComment && !spaced && !needsDot ? (start, end) : nil
         }
         let topLevel = domain[(dot + 1)...]
         // A top-level domain is letters, or punycode for one (`xn--p1ai` is `.рф`).
@@ -346,6 +365,11 @@ public struct PIIMasker: Sendable {
             && parts.allSatisfy { part in
                 (1...3).contains(part.count) && part.allSatisfy(isDigit) && Int(String(String.UnicodeScalarView(part)))! <= 255
             }
+    }
+
+    /// A space, or one of the no-break and thin spaces, that may stand on each side of an `@`.
+    private static func isSpaceAroundAt(_ scalar: Unicode.Scalar) -> Bool {
+        scalar == " " || scalar == "\u{00A0}" || scalar == "\u{202F}" || scalar == "\u{2009}"
     }
 
     private static func isLocalPart(_ scalar: Unicode.Scalar) -> Bool {
@@ -471,9 +495,11 @@ public struct PIIMasker: Sendable {
                 continue
             }
             // An international number may be split by `/` too (`+1/415/555/0188`), and a national
-            // one after its area code with its trunk 0 (`0171/1234567`, `0475/12.34.56`); a
-            // national one split so elsewhere is a date (`01/02/2026`).
-            let slashes = first == "+" || (first == "0" && groups.count == 1 && groups[0] >= 2)
+            // one after its area code with its trunk 0 (`0171/1234567`, `0475/12.34.56`) or in
+            // pairs after it (`06/12/34/56/78`); a national one split so elsewhere is a date
+            // (`01/02/2026`).
+            let pairsSoFar = separators == ["/"] && groups.allSatisfy { $0 == 2 }
+            let slashes = first == "+" || (first == "0" && (groups.count == 1 && groups[0] >= 2 || pairsSoFar))
             guard index + 1 < scalars.count,
                 let separator = groupSeparator(scalars[index]) ?? (slashes && scalars[index] == "/" ? "/" : nil)
             else { break }
@@ -619,12 +645,16 @@ public struct PIIMasker: Sendable {
 
     /// The separator a scalar between two groups of digits stands for: a space (also the
     /// no-break and thin spaces locales format numbers with, `06 12 34 56 78` in French), a
-    /// hyphen (also an en dash) or a dot; nil for anything else.
+    /// hyphen (also an en dash, or a dot set in the middle of the line) or a dot; nil for
+    /// anything else.
     static func groupSeparator(_ scalar: Unicode.Scalar) -> Unicode.Scalar? {
         switch scalar {
         case " ", "\t", "\u{00A0}", "\u{202F}", "\u{2009}", "\u{2007}", "\u{3000}": " "
         // Also the dash a Japanese input method types (`090ー1234ー5678`) and its fullwidth one.
         case "-", "\u{2013}", "\u{2011}", "\u{2010}", "\u{2012}", "\u{2212}", "\u{30FC}", "\u{FF0D}": "-"
+        // Dots set in the middle of the line (a middle dot, a bullet, the katakana middle dot): as
+        // a hyphen, so that a date so written stays a date.
+        case "\u{00B7}", "\u{2022}", "\u{30FB}", "\u{2027}", "\u{2219}": "-"
         case ".": "."
         default: nil
         }
