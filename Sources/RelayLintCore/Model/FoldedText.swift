@@ -45,6 +45,10 @@ struct FoldedText {
     /// before. An address's domain ends there (`jane@example.com\u{1}0612…` is an address and
     /// a number, whatever the local part reads through).
     private(set) var afterLeftOutControl: Set<Int> = []
+    /// Those of `afterLeftOutControl` where a tab or a line break was left out. A local part
+    /// reads back through one only when it stands right before the `@` (`jane.doe\t@…`): a word
+    /// on the line before is not part of the address (`Contact\nsupport@example.com`).
+    private(set) var afterLeftOutLineBreak: Set<Int> = []
 
     init(_ text: String, controls: ControlCharacters) {
         let original = Array(text.unicodeScalars)
@@ -77,6 +81,7 @@ struct FoldedText {
                 heldControlCharacter = true
                 if controls == .leftOut {
                     afterLeftOutControl.insert(scalars.count)
+                    afterLeftOutLineBreak.insert(scalars.count)
                     index += length
                     continue
                 }

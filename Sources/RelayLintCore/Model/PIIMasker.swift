@@ -176,7 +176,7 @@ public struct PIIMasker: Sendable {
             if scalars[index] == "@",
                 let found = email(
                     in: scalars, at: index, domainEndsBefore: folded.afterLeftOutControl,
-                    needsDot: folded.original[folded.start(of: index)] == "="),
+                    localPartStartsAfter: folded.afterLeftOutLineBreak, needsDot: folded.original[folded.start(of: index)] == "="),
                 max(found.start, masked) < index
             {
                 let start = max(found.start, masked)
@@ -256,9 +256,12 @@ public struct PIIMasker: Sendable {
     /// that opens a quote (`'jane@…'`); the domain is labels of letters, digits, hyphens and
     /// underscores: one name of letters and hyphens (`jane@localhost`), names joined by dots
     /// ending in one of letters (`pkg@1.2.3` is a version), or an IPv4 address (`jane@10.0.0.1`);
-    /// `needsDot` refuses the name alone.
+    /// `needsDot` refuses the name alone. Where control characters were left out, the domain
+    /// ends at one (`breaks`) and the local part at a line break (`lineBreaks`) but right before
+    /// the `@`.
     static func email(
-        in scalars: [Unicode.Scalar], at: Int, domainEndsBefore breaks: Set<Int> = [], needsDot: Bool = false
+        in scalars: [Unicode.Scalar], at: Int, domainEndsBefore breaks: Set<Int> = [], localPartStartsAfter lineBreaks: Set<Int> = [],
+        needsDot: Bool = false
     ) -> (start: Int, end: Int)? {
         // An `@` set apart by one space on each side (`jane.doe @ example.com`, or no-break
         // spaces, as a word processor keeps an address on one line) is the address a reader
@@ -306,7 +309,7 @@ public struct PIIMasker: Sendable {
                 tookComment = true
                 continue
             }
-            guard isLocalPart(before) || innerApostrophe else { break }
+            guard isLocalPart(before) || innerApostrophe, start == localEnd || !lineBreaks.contains(start) else { break }
             start -= 1
         }
         while start < localEnd, scalars[start] == "." { start += 1 }
