@@ -299,7 +299,8 @@ import Testing
         ("+1 ⁴¹⁵ ⁵⁵⁵ ⁰¹⁹⁹", "+1••••••••99"), ("+1 ₄₁₅ ₅₅₅ ₀₁₉₉", "+1••••••••99"), ("+1 ④①⑤ ⑤⑤⑤ ⓪①⑨⑨", "+1••••••••99"),
         // A word on the line before an address is not part of it.
         ("Contact\nsupport@example.com", "Contact\ns•••@example.com"), ("Contact\r\nsupport@example.com", "Contact\r\ns•••@example.com"),
-        ("06/12/34/56/78", "••••••••78"), ("+1·415·555·0199", "+1••••••••99"), ("+1•415•555•0199", "+1••••••••99"),
+        ("06/12/34/56/78", "••••••••78"), ("핸드폰+821012345678", "핸드폰+8•••••••••78"), ("+1·415·555·0199", "+1••••••••99"),
+        ("+1•415•555•0199", "+1••••••••99"),
         ("+1・415・555・0199", "+1••••••••99"),
     ])
     func masksWhatAReaderReadsAsAnAddress(value: String, masked: String) {

@@ -422,9 +422,11 @@ public struct PIIMasker: Sendable {
             let before = scalars[start - 1]
             // After a letter, a `+` and digits are part of a word: a version's build
             // (`1.0.0-beta+20130313144700`), an id (`tenant+123456789`), a query (`q=a+1234567890`).
-            // But a number joined by its `+` to a word that names one is one (`phone+14155550404`).
+            // But a number joined by its `+` to a word that names one is one (`phone+14155550404`),
+            // as is one joined to a word of another script than Latin's ASCII (`핸드폰+8210…`):
+            // ids, versions and queries are ASCII.
             if isASCIIAlphanumeric(before) || before.properties.isAlphabetic || "+•".unicodeScalars.contains(before),
-                !(first == "+" && wordBeforeNamesPhoneNumber(scalars, at: start))
+                !(first == "+" && (!before.isASCII && before.properties.isAlphabetic || wordBeforeNamesPhoneNumber(scalars, at: start)))
             {
                 return nil
             }
