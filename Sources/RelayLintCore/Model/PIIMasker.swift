@@ -505,8 +505,12 @@ public struct PIIMasker: Sendable {
             // (`01/02/2026`).
             let pairsSoFar = separators == ["/"] && groups.allSatisfy { $0 == 2 }
             let slashes = first == "+" || (first == "0" && (groups.count == 1 && groups[0] >= 2 || pairsSoFar))
+            // And an international one in short groups by `_` (`+1_415_555_0199`), as a name of a
+            // file or a key writes it; a long run before one is a whole number an id's `_` follows.
+            let underscores = first == "+" && groups.last! <= 4
             guard index + 1 < scalars.count,
                 let separator = groupSeparator(scalars[index]) ?? (slashes && scalars[index] == "/" ? "/" : nil)
+                    ?? (underscores && scalars[index] == "_" ? "_" : nil)
             else { break }
             var next = index + 1
             // A doubled space, as text aligned by hand has (`+1  415  555  0188`).
