@@ -45,6 +45,20 @@ import Testing
         #expect(PIIMasker().maskText(message, keepingSubjectID: "uid+12345678901") == shown)
     }
 
+    /// A subject id that stands inside an address or a number of the message is part of it:
+    /// the address or number is masked whole; the id standing alone is kept.
+    @Test(arguments: [
+        ("jdoe", "jdoe linked jdoe@example.com", "jdoe linked j•••@example.com"),
+        ("41", "subject 41 called +1 415 555 0199", "subject 41 called +1••••••••99"),
+        ("doe", "mail to jane.doe@example.com for doe", "mail to j•••@example.com for doe"),
+        ("acct-0612345678", "acct-0612345678 linked 0698765432", "acct-0612345678 linked ••••••••32"),
+        // The free text would mask the id's own digits; the id is printed as it is.
+        ("user 0612345678", "user 0612345678 linked 0698765432", "user 0612345678 linked ••••••••32"),
+    ])
+    func aSubjectIdInsideAnAddressIsMaskedWithIt(id: String, message: String, shown: String) {
+        #expect(PIIMasker().maskText(message, keepingSubjectID: id) == shown)
+    }
+
     /// An empty subject id (which relaylint's own events may carry) keeps nothing: the message
     /// is masked as free text.
     @Test func aMessageOfAnEmptySubjectIsMaskedWhole() {

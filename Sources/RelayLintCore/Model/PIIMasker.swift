@@ -69,46 +69,57 @@ public struct PIIMasker: Sendable {
 
     /// A text with each whole `id` in it masked as a subject id (`maskSubjectID`) and the rest
     /// as free text: a finding's message names its subject, which free-text masking would cut
-    /// into where the id holds digits.
+    /// into where the id holds digits (`acct-0612345678` is an id, printed as it is). An
+    /// occurrence of the id inside a longer address or number is part of that, which is masked
+    /// whole (`jdoe` in `jdoe@example.com`, `41` in `+1 415 555 0199`): cut at the id, the
+    /// address was masked in pieces that no longer read as one, and shown.
     func maskText(_ text: String, keepingSubjectID id: String) -> String {
         guard isEnabled, Self.mayHoldPII(text) else { return text }
         guard !id.isEmpty else { return maskText(text) }
-        guard let pieces = Self.asciiPieces(of: text, around: id) else {
-            guard text.contains(id) else { return maskText(text) }
-            return text.split(separator: id, omittingEmptySubsequences: false).map { maskText(String($0)) }
-                .joined(separator: maskSubjectID(id))
+        let (original, freeText) = Self.masks(inText: text)
+        let idScalars = Array(id.unicodeScalars)
+        let shownID = Array(maskSubjectID(id).unicodeScalars)
+        var masks: [Mask] = []
+        var next = 0
+        var index = 0
+        while index + idScalars.count <= original.count {
+            guard original[index] == idScalars[0], original[index..<(index + idScalars.count)].elementsEqual(idScalars) else {
+                index += 1
+                continue
+            }
+            let occurrence = index..<(index + idScalars.count)
+            // Free-text masks before it are kept as they are.
+            while next < freeText.count, freeText[next].range.upperBound <= occurrence.lowerBound {
+                masks.append(freeText[next])
+                next += 1
+            }
+            let overlapping = freeText[next...].prefix { $0.range.lowerBound < occurrence.upperBound }
+            if overlapping.contains(where: { $0.range.lowerBound < occurrence.lowerBound || $0.range.upperBound > occurrence.upperBound }) {
+                // Part of a longer address or number: masked as that.
+                masks += overlapping
+                next += overlapping.count
+                index = masks.last!.range.upperBound
+                continue
+            }
+            next += overlapping.count
+            masks.append((occurrence, shownID))
+            index = occurrence.upperBound
         }
-        guard pieces.count > 1 else { return maskText(text) }
-        return pieces.map(maskText).joined(separator: maskSubjectID(id))
+        masks += freeText[next...]
+        return masks.isEmpty ? text : Self.text(original, with: masks)
     }
 
-    /// The text cut at each occurrence of `id`, as `split(separator:omittingEmptySubsequences:
-    /// false)` cuts it, found by comparing bytes; nil unless both are ASCII and the id holds no
-    /// line break, where a byte is a character (`"\r\n"` is one character, which an id without
-    /// either byte never straddles). A finding's message is cut this way for every finding of a
-    /// run: the generic search over characters took a tenth of a whole check's time.
-    private static func asciiPieces(of text: String, around id: String) -> [String]? {
-        var text = text
-        var id = id
-        return text.withUTF8 { text -> [String]? in
-            id.withUTF8 { id -> [String]? in
-                guard text.allSatisfy({ $0 < 0x80 }), id.allSatisfy({ $0 < 0x80 && $0 != 0x0A && $0 != 0x0D }) else { return nil }
-                var pieces: [String] = []
-                var start = 0
-                var index = 0
-                while index + id.count <= text.count {
-                    if text[index] == id[0], UnsafeBufferPointer(rebasing: text[index..<(index + id.count)]).elementsEqual(id) {
-                        pieces.append(String(decoding: UnsafeBufferPointer(rebasing: text[start..<index]), as: UTF8.self))
-                        index += id.count
-                        start = index
-                    } else {
-                        index += 1
-                    }
-                }
-                pieces.append(String(decoding: UnsafeBufferPointer(rebasing: text[start...]), as: UTF8.self))
-                return pieces
-            }
+    /// What `maskText` masks in `text`: its scalars as written, and the stretches in order.
+    private static func masks(inText text: String) -> (original: [Unicode.Scalar], masks: [Mask]) {
+        let separated = FoldedText(text, controls: .separating)
+        var masks = Self.masks(in: separated)
+        // Without a control character (written, or as a reference) both readings are one. With
+        // one, what either reading finds on the text is masked: masking one reading's result
+        // again hid the local part from the other (`jane\u{1}d•••@`).
+        if separated.heldControlCharacter {
+            masks = Self.union(masks, Self.masks(in: FoldedText(text, controls: .leftOut), besides: masks))
         }
+        return (separated.original, masks)
     }
 
     /// Masks a value known to be a phone number (a phone field), whatever its format: a number
@@ -128,15 +139,8 @@ public struct PIIMasker: Sendable {
     /// ways, as nothing and as a break: what either reading finds is masked.
     public func maskText(_ text: String) -> String {
         guard isEnabled, Self.mayHoldPII(text) else { return text }
-        let separated = FoldedText(text, controls: .separating)
-        var masks = Self.masks(in: separated)
-        // Without a control character (written, or as a reference) both readings are one. With
-        // one, what either reading finds on the text is masked: masking one reading's result
-        // again hid the local part from the other (`jane\u{1}d•••@`).
-        if separated.heldControlCharacter {
-            masks = Self.union(masks, Self.masks(in: FoldedText(text, controls: .leftOut), besides: masks))
-        }
-        return masks.isEmpty ? text : Self.text(separated.original, with: masks)
+        let (original, masks) = Self.masks(inText: text)
+        return masks.isEmpty ? text : Self.text(original, with: masks)
     }
 
     /// The text `original` with the stretches `masks` replaced. The text between them is copied
