@@ -28,6 +28,25 @@ import Testing
         #expect(merged.status == single.status, "\(merged.stderr)")
     }
 
+    /// Shards run with `--show-pii` (which keeps one run's order) are masked by the merge as the
+    /// single run masks its report, unless the merge too is given `--show-pii`.
+    @Test func shardsThatShowAddressesAreMaskedByTheMerge() throws {
+        let folder = try Fixtures.temporaryDirectory()
+        let reports = try (1...2).map { index in
+            let path = folder.appendingPathComponent("shard-\(index).json").path
+            let result = try CommandRunner.run(
+                Self.arguments + ["--shard", "\(index)/2", "--show-pii", "--fail-on", "never", "--output", path])
+            #expect(result.status == 0, "\(result.stderr)")
+            return path
+        }
+        #expect(try reports.map { try String(contentsOfFile: $0, encoding: .utf8) }.joined().contains("privacy@sparrownotes.example"))
+        let masked = try CommandRunner.run(["merge"] + reports)
+        #expect(masked.stdout == (try CommandRunner.run(Self.arguments)).stdout)
+        #expect(!masked.stdout.contains("privacy@") && masked.stdout.contains("p•••@sparrownotes.example"))
+        let shown = try CommandRunner.run(["merge", "--show-pii"] + reports)
+        #expect(shown.stdout == (try CommandRunner.run(Self.arguments + ["--show-pii"])).stdout)
+    }
+
     @Test func eachShardEvaluatesOnlyItsSlice() throws {
         let decoder = JSONDecoder()
         struct Report: Decodable {

@@ -24,7 +24,10 @@ public enum ShardMerger {
     }
 
     /// Merges shard reports given as (path, contents); the paths name the culprits in errors.
-    public static func merge(_ reports: [(path: String, data: Data)]) throws(DiagnosticsError) -> Merged {
+    /// The merged report is masked by `masker` (`JSONReportDocument.masked(by:)`): shards run
+    /// with `--show-pii`, which keep one run's order, are masked here unless the merge too is
+    /// given `--show-pii`.
+    public static func merge(_ reports: [(path: String, data: Data)], masker: PIIMasker) throws(DiagnosticsError) -> Merged {
         var shards: [(path: String, document: JSONReportDocument, shard: Shard)] = []
         var problems: [Diagnostic] = []
         for (path, data) in reports {
@@ -112,6 +115,7 @@ public enum ShardMerger {
             }
         }
         merged.findings = mergedInReportOrder(documents.map(\.findings))
+        merged = merged.masked(by: masker)
         let active = merged.findings.filter { $0.suppression == nil }.compactMap { Severity(rawValue: $0.severity) }
         return Merged(json: JSONReporter.text(of: merged), activeSeverities: active)
     }
