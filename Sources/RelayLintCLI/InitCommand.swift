@@ -44,7 +44,8 @@ struct InitCommand: ParsableCommand {
             directory == "." ? StarterFiles.manifestName : (directory as NSString).appendingPathComponent(StarterFiles.manifestName)
         // Checked first, so that nothing is written when either exists.
         for path in [configurationPath, manifestOutput] where FileManager.default.fileExists(atPath: path) {
-            StandardError.write("\(path): error: already exists; relaylint init never overwrites a file (move it away first)")
+            StandardError.write(
+                "\(StandardError.escaped(path)): error: already exists; relaylint init never overwrites a file (move it away first)")
             throw ExitCode(ExitStatus.invalidInput)
         }
         let survey: InputSurvey

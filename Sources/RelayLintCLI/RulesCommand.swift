@@ -58,9 +58,9 @@ struct RulesCommand: ParsableCommand {
                 var vocabulary = try EventVocabulary.builtIn()
                 let configured = try rules.configuration()?.mappingPaths ?? []
                 for mapping in try MappingSet.load(userPaths: configured).mappings { vocabulary.add(mapping) }
-                for rule in ruleSet.rules {
-                    for warning in vocabulary.warnings(for: rule) { StandardError.write(warning.description) }
-                }
+                // Masked and escaped as every diagnostic: a field name is the rule's own text,
+                // which may quote an address or hold a line break.
+                StandardError.write(ruleSet.rules.flatMap(vocabulary.warnings(for:)), limit: .max)
             } catch let error as DiagnosticsError {
                 StandardError.write(error.diagnostics)
                 throw ExitCode(ExitStatus.invalidInput)

@@ -373,6 +373,30 @@ import Testing
         #expect(check.status == 2)
     }
 
+    /// The warnings on fields no event type declares quote the rule's own text: an address or a
+    /// number in it is masked, and a line break in it cannot start a line of its own (a CI
+    /// annotation), as in every other diagnostic.
+    @Test func undeclaredFieldWarningsAreMaskedAndEscaped() throws {
+        let rule = try Fixtures.temporaryFile(
+            named: "fields.yml",
+            contents: #"""
+                id: vip-mail
+                severity: warning
+                when:
+                  type: email.sent
+                  where:
+                    "jane.doe@example.com": seen
+                    "x\n::error file=README.md,line=1::forged": "1"
+                message: "mail {event.+1 415 555 0199}"
+                """#)
+        let result = try CommandRunner.run(["rules", "validate", "--rules", rule])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stderr.contains("declares a field 'j•••@example.com'"), "\(result.stderr)")
+        #expect(result.stderr.contains("'+1••••••••99'"), "\(result.stderr)")
+        #expect(!result.stderr.contains("jane.doe") && !result.stderr.contains("415 555"))
+        #expect(!result.stderr.split(separator: "\n").contains { $0.hasPrefix("::error") }, "\(result.stderr)")
+    }
+
     /// `rules validate` reads a rule's examples as it reads the rest of the file: an example
     /// event that is not valid input, or a `fires` naming nothing of the example (`e9` for
     /// `e2`), is an error at its line, not something only `rules test` stumbles on.
