@@ -25,6 +25,12 @@ struct MatcherEvaluation: Sendable {
         matches(matcher, step, trigger: nil, sameAs: true)
     }
 
+    /// Whether the matcher matches the step for every firing event: each `same_as:` test is
+    /// taken to fail (to hold inside a `not:`).
+    func mustMatch(_ matcher: EventMatcher, _ step: Timeline.Step) -> Bool {
+        matches(matcher, step, trigger: nil, sameAs: false)
+    }
+
     /// - Parameter sameAs: the outcome of every `same_as:` test; nil compares with `trigger`.
     private func matches(_ matcher: EventMatcher, _ step: Timeline.Step, trigger: Event?, sameAs: Bool?) -> Bool {
         let event = step.event

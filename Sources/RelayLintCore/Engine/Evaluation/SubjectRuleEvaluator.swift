@@ -243,6 +243,7 @@ struct SubjectRuleEvaluator {
         func matches(_ matcher: EventMatcher, _ index: Int) -> Bool { matching.matches(matcher, steps[index], trigger: origin.event) }
         var cursor = origin.index + step
         let lists = place.flatMap { $0.search.lists(slot: $0.slot, for: requirement) }
+        let candidates = lists?.candidates(for: origin.event)
         let windowEdge =
             lists == nil
             ? nil
@@ -256,7 +257,7 @@ struct SubjectRuleEvaluator {
                     guard let a, let b else { return a ?? b }
                     return step > 0 ? min(a, b) : max(a, b)
                 }
-                var next = nearer(TimelineSearch.nearest(in: lists.stoppers, from: cursor, by: step), windowEdge)
+                var next = nearer(TimelineSearch.nearest(in: candidates!.stoppers, from: cursor, by: step), windowEdge)
                 if requirement.mustExist, nearMisses < 3 {
                     next = nearer(next, TimelineSearch.nearest(in: lists.witnessTypes, from: cursor, by: step))
                 }
@@ -328,7 +329,8 @@ struct SubjectRuleEvaluator {
         if let lists {
             var cursor = start
             // Listed steps that may be witnesses are checked against the firing event.
-            while cursor >= 0, cursor < steps.count, let found = TimelineSearch.nearest(in: lists.witnesses, from: cursor, by: step) {
+            let witnesses = lists.candidates(for: origin.event).witnesses
+            while cursor >= 0, cursor < steps.count, let found = TimelineSearch.nearest(in: witnesses, from: cursor, by: step) {
                 if lists.exact || matching.matches(requirement.witness, steps[found], trigger: origin.event) {
                     failure.evidence.append((found, .witness, note))
                     failure.witness = failure.witness ?? found
