@@ -51,6 +51,12 @@ import Testing
         (#"{"id":"a","time":"2026-01-01T00:00:00Z","type":"signin"}"#, 1, "missing required field 'subject'"),
         (#"{"id":"a","time":"2026-01-01 00:00:00Z","subject":"u","type":"signin"}"#, 1, "not an RFC 3339 timestamp"),
         (#"{"id":"a","time":"1767225600000","subject":"u","type":"signin"}"#, 1, "not an RFC 3339 timestamp"),
+        // Of the form, but no such day or time: said, rather than the form it already has.
+        (
+            #"{"id":"a","time":"2026-02-29T10:00:00Z","subject":"u","type":"signin"}"#, 1,
+            "no such day or time: '2026-02-29T10:00:00Z' (2026-02 has 28 days)"
+        ),
+        (#"{"id":"a","time":"2026-03-01T24:00:00Z","subject":"u","type":"signin"}"#, 1, "from 00:00:00 to 23:59:59, without leap seconds"),
         (#"{"id":7,"time":"2026-01-01T00:00:00Z","subject":"u","type":"signin"}"#, 1, "'id' must be a string"),
         (#"["not","an","object"]"#, 1, "expected a JSON object"),
     ])
@@ -320,6 +326,18 @@ import Testing
         #expect(throws: DiagnosticsError.self) {
             try lint(events: [Self.appleSignin], manifest: "apps: [{bundle_id: a, in_app_deletoin: true}]")
         }
+    }
+
+    /// A quoted flag is a string: the message says so, where "found 'true'" read as if `true`
+    /// itself were refused.
+    @Test func aQuotedFlagInTheManifestIsToldAsAString() throws {
+        let error = #expect(throws: DiagnosticsError.self) {
+            try lint(events: [Self.appleSignin], manifest: #"apps: [{bundle_id: a, in_app_deletion: "true"}]"#)
+        }
+        #expect(
+            error?.diagnostics.first?.message
+                == "'in_app_deletion' must be true or false, found the string 'true' (write it without quotes)",
+            "\(String(describing: error?.diagnostics))")
     }
 
     // MARK: Determinism and masking

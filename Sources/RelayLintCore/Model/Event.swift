@@ -198,6 +198,8 @@ extension Event {
             case .outOfRange:
                 return .failure(
                     InputProblem("field 'time' is out of range: '\(text)' (relaylint reads times from year 1 to year 9999, in UTC)"))
+            case .noSuchInstant(let why):
+                return .failure(InputProblem("field 'time' names no such day or time: '\(text)' (\(why))"))
             case .malformed:
                 return .failure(
                     InputProblem(

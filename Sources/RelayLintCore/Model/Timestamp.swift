@@ -35,6 +35,9 @@ public struct Timestamp: Sendable, Hashable, Comparable, Codable, CustomStringCo
         case malformed
         /// Well formed, but outside years 0001-9999 once in UTC.
         case outOfRange
+        /// Of the form, but naming a day or a time of day there is not (`2026-02-29`, hour 24,
+        /// second 60), said in words (`2026-02 has 28 days`).
+        case noSuchInstant(String)
     }
 
     /// Parses an RFC 3339 timestamp as the contract restricts it:
@@ -81,9 +84,17 @@ public struct Timestamp: Sendable, Hashable, Comparable, Codable, CustomStringCo
             literal("T", or: "t"), let hour = digits(2), literal(":"), let minute = digits(2), literal(":"),
             let second = digits(2)
         else { return .malformed }
-        guard (1...12).contains(month), (1...Timestamp.daysIn(month: month, year: year)).contains(day),
-            hour < 24, minute < 60, second < 60
-        else { return .malformed }
+        guard (1...12).contains(month) else { return .noSuchInstant("there is no month \(month)") }
+        let days = Timestamp.daysIn(month: month, year: year)
+        guard (1...days).contains(day) else {
+            return .noSuchInstant(
+                day == 0
+                    ? "there is no day 0"
+                    : "\(String(decoding: UnsafeBufferPointer(rebasing: bytes[0..<7]), as: UTF8.self)) has \(days) days")
+        }
+        guard hour < 24, minute < 60, second < 60 else {
+            return .noSuchInstant("a time of day runs from 00:00:00 to 23:59:59, without leap seconds")
+        }
         var fraction: Int64 = 0
         if literal(".") {
             var count = 0
@@ -110,9 +121,9 @@ public struct Timestamp: Sendable, Hashable, Comparable, Codable, CustomStringCo
             return .malformed
         }
         guard index == bytes.count else { return .malformed }
-        let days = Timestamp.daysFromCivil(year: year, month: month, day: day)
+        let dayNumber = Timestamp.daysFromCivil(year: year, month: month, day: day)
         // Years 0001-9999 are about ±3e11 seconds: far from any overflow.
-        let seconds = Int64(days) * 86_400 + Int64(hour * 3600 + minute * 60 + second - offsetSeconds)
+        let seconds = Int64(dayNumber) * 86_400 + Int64(hour * 3600 + minute * 60 + second - offsetSeconds)
         let instant = Timestamp(seconds: seconds, nanosecondOfSecond: Int32(fraction))
         // Years count in UTC: 0000-12-31T23:30:00-01:00 is in year 1, and an offset can carry the
         // first or last day of years 1 to 9999 past them in UTC, where reports

@@ -55,6 +55,12 @@ struct SchemaReader {
     /// Strict booleans: only `true` and `false`.
     mutating func bool(_ tree: YAMLTree, what: String) -> Bool? {
         if case .scalar(.bool(let flag)) = tree.content { return flag }
+        // A quoted `"true"` is a string that reads as the flag: said so, or the message seemed to
+        // refuse `true` itself.
+        if case .scalar(.string(let text)) = tree.content, ["true", "false"].contains(text.lowercased()) {
+            report("\(what) must be true or false, found the string '\(text)' (write it without quotes)", at: tree.location)
+            return nil
+        }
         report("\(what) must be true or false, found \(SchemaReader.shown(tree))", at: tree.location)
         return nil
     }
