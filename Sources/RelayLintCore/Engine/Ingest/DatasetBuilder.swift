@@ -302,6 +302,9 @@ struct DatasetBuilder {
             capped: CappedRead(
                 maxBytes: InputLimits.streamedBytes, kind: "an account export", maxLineBytes: isCSV ? InputLimits.lineBytes : nil,
                 refusesNUL: !isCSV))
+        if let encoding = file.withBytes({ TextEncoding.otherThanUTF8(startOf: $0) }) {
+            throw InputError.invalidRecords([Diagnostic(.error, encoding, at: SourceLocation(file: path, line: 1))])
+        }
         let sha256 = file.sha256()
         let bad: InvalidRecordList
         let records: Int

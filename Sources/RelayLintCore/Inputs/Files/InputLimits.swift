@@ -135,6 +135,9 @@ struct CappedRead {
                     "stopped reading: this is gzip-compressed data, which relaylint decompresses only for a log or an account "
                         + "export given by its path; decompress it (gunzip -c FILE)", at: 0)
             }
+            if start == 0, let encoding = TextEncoding.otherThanUTF8(startOf: bytes) {
+                throw refusal("stopped reading: " + encoding, at: 0)
+            }
             if refusesLeadingNUL, start == 0, bytes.first == 0 {
                 throw refusal("stopped reading: a NUL byte, which no text input holds (a binary file or a device?)", at: 0, column: true)
             }

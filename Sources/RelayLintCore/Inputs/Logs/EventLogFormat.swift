@@ -199,14 +199,9 @@ enum EventLogFormat {
                 "this is gzip-compressed data: relaylint decompresses a .gz file given by its path; "
                     + "pass the file itself, or decompress it into the pipe (gunzip -c FILE | relaylint check --events -)")
         }
-        // UTF-16 (a byte order mark, or ASCII with a NUL after or before each byte, as Windows
-        // tools write "Unicode" text) was called CSV or not JSON at its first character.
-        let byteOrderMark = bytes.count >= 2 && (bytes[0] == 0xFF && bytes[1] == 0xFE || bytes[0] == 0xFE && bytes[1] == 0xFF)
-        let littleEndian = bytes.count >= 4 && bytes[0] != 0 && bytes[1] == 0 && bytes[2] != 0 && bytes[3] == 0
-        let bigEndian = bytes.count >= 4 && bytes[0] == 0 && bytes[1] != 0 && bytes[2] == 0 && bytes[3] != 0
-        if byteOrderMark || littleEndian || bigEndian {
-            throw refusal(path, "this is UTF-16 text; relaylint reads UTF-8 (convert it: iconv -f UTF-16 -t UTF-8)")
-        }
+        // UTF-16 or UTF-32 (as Windows tools write "Unicode" text) was called CSV or not JSON at
+        // its first character.
+        if let encoding = TextEncoding.otherThanUTF8(startOf: bytes) { throw refusal(path, encoding) }
         // Random bytes (an image, an archive other than gzip, /dev/urandom) were called CSV when
         // a comma came first. Text has hardly a control character but tab, CR and LF. NUL is
         // left to the readers, which name its line: a log may hold a run of them where a crash
