@@ -217,7 +217,8 @@ import Testing
         "/users/6123456789/verify", "0612345678_1767225600",
         // A spaced `@` before a name without a dot, or a price; quoted-printable's `=40` in a
         // setting; a date written with middle dots; a squared unit; a circled ten.
-        "ping me @ lunch", "buy 3 @ 3.99", "timeout=40ms", "retries=40", "2026·01·15", "12 m² 1234567", "step ⑩ 123456",
+        "ping me @ lunch", "buy 3 @ 3.99", "ping @octocat", "see @ 10:30", "2026 - 01 - 15", "timeout=40ms", "retries=40", "2026·01·15",
+        "12 m² 1234567", "step ⑩ 123456",
         "01/02/2026 10:30", "06/12/34", "05/12/2026/0012",
     ])
     func leavesIdsDatesTimesVersionsAndHashes(value: String) {
@@ -308,6 +309,14 @@ import Testing
         ("jane.doe\u{00A0}@\u{00A0}example.com", "j•••@\u{00A0}example.com"),
         ("write to jane.doe @ example.com today", "write to j•••@ example.com today"),
         ("jane.doe=40example.com", "j•••=40example.com"),
+        ("write to jane.doe @example.com", "write to j•••@example.com"), ("jane.doe@ example.com", "j•••@ example.com"),
+        // Escapes of string literals and of HTML: `\@`, `\u{40}`, `&nbsp;`, `&ndash;`.
+        ("jane.doe\\@example.com", "j•••\\@example.com"), ("jane.doe\\u{40}example.com", "j•••\\u{40}example.com"),
+        ("+1&nbsp;415&nbsp;555&nbsp;0199", "+1••••••••99"), ("+1 415&ndash;555&ndash;0199", "+1••••••••99"),
+        // A hyphen spaced apart; marks on digits (an underline, keycaps); a phone's apostrophe.
+        ("+1 - 415 - 555 - 0199", "+1••••••••99"), ("(415) 555 - 0199", "••••••••99"),
+        ("+1 4\u{332}15 555 0199", "+1••••••••99"), ("+1\u{FE0F}\u{20E3}4\u{FE0F}\u{20E3}1\u{FE0F}\u{20E3}5 555 0199", "+1••••••••99"),
+        ("jean-luc.o’brien@example.com", "j•••@example.com"),
         // Plus signs of other shapes; digits raised, lowered or in circles; dots set mid-line.
         ("﹢14155550199", "+1••••••••99"), ("⁺14155550199", "+1••••••••99"), ("➕14155550199", "+1••••••••99"),
         ("+1 ⁴¹⁵ ⁵⁵⁵ ⁰¹⁹⁹", "+1••••••••99"), ("+1 ₄₁₅ ₅₅₅ ₀₁₉₉", "+1••••••••99"), ("+1 ④①⑤ ⑤⑤⑤ ⓪①⑨⑨", "+1••••••••99"),

@@ -95,6 +95,13 @@ struct FoldedText {
                     continue
                 }
             }
+            // A mark on a digit (an underline, a keycap `1️⃣`) leaves the digit a digit.
+            if let last = scalars.last, ("0"..."9").contains(last),
+                [.nonspacingMark, .enclosingMark].contains(read.properties.generalCategory)
+            {
+                index += length
+                continue
+            }
             if let folded = Self.fold(read) {
                 scalars.append(folded)
                 starts.append(index)
@@ -149,6 +156,7 @@ struct FoldedText {
         case 0xFE6B: return "@"  // small commercial at
         case 0x3002, 0xFF61, 0xFE52: return "."  // ideographic, halfwidth ideographic and small full stops
         case 0xFE62, 0x207A, 0x208A, 0x2795: return "+"  // small, superscript, subscript and heavy plus signs
+        case 0x2019: return "'"  // the apostrophe phones type (`o’brien@`)
         default: break
         }
         let properties = scalar.properties
@@ -244,7 +252,8 @@ struct FoldedText {
     }
 
     /// An HTML character reference at the `&` at `index`: a numeric one (`&#64;`, `&#x40;`, also
-    /// without its `;`, as browsers read it), or one of the names HTML gives `@`, `+` and `.`;
+    /// without its `;`, as browsers read it), or one of the names HTML gives `@`, `+`, `.` and the
+    /// spaces and dashes between digit groups (`&nbsp;`, `&ndash;`);
     /// through any `&amp;`s in front of it, as a page quoting a page writes it (`&amp;#64;`: the
     /// `&amp;` is the `&` of the reference after it).
     private static func characterReference(in scalars: [Unicode.Scalar], at index: Int) -> (Unicode.Scalar, Int)? {
@@ -272,7 +281,11 @@ struct FoldedText {
             if next < scalars.count, scalars[next] == ";" { next += 1 }
             return (read, next - index)
         }
-        let names: [(String, Unicode.Scalar)] = [("commat;", "@"), ("plus;", "+"), ("period;", ".")]
+        // And those of the spaces and dashes that split a number's digit groups.
+        let names: [(String, Unicode.Scalar)] = [
+            ("commat;", "@"), ("plus;", "+"), ("period;", "."), ("nbsp;", "\u{00A0}"), ("thinsp;", "\u{2009}"),
+            ("ensp;", "\u{2002}"), ("ndash;", "\u{2013}"), ("hyphen;", "\u{2010}"), ("minus;", "\u{2212}"),
+        ]
         for (name, read) in names where scalars[next...].starts(with: name.unicodeScalars) {
             return (read, 1 + name.unicodeScalars.count)
         }
@@ -280,13 +293,28 @@ struct FoldedText {
     }
 
     /// A string literal's escape at the backslash at `index`: `\u0040` (JSON, JavaScript, Java),
-    /// `\U00000040` (Python, C) or `\x40`; through any backslashes in front of it, as a JSON
+    /// `\U00000040` (Python, C), `\x40`, `\u{40}` or `\@`; through any backslashes in front of it, as a JSON
     /// document held in a JSON string writes it (`\\u0040`: Identity Platform's `rawUserInfo`).
     /// A JSON report escapes a control character so (`jane\u0000@…`), and the address reads on.
     private static func backslashEscape(in scalars: [Unicode.Scalar], at index: Int) -> (Unicode.Scalar, Int)? {
         var letter = index
         while letter < scalars.count, scalars[letter] == "\\" { letter += 1 }
         guard letter < scalars.count else { return nil }
+        // An escaped `@` (Perl strings, shells, regular expressions).
+        if scalars[letter] == "@" { return ("@", letter + 1 - index) }
+        // Braced, as Swift, Rust and JavaScript write any scalar (`\u{40}`).
+        if scalars[letter] == "u", letter + 1 < scalars.count, scalars[letter + 1] == "{" {
+            var value: UInt32 = 0
+            var position = letter + 2
+            while position < scalars.count, position - letter - 2 < 8, let digit = hexDigit(scalars[position]) {
+                value = value << 4 | digit
+                position += 1
+            }
+            guard position > letter + 2, position < scalars.count, scalars[position] == "}", let scalar = Unicode.Scalar(value) else {
+                return nil
+            }
+            return (scalar, position + 1 - index)
+        }
         let digits =
             switch scalars[letter] {
             case "u": 4

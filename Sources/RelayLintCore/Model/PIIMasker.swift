@@ -267,14 +267,14 @@ public struct PIIMasker: Sendable {
         in scalars: [Unicode.Scalar], at: Int, domainEndsBefore breaks: Set<Int> = [], localPartStartsAfter lineBreaks: Set<Int> = [],
         needsDot: Bool = false
     ) -> (start: Int, end: Int)? {
-        // An `@` set apart by one space on each side (`jane.doe @ example.com`, or no-break
-        // spaces, as a word processor keeps an address on one line) is the address a reader
-        // sees, when its domain has a dot.
-        let spaced =
-            at >= 2 && at + 2 < scalars.count && isSpaceAroundAt(scalars[at - 1]) && isSpaceAroundAt(scalars[at + 1])
-            && isLocalPart(scalars[at - 2]) && isDomain(scalars[at + 2])
-        let localEnd = spaced ? at - 1 : at
-        let domainStart = spaced ? at + 2 : at + 1
+        // An `@` set apart by a space on either side or both (`jane.doe @ example.com`,
+        // `jane.doe@ example.com`, or no-break spaces, as a word processor keeps an address on one
+        // line) is the address a reader sees, when its domain has a dot.
+        let spaceBefore = at >= 2 && isSpaceAroundAt(scalars[at - 1]) && isLocalPart(scalars[at - 2])
+        let spaceAfter = at + 2 < scalars.count && isSpaceAroundAt(scalars[at + 1]) && isDomain(scalars[at + 2])
+        let spaced = spaceBefore || spaceAfter
+        let localEnd = spaceBefore ? at - 1 : at
+        let domainStart = spaceAfter ? at + 2 : at + 1
         var start = localEnd
         // A quoted local part (`"john q"@example.com`), which RFC 5322 allows: from its quote.
         if localEnd >= 3, scalars[localEnd - 1] == "\"",
@@ -513,10 +513,15 @@ public struct PIIMasker: Sendable {
             // file or a key writes it; a long run before one is a whole number an id's `_` follows.
             let underscores = first == "+" && groups.last! <= 4
             guard index + 1 < scalars.count,
-                let separator = groupSeparator(scalars[index]) ?? (slashes && scalars[index] == "/" ? "/" : nil)
+                var separator = groupSeparator(scalars[index]) ?? (slashes && scalars[index] == "/" ? "/" : nil)
                     ?? (underscores && scalars[index] == "_" ? "_" : nil)
             else { break }
             var next = index + 1
+            // A hyphen with a space on each side (`+1 - 415 - 555 - 0199`) is a hyphen.
+            if separator == " ", next + 1 < scalars.count, groupSeparator(scalars[next]) == "-", scalars[next + 1] == " " {
+                separator = "-"
+                next += 2
+            }
             // A doubled space, as text aligned by hand has (`+1  415  555  0188`).
             if separator == " ", next < scalars.count, groupSeparator(scalars[next]) == " " { next += 1 }
             guard next < scalars.count, isDigit(scalars[next]) || scalars[next] == "(" else { break }
