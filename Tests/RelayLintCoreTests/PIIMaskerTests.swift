@@ -215,9 +215,13 @@ import Testing
         // A fraction's digits, a version's, a zero-padded id and a run without a trunk 0 in a path.
         "Thu Jan 15 2026 10:30:00 GMT+0000", "15 01 2026 10:30", "p=0.0612345678", "v1.0612345678", "012345 67890", "/items/0000000001/",
         "/users/6123456789/verify", "0612345678_1767225600",
-        // A spaced `@` before a name without a dot, or a price; quoted-printable's `=40` in a
-        // setting; a date written with middle dots; a squared unit; a circled ten.
-        "ping me @ lunch", "buy 3 @ 3.99", "ping @octocat", "see @ 10:30", "2026 - 01 - 15", "timeout=40ms", "retries=40", "2026·01·15",
+        // A spaced `@` before a name without a dot, or a price; a setting; a date written with
+        // middle dots; a squared unit; a circled ten.
+        "ping me @ lunch", "buy 3 @ 3.99", "ping @octocat", "see @ 10:30", "2026 - 01 - 15",
+        // Ordinary spaces around an `@` are log text and mentions; `=40` is a setting's.
+        "connection refused @ api.example.com", "thanks @john.smith", "cc @jane.doe", "size=40x40.png", "jane.doe=40example.com",
+        // A lone raised digit is a footnote's; a date after a word of another script.
+        "バージョン+20260101", "hours 01/02/03/04/05/06", "timeout=40ms", "retries=40", "2026·01·15",
         "12 m² 1234567", "step ⑩ 123456",
         "01/02/2026 10:30", "06/12/34", "05/12/2026/0012",
     ])
@@ -305,11 +309,8 @@ import Testing
         ("phone +1 415 555 0199\n42 retries", "phone +1••••••••99\n42 retries"),
         ("tel 06 12 34 56 78\n2026-01-15", "tel ••••••••78\n2026-01-15"),
         ("+14155550199\t+14155550188", "+1••••••••99\t+1••••••••88"),
-        // An `@` with a space or a no-break space on each side; quoted-printable's `=40`.
-        ("jane.doe\u{00A0}@\u{00A0}example.com", "j•••@\u{00A0}example.com"),
-        ("write to jane.doe @ example.com today", "write to j•••@ example.com today"),
-        ("jane.doe=40example.com", "j•••=40example.com"),
-        ("write to jane.doe @example.com", "write to j•••@example.com"), ("jane.doe@ example.com", "j•••@ example.com"),
+        // An `@` with a no-break space on either side or both.
+        ("jane.doe\u{00A0}@\u{00A0}example.com", "j•••@\u{00A0}example.com"), ("jane.doe\u{00A0}@example.com", "j•••@example.com"),
         // Escapes of string literals and of HTML: `\@`, `\u{40}`, `&nbsp;`, `&ndash;`.
         ("jane.doe\\@example.com", "j•••\\@example.com"), ("jane.doe\\u{40}example.com", "j•••\\u{40}example.com"),
         ("+1&nbsp;415&nbsp;555&nbsp;0199", "+1••••••••99"), ("+1 415&ndash;555&ndash;0199", "+1••••••••99"),
@@ -322,7 +323,8 @@ import Testing
         ("+1 ⁴¹⁵ ⁵⁵⁵ ⁰¹⁹⁹", "+1••••••••99"), ("+1 ₄₁₅ ₅₅₅ ₀₁₉₉", "+1••••••••99"), ("+1 ④①⑤ ⑤⑤⑤ ⓪①⑨⑨", "+1••••••••99"),
         // A word on the line before an address is not part of it.
         ("Contact\nsupport@example.com", "Contact\ns•••@example.com"), ("Contact\r\nsupport@example.com", "Contact\r\ns•••@example.com"),
-        ("06/12/34/56/78", "••••••••78"), ("핸드폰+821012345678", "핸드폰+8•••••••••78"),
+        ("06/12/34/56/78", "••••••••78"), ("핸드폰+821012345678", "핸드폰+8•••••••••78"), ("Straße+491701234567", "Straße+4•••••••••67"),
+        ("¹+14155550199", "¹+1••••••••99"), ("x²+14155550199", "x²+1••••••••99"), ("+1&middot;415&middot;555&middot;0199", "+1••••••••99"),
         ("+1_415_555_0199", "+1••••••••99"), ("+14155550199_1767225600", "+1••••••••99_1767225600"), ("+1·415·555·0199", "+1••••••••99"),
         ("+1•415•555•0199", "+1••••••••99"),
         ("+1・415・555・0199", "+1••••••••99"),

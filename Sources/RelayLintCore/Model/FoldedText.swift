@@ -15,8 +15,8 @@
 /// - characters escaped for HTML or URLs are read as the characters they stand for
 ///   (`jane&#64;example.com`, `&commat;`, `&#x200B;`, `%40`, `%2B1`, the UTF-8 of `%EF%BC%A0`,
 ///   `%2540` encoded twice), and so are a string literal's (`\u0040`, `\x40`, `\\u0040` in a JSON
-///   document held in a JSON string) and quoted-printable's `=40`: a value quoted from a web
-///   form, a request log, a mail or a serializer keeps its escapes.
+///   document held in a JSON string): a value quoted from a web form, a request log or a
+///   serializer keeps its escapes.
 ///
 /// Each folded scalar remembers the span of the text it stands for, so the masker replaces the
 /// original characters and copies the rest as it was written.
@@ -56,7 +56,6 @@ struct FoldedText {
         // no folding, and no place to remember for each scalar.
         if text.utf8.allSatisfy({
             (0x20...0x7E).contains($0) && $0 != UInt8(ascii: "%") && $0 != UInt8(ascii: "&") && $0 != UInt8(ascii: "\\")
-                && $0 != UInt8(ascii: "=")
         }) {
             self.original = original
             scalars = original
@@ -102,6 +101,15 @@ struct FoldedText {
                 index += length
                 continue
             }
+            // A raised, lowered or circled digit alone is a footnote mark or a symbol (`¹+1 415 …`,
+            // `x²`); only a run of them reads as a number.
+            if read.properties.numericType == .digit, !Self.hasDigitNeighbour(original, at: index, length: length) {
+                scalars.append(read)
+                starts.append(index)
+                ends.append(index + length)
+                index += length
+                continue
+            }
             if let folded = Self.fold(read) {
                 scalars.append(folded)
                 starts.append(index)
@@ -127,6 +135,13 @@ struct FoldedText {
     func appendWritten(_ range: Range<Int>, to output: inout [Unicode.Scalar]) {
         guard !range.isEmpty else { return }
         output.append(contentsOf: original[start(of: range.lowerBound)..<end(of: range.upperBound - 1)])
+    }
+
+    /// Whether the scalar before `index` or the one after its `length` scalars is a raised,
+    /// lowered or circled digit too.
+    private static func hasDigitNeighbour(_ original: [Unicode.Scalar], at index: Int, length: Int) -> Bool {
+        (index > 0 && original[index - 1].properties.numericType == .digit)
+            || (index + length < original.count && original[index + length].properties.numericType == .digit)
     }
 
     /// Tab, line feed, carriage return and the Unicode line and paragraph separators.
@@ -194,9 +209,6 @@ struct FoldedText {
             return characterReference(in: scalars, at: index)
         case "\\":
             return backslashEscape(in: scalars, at: index)
-        case "=":
-            // Quoted-printable, as a mail's header or body may be encoded: `=40` is an `@`.
-            return index + 2 < scalars.count && scalars[index + 1] == "4" && scalars[index + 2] == "0" ? ("@", 3) : nil
         default:
             return nil
         }
@@ -284,7 +296,8 @@ struct FoldedText {
         // And those of the spaces and dashes that split a number's digit groups.
         let names: [(String, Unicode.Scalar)] = [
             ("commat;", "@"), ("plus;", "+"), ("period;", "."), ("nbsp;", "\u{00A0}"), ("thinsp;", "\u{2009}"),
-            ("ensp;", "\u{2002}"), ("ndash;", "\u{2013}"), ("hyphen;", "\u{2010}"), ("minus;", "\u{2212}"),
+            ("ensp;", "\u{2002}"), ("ndash;", "\u{2013}"), ("hyphen;", "\u{2010}"), ("minus;", "\u{2212}"), ("middot;", "\u{00B7}"),
+            ("bull;", "\u{2022}"),
         ]
         for (name, read) in names where scalars[next...].starts(with: name.unicodeScalars) {
             return (read, 1 + name.unicodeScalars.count)

@@ -175,12 +175,10 @@ public struct PIIMasker: Sendable {
         while index < scalars.count {
             // An address right after another (`a@x.com|jane@example.com`) may reach back into
             // it: it starts where the one before ended, rather than not being masked at all.
-            // Quoted-printable's `=40` is taken for an `@` only before a domain with a dot:
-            // `timeout=40ms` is a setting.
             if scalars[index] == "@",
                 let found = email(
                     in: scalars, at: index, domainEndsBefore: folded.afterLeftOutControl,
-                    localPartStartsAfter: folded.afterLeftOutLineBreak, needsDot: folded.original[folded.start(of: index)] == "="),
+                    localPartStartsAfter: folded.afterLeftOutLineBreak),
                 max(found.start, masked) < index
             {
                 let start = max(found.start, masked)
@@ -232,19 +230,16 @@ public struct PIIMasker: Sendable {
     }
 
     /// A quick look at the bytes, for the ids most values are: an address needs an `@` (or an
-    /// escape of one, `%40`, `&#64;`, `\u0040` or `=40`), a phone number at least 7 digits; any other script may
+    /// escape of one, `%40`, `&#64;` or `\u0040`), a phone number at least 7 digits; any other script may
     /// spell either (`＠`, `٠٦١٢`).
     static func mayHoldPII(_ text: String) -> Bool {
         var digits = 0
-        // The two bytes before this one, for quoted-printable's `=40`.
-        var before: (UInt8, UInt8) = (0, 0)
         for byte in text.utf8 {
             if byte == UInt8(ascii: "@") || byte == UInt8(ascii: "%") || byte == UInt8(ascii: "&") || byte == UInt8(ascii: "\\")
-                || byte >= 0x80 || (before == (UInt8(ascii: "="), UInt8(ascii: "4")) && byte == UInt8(ascii: "0"))
+                || byte >= 0x80
             {
                 return true
             }
-            before = (before.1, byte)
             if (0x30...0x39).contains(byte) {
                 digits += 1
                 if digits >= 7 { return true }
@@ -260,16 +255,16 @@ public struct PIIMasker: Sendable {
     /// that opens a quote (`'jane@…'`); the domain is labels of letters, digits, hyphens and
     /// underscores: one name of letters and hyphens (`jane@localhost`), names joined by dots
     /// ending in one of letters (`pkg@1.2.3` is a version), or an IPv4 address (`jane@10.0.0.1`);
-    /// `needsDot` refuses the name alone. Where control characters were left out, the domain
+    /// Where control characters were left out, the domain
     /// ends at one (`breaks`) and the local part at a line break (`lineBreaks`) but right before
     /// the `@`.
     static func email(
-        in scalars: [Unicode.Scalar], at: Int, domainEndsBefore breaks: Set<Int> = [], localPartStartsAfter lineBreaks: Set<Int> = [],
-        needsDot: Bool = false
+        in scalars: [Unicode.Scalar], at: Int, domainEndsBefore breaks: Set<Int> = [], localPartStartsAfter lineBreaks: Set<Int> = []
     ) -> (start: Int, end: Int)? {
-        // An `@` set apart by a space on either side or both (`jane.doe @ example.com`,
-        // `jane.doe@ example.com`, or no-break spaces, as a word processor keeps an address on one
-        // line) is the address a reader sees, when its domain has a dot.
+        // An `@` set apart by a no-break space on either side or both (`jane.doe\u{A0}@\u{A0}
+        // example.com`, as a word processor keeps an address on one line) is the address a reader
+        // sees, when its domain has a dot. An ordinary space is not: `refused @ api.example.com`
+        // and `thanks @john.smith` are log text and mentions.
         let spaceBefore = at >= 2 && isSpaceAroundAt(scalars[at - 1]) && isLocalPart(scalars[at - 2])
         let spaceAfter = at + 2 < scalars.count && isSpaceAroundAt(scalars[at + 1]) && isDomain(scalars[at + 2])
         let spaced = spaceBefore || spaceAfter
@@ -336,7 +331,7 @@ public struct PIIMasker: Sendable {
             // of letters and hyphens. One with a digit is a version or a tag (`node@18`,
             // `job@v2`, `worker@queue-3`).
             let hostName = first != "-" && domain.allSatisfy { isLetter($0) || $0 == "-" }
-            return hostName && !tookComment && !spaced && !needsDot ? (start, end) : nil
+            return hostName && !tookComment && !spaced ? (start, end) : nil
         }
         let topLevel = domain[(dot + 1)...]
         // A top-level domain is letters, or punycode for one (`xn--p1ai` is `.рф`).
@@ -374,9 +369,9 @@ public struct PIIMasker: Sendable {
             }
     }
 
-    /// A space, or one of the no-break and thin spaces, that may stand on each side of an `@`.
+    /// A no-break space (also the narrow one), which may stand on either side of an `@`.
     private static func isSpaceAroundAt(_ scalar: Unicode.Scalar) -> Bool {
-        scalar == " " || scalar == "\u{00A0}" || scalar == "\u{202F}" || scalar == "\u{2009}"
+        scalar == "\u{00A0}" || scalar == "\u{202F}"
     }
 
     private static func isLocalPart(_ scalar: Unicode.Scalar) -> Bool {
@@ -430,7 +425,7 @@ public struct PIIMasker: Sendable {
             // as is one joined to a word of another script than Latin's ASCII (`핸드폰+8210…`):
             // ids, versions and queries are ASCII.
             if isASCIIAlphanumeric(before) || before.properties.isAlphabetic || "+•".unicodeScalars.contains(before),
-                !(first == "+" && (!before.isASCII && before.properties.isAlphabetic || wordBeforeNamesPhoneNumber(scalars, at: start)))
+                !(first == "+" && (isNonASCIIWordBeforeNumber(scalars, plusAt: start) || wordBeforeNamesPhoneNumber(scalars, at: start)))
             {
                 return nil
             }
@@ -507,7 +502,7 @@ public struct PIIMasker: Sendable {
             // one after its area code with its trunk 0 (`0171/1234567`, `0475/12.34.56`) or in
             // pairs after it (`06/12/34/56/78`); a national one split so elsewhere is a date
             // (`01/02/2026`).
-            let pairsSoFar = separators == ["/"] && groups.allSatisfy { $0 == 2 }
+            let pairsSoFar = separators == ["/"] && groups.count < 5 && groups.allSatisfy { $0 == 2 }
             let slashes = first == "+" || (first == "0" && (groups.count == 1 && groups[0] >= 2 || pairsSoFar))
             // And an international one in short groups by `_` (`+1_415_555_0199`), as a name of a
             // file or a key writes it; a long run before one is a whole number an id's `_` follows.
@@ -659,6 +654,19 @@ public struct PIIMasker: Sendable {
         return (8...15).contains(end - plus - 1) && (end == scalars.count || !isDigit(scalars[end])) ? end : nil
     }
 
+    /// Whether the word right before the `+` at `plus` holds a letter of another script than
+    /// ASCII's and the `+` starts an international number written whole, not a date
+    /// (`핸드폰+821012345678`, `Straße+491701234567`; not `バージョン+20260101`).
+    private static func isNonASCIIWordBeforeNumber(_ scalars: [Unicode.Scalar], plusAt plus: Int) -> Bool {
+        var start = plus
+        while start > 0, isLetter(scalars[start - 1]) { start -= 1 }
+        guard scalars[start..<plus].contains(where: { !$0.isASCII }), let end = compactInternationalNumberEnd(in: scalars, plusAt: plus)
+        else {
+            return false
+        }
+        return !isDateOrYear(scalars[(plus + 1)..<end])
+    }
+
     static func isASCIILetter(_ scalar: Unicode.Scalar) -> Bool { ("a"..."z").contains(scalar) || ("A"..."Z").contains(scalar) }
 
     /// The separator a scalar between two groups of digits stands for: a space (also the
@@ -667,7 +675,7 @@ public struct PIIMasker: Sendable {
     /// anything else.
     static func groupSeparator(_ scalar: Unicode.Scalar) -> Unicode.Scalar? {
         switch scalar {
-        case " ", "\t", "\u{00A0}", "\u{202F}", "\u{2009}", "\u{2007}", "\u{3000}": " "
+        case " ", "\t", "\u{00A0}", "\u{202F}", "\u{2009}", "\u{2007}", "\u{2002}", "\u{3000}": " "
         // Also the dash a Japanese input method types (`090ー1234ー5678`) and its fullwidth one.
         case "-", "\u{2013}", "\u{2011}", "\u{2010}", "\u{2012}", "\u{2212}", "\u{30FC}", "\u{FF0D}": "-"
         // Dots set in the middle of the line (a middle dot, a bullet, the katakana middle dot): as
