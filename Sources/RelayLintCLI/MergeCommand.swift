@@ -16,8 +16,8 @@ struct MergeCommand: ParsableCommand {
             it renders every format. Shards: JSON only. The result is byte for byte the report of one run \
             over all the data, but for one limit of shards' reports: the findings of subjects whose ids \
             are addresses or phone numbers, masked in them, are ordered by their masked ids (run the \
-            shards with --show-pii, or partitions, to keep one run's order: the merge masks shard \
-            reports as check masks its own unless it is given --show-pii too).
+            shards with --show-pii and merge them with --show-pii, or use partitions, to keep one run's \
+            order).
             """)
 
     @Argument(help: ArgumentHelp("The partials or shard reports (JSON), in any order.", valueName: "partial.json"))
@@ -46,7 +46,7 @@ struct MergeCommand: ParsableCommand {
     @Flag(
         name: .customLong("show-pii"),
         help:
-            "The partition runs (or shards) were given --show-pii: the merged report shows addresses and phone numbers unmasked; without it, shard reports are masked."
+            "The partition runs (or shards) were given --show-pii: the merged report shows addresses and phone numbers unmasked."
     )
     var showPII = false
 
@@ -237,7 +237,7 @@ struct MergeCommand: ParsableCommand {
         }
         let merged: ShardMerger.Merged
         do {
-            merged = try ShardMerger.merge(inputs, masker: PIIMasker(isEnabled: !showPII))
+            merged = try ShardMerger.merge(inputs, showPII: showPII)
         } catch {
             StandardError.write(error.diagnostics)
             throw ExitCode(ExitStatus.invalidInput)

@@ -83,6 +83,7 @@ extension JSONReportDocument {
                     json.member("index", shard.index)
                 }
             }
+            if let showsPII { json.member("showsPII", showsPII) }
             json.key("skipped")
             json.array(skipped) { $1.write(to: &$0) }
             json.key("summary")

@@ -167,6 +167,10 @@ struct JSONReportDocument: Codable, Equatable {
     var notes: [DiagnosticEntry]
     /// Present in the reports of `check --shard K/N` only.
     var shard: Shard?
+    /// True in a shard's report written with `--show-pii`: `merge` takes such shards only when
+    /// it is given `--show-pii` too, as masking a finished report cannot find every value a
+    /// message quotes (one glued to a rule's words, `ref0612345678`).
+    var showsPII: Bool?
 
     /// - Parameter withFindings: false leaves `findings` empty, for a writer that converts the
     ///   report's findings one at a time (`write(to:findings:)`): converted all at once, 300k
@@ -206,6 +210,7 @@ struct JSONReportDocument: Codable, Equatable {
         skipped = report.skipped.map(diagnostic)
         notes = report.notes.map(diagnostic)
         shard = report.shard
+        showsPII = report.shard != nil && report.showsPII ? true : nil
     }
 
     static func location(_ location: SourceLocation) -> Location {

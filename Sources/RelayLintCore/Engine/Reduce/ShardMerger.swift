@@ -24,10 +24,11 @@ public enum ShardMerger {
     }
 
     /// Merges shard reports given as (path, contents); the paths name the culprits in errors.
-    /// The merged report is masked by `masker` (`JSONReportDocument.masked(by:)`): shards run
-    /// with `--show-pii`, which keep one run's order, are masked here unless the merge too is
-    /// given `--show-pii`.
-    public static func merge(_ reports: [(path: String, data: Data)], masker: PIIMasker) throws(DiagnosticsError) -> Merged {
+    /// Shards run with `--show-pii` (which keep one run's order) merge only when `showPII` is
+    /// given too: their reports hold addresses in clear, and masking a finished report cannot
+    /// find every value its messages quote (one glued to a rule's words, `ref0612345678`), which
+    /// `check` masks value by value.
+    public static func merge(_ reports: [(path: String, data: Data)], showPII: Bool) throws(DiagnosticsError) -> Merged {
         var shards: [(path: String, document: JSONReportDocument, shard: Shard)] = []
         var problems: [Diagnostic] = []
         for (path, data) in reports {
@@ -54,6 +55,15 @@ public enum ShardMerger {
         guard problems.isEmpty else { throw DiagnosticsError(problems) }
         guard let first = shards.first else {
             throw DiagnosticsError([Diagnostic(.error, "no shard reports to merge", at: SourceLocation(file: ""))])
+        }
+        if !showPII, let shown = shards.first(where: { $0.document.showsPII == true }) {
+            throw DiagnosticsError([
+                Diagnostic(
+                    .error,
+                    "shows addresses and phone numbers (its shard ran with --show-pii): merge it with --show-pii, or run the "
+                        + "shards without --show-pii for a masked report (partitions give a masked report in one run's order)",
+                    at: SourceLocation(file: shown.path))
+            ])
         }
         problems += SliceCompleteness.problems(shards.map { ($0.path, $0.shard) }, kind: "shard", file: "shard report")
         for other in shards.dropFirst() {
@@ -114,8 +124,8 @@ public enum ShardMerger {
                 merged.suppressions[index].status = mergedStatus(merged.suppressions[index].status, theirs.status)
             }
         }
+        merged.showsPII = nil
         merged.findings = mergedInReportOrder(documents.map(\.findings))
-        merged = merged.masked(by: masker)
         let active = merged.findings.filter { $0.suppression == nil }.compactMap { Severity(rawValue: $0.severity) }
         return Merged(json: JSONReporter.text(of: merged), activeSeverities: active)
     }
@@ -131,6 +141,7 @@ public enum ShardMerger {
             return shape
         }
         if a.version != b.version || a.tool != b.tool { return "the report version or the tool" }
+        if (a.showsPII ?? false) != (b.showsPII ?? false) { return "--show-pii" }
         if a.inputs != b.inputs { return "the inputs (paths, hashes or record counts)" }
         if a.rulePack != b.rulePack || a.rules.map(ruleShape) != b.rules.map(ruleShape) { return "the rules" }
         if a.apps.map(appShape) != b.apps.map(appShape) { return "the apps" }
