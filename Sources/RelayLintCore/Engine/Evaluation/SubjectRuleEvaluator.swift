@@ -243,7 +243,9 @@ struct SubjectRuleEvaluator {
         func matches(_ matcher: EventMatcher, _ index: Int) -> Bool { matching.matches(matcher, steps[index], trigger: origin.event) }
         var cursor = origin.index + step
         let lists = place.flatMap { $0.search.lists(slot: $0.slot, for: requirement) }
-        let candidates = lists?.candidates(for: origin.event)
+        // Lists of the firing event's values, for a requirement whose steps are filed by them;
+        // made only then (a list of lists for every verdict was a fifth of a rule's time).
+        let candidates = lists.flatMap { $0.byValue.isEmpty ? nil : $0.candidates(for: origin.event) }
         let windowEdge =
             lists == nil
             ? nil
@@ -257,7 +259,10 @@ struct SubjectRuleEvaluator {
                     guard let a, let b else { return a ?? b }
                     return step > 0 ? min(a, b) : max(a, b)
                 }
-                var next = nearer(TimelineSearch.nearest(in: candidates!.stoppers, from: cursor, by: step), windowEdge)
+                let stopper =
+                    candidates.map { TimelineSearch.nearest(in: $0.stoppers, from: cursor, by: step) }
+                    ?? TimelineSearch.nearest(in: lists.stoppers, from: cursor, by: step)
+                var next = nearer(stopper, windowEdge)
                 if requirement.mustExist, nearMisses < 3 {
                     next = nearer(next, TimelineSearch.nearest(in: lists.witnessTypes, from: cursor, by: step))
                 }
@@ -329,8 +334,12 @@ struct SubjectRuleEvaluator {
         if let lists {
             var cursor = start
             // Listed steps that may be witnesses are checked against the firing event.
-            let witnesses = lists.candidates(for: origin.event).witnesses
-            while cursor >= 0, cursor < steps.count, let found = TimelineSearch.nearest(in: witnesses, from: cursor, by: step) {
+            let filed = lists.byValue.isEmpty ? nil : lists.candidates(for: origin.event).witnesses
+            func nearestWitness(from cursor: Int) -> Int? {
+                filed.map { TimelineSearch.nearest(in: $0, from: cursor, by: step) }
+                    ?? TimelineSearch.nearest(in: lists.witnesses, from: cursor, by: step)
+            }
+            while cursor >= 0, cursor < steps.count, let found = nearestWitness(from: cursor) {
                 if lists.exact || matching.matches(requirement.witness, steps[found], trigger: origin.event) {
                     failure.evidence.append((found, .witness, note))
                     failure.witness = failure.witness ?? found
