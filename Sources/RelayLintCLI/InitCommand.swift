@@ -77,7 +77,7 @@ struct InitCommand: ParsableCommand {
             do {
                 try Data(text.utf8).write(to: URL(fileURLWithPath: path), options: .withoutOverwriting)
             } catch {
-                StandardError.write("\(path): error: cannot write: \(error.localizedDescription)")
+                StandardError.write("\(StandardError.escaped(path)): error: cannot write: \(error.localizedDescription)")
                 throw ExitCode(ExitStatus.invalidInput)
             }
         }

@@ -57,6 +57,8 @@ import Testing
             "no such day or time: '2026-02-29T10:00:00Z' (2026-02 has 28 days)"
         ),
         (#"{"id":"a","time":"2026-03-01T24:00:00Z","subject":"u","type":"signin"}"#, 1, "from 00:00:00 to 23:59:59, without leap seconds"),
+        // Malformed too (no zone): told the form.
+        (#"{"id":"a","time":"2026-02-29T10:00:00","subject":"u","type":"signin"}"#, 1, "not an RFC 3339 timestamp"),
         (#"{"id":7,"time":"2026-01-01T00:00:00Z","subject":"u","type":"signin"}"#, 1, "'id' must be a string"),
         (#"["not","an","object"]"#, 1, "expected a JSON object"),
     ])

@@ -84,16 +84,18 @@ public struct Timestamp: Sendable, Hashable, Comparable, Codable, CustomStringCo
             literal("T", or: "t"), let hour = digits(2), literal(":"), let minute = digits(2), literal(":"),
             let second = digits(2)
         else { return .malformed }
-        guard (1...12).contains(month) else { return .noSuchInstant("there is no month \(month)") }
-        let days = Timestamp.daysIn(month: month, year: year)
-        guard (1...days).contains(day) else {
-            return .noSuchInstant(
+        // A day or time there is not is said once the rest of the form is known good: a value
+        // that is also malformed is told the form.
+        var impossible: String?
+        let days = (1...12).contains(month) ? Timestamp.daysIn(month: month, year: year) : 0
+        if !(1...12).contains(month) {
+            impossible = "there is no month \(month)"
+        } else if !(1...days).contains(day) {
+            impossible =
                 day == 0
-                    ? "there is no day 0"
-                    : "\(String(decoding: UnsafeBufferPointer(rebasing: bytes[0..<7]), as: UTF8.self)) has \(days) days")
-        }
-        guard hour < 24, minute < 60, second < 60 else {
-            return .noSuchInstant("a time of day runs from 00:00:00 to 23:59:59, without leap seconds")
+                ? "there is no day 0" : "\(String(decoding: UnsafeBufferPointer(rebasing: bytes[0..<7]), as: UTF8.self)) has \(days) days"
+        } else if hour >= 24 || minute >= 60 || second >= 60 {
+            impossible = "a time of day runs from 00:00:00 to 23:59:59, without leap seconds"
         }
         var fraction: Int64 = 0
         if literal(".") {
@@ -121,6 +123,7 @@ public struct Timestamp: Sendable, Hashable, Comparable, Codable, CustomStringCo
             return .malformed
         }
         guard index == bytes.count else { return .malformed }
+        if let impossible { return .noSuchInstant(impossible) }
         let dayNumber = Timestamp.daysFromCivil(year: year, month: month, day: day)
         // Years 0001-9999 are about ±3e11 seconds: far from any overflow.
         let seconds = Int64(dayNumber) * 86_400 + Int64(hour * 3600 + minute * 60 + second - offsetSeconds)
