@@ -35,7 +35,12 @@ enum AppManifestLoader {
                     continue
                 }
                 var declarations: [String: JSONValue] = [:]
-                for (key, pair) in entry {
+                // In the file's order, so that its problems are told by line every run.
+                let inOrder = entry.sorted {
+                    ($0.value.value.location.line, $0.value.value.location.column ?? 0, $0.key)
+                        < ($1.value.value.location.line, $1.value.value.location.column ?? 0, $1.key)
+                }
+                for (key, pair) in inOrder {
                     switch knownKeys[key] {
                     case "bool": if let flag = reader.bool(pair.value, what: "'\(key)'") { declarations[key] = .bool(flag) }
                     case "string": if let text = reader.nonEmptyString(pair.value, what: "'\(key)'") { declarations[key] = .string(text) }
