@@ -342,6 +342,21 @@ import Testing
             "\(String(describing: error?.diagnostics))")
     }
 
+    /// An entry's problems come in the file's order, every run (its keys were read in a
+    /// dictionary's order, which changes from run to run).
+    @Test func aManifestsProblemsComeInTheFilesOrder() throws {
+        let manifest = """
+            apps:
+              - bundle_id: a
+                in_app_deletion: "yes"
+                creates_accounts: 1
+                relay_senders: [""]
+            """
+        let error = #expect(throws: DiagnosticsError.self) { try lint(events: [Self.appleSignin], manifest: manifest) }
+        let lines = error?.diagnostics.map(\.location.line) ?? []
+        #expect(lines == [3, 4, 5], "\(String(describing: error?.diagnostics))")
+    }
+
     // MARK: Determinism and masking
 
     @Test func theReportDoesNotDependOnThreads() throws {
