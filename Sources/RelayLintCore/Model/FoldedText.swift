@@ -102,15 +102,9 @@ struct FoldedText {
                 continue
             }
             // A raised, lowered or circled digit alone is a footnote mark or a symbol (`¹+1 415 …`,
-            // `x²`); only a run of them reads as a number.
-            if read.properties.numericType == .digit, !Self.hasDigitNeighbour(original, at: index, length: length) {
-                scalars.append(read)
-                starts.append(index)
-                ends.append(index + length)
-                index += length
-                continue
-            }
-            if let folded = Self.fold(read) {
+            // `x²`), kept as it is; only a run of them reads as a number.
+            let alone = read.properties.numericType == .digit && !Self.hasDigitNeighbour(original, at: index, length: length)
+            if let folded = alone ? read : Self.fold(read) {
                 scalars.append(folded)
                 starts.append(index)
                 ends.append(index + length)

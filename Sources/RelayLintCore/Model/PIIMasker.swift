@@ -27,15 +27,10 @@ public struct PIIMasker: Sendable {
     /// (`jane\u{7F}@example.com` shows as an address).
     func maskSubjectID(_ id: String) -> String {
         guard isEnabled, Self.mayHoldPII(id) else { return id }
-        let separated = FoldedText(id, controls: .separating)
-        let original = separated.original
+        let (original, masks) = Self.masks(inText: id)
         // Where the id's own text starts and ends, spaces around it aside.
         let start = original.prefix { $0 == " " }.count
         let end = original.count - original.reversed().prefix { $0 == " " }.count
-        var masks = Self.masks(in: separated)
-        if separated.heldControlCharacter {
-            masks = Self.union(masks, Self.masks(in: FoldedText(id, controls: .leftOut), besides: masks))
-        }
         // An international number (`+…`, `00…`, `(…`): a national one in one run joined to an
         // id (`tenant:0612345678`, `orders/0123456789`) is read as the id's digits unless a label
         // names it (`phone=0612345678`, `tel:0612…`).
@@ -254,10 +249,9 @@ public struct PIIMasker: Sendable {
     /// The local part is what RFC 5322 allows unquoted, less `/` (a URL's) and an apostrophe
     /// that opens a quote (`'jane@…'`); the domain is labels of letters, digits, hyphens and
     /// underscores: one name of letters and hyphens (`jane@localhost`), names joined by dots
-    /// ending in one of letters (`pkg@1.2.3` is a version), or an IPv4 address (`jane@10.0.0.1`);
-    /// Where control characters were left out, the domain
-    /// ends at one (`breaks`) and the local part at a line break (`lineBreaks`) but right before
-    /// the `@`.
+    /// ending in one of letters (`pkg@1.2.3` is a version), or an IPv4 address (`jane@10.0.0.1`).
+    /// Where control characters were left out, the domain ends at one (`breaks`), and the local
+    /// part at a line break (`lineBreaks`) unless it stands right before the `@`.
     static func email(
         in scalars: [Unicode.Scalar], at: Int, domainEndsBefore breaks: Set<Int> = [], localPartStartsAfter lineBreaks: Set<Int> = []
     ) -> (start: Int, end: Int)? {
