@@ -126,6 +126,13 @@ struct MergeCommand: ParsableCommand {
                 StandardError.write("\(StandardError.escaped(path)): error: cannot read the partial: \(InputError.reason(opening: path))")
                 throw ExitCode(ExitStatus.invalidInput)
             }
+            // Before anything decodes it: a report of tiny values takes fifty bytes a value.
+            do {
+                try JSONValueCount.check(data, path: path, kind: "a report")
+            } catch {
+                StandardError.write(error.diagnostics)
+                throw ExitCode(ExitStatus.invalidInput)
+            }
             inputs.append((path, data))
         }
         // A partial's keys are sorted: even a truncated one starts with its first key. That is

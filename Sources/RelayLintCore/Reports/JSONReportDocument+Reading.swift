@@ -6,6 +6,7 @@ import Foundation
 extension JSONReportDocument {
     /// The report at `path`, or a diagnostic at the file saying why it is not one.
     static func read(_ data: Data, path: String, hint: String = "") throws(DiagnosticsError) -> JSONReportDocument {
+        try JSONValueCount.check(data, path: path, kind: "a JSON report")
         do {
             let document = try JSONDecoder().decode(JSONReportDocument.self, from: data)
             // Another version's fields may mean other things: read as version 1, a baseline of

@@ -62,6 +62,7 @@ public enum PartitionMerger {
     /// masked: a partial holds addresses unmasked, and standard error goes to CI logs.
     public static func read(path: String, data: Data) throws(DiagnosticsError) -> PartitionReport {
         let report: PartitionReport
+        try JSONValueCount.check(data, path: path, kind: "a partial")
         do {
             report = try PartitionReport.read(data)
         } catch {
