@@ -233,9 +233,16 @@ extension Event {
 struct InputProblem: Error, Equatable {
     var reason: String
     var column: Int?
-    init(_ reason: String, column: Int? = nil) {
+    /// The member of the record the problem is in (an exported user's `createdAt`), and the
+    /// entry of it when it is a list: where the reader has the record's bytes, it names that
+    /// member's line rather than the record's first.
+    var member: String?
+    var element: Int?
+    init(_ reason: String, column: Int? = nil, member: String? = nil, element: Int? = nil) {
         self.reason = reason
         self.column = column
+        self.member = member
+        self.element = element
     }
 }
 

@@ -131,9 +131,17 @@ struct FirebaseJSONExportReader {
         var index = 0
         repeat {
             parser.skipWhitespace()
-            let location = SourceLocation(file: path, line: lines.line(at: parser.offset))
+            let start = parser.offset
+            let location = SourceLocation(file: path, line: lines.line(at: start))
             let account = try FirebaseJSONExportReader.account(parsing: &parser, depth: 1, location: location)
-            if index >= alreadyDelivered { deliver(account, at: location, &invalid) }
+            if index >= alreadyDelivered {
+                if case .failure(let problem) = account {
+                    let line = FirebaseJSONExportReader.line(of: problem, inUserAt: start, onLine: location.line, in: bytes)
+                    deliver(account, at: SourceLocation(file: path, line: line), &invalid)
+                } else {
+                    deliver(account, at: location, &invalid)
+                }
+            }
             index += 1
         } while parser.consume(UInt8(ascii: ","))
         try parser.expect(UInt8(ascii: "]"), "',' or ']' in the users array")
@@ -191,7 +199,10 @@ struct FirebaseJSONExportReader {
                 } catch {
                     return nil
                 }
-                return ParsedUser(account: account, location: location)
+                guard case .failure(let problem) = account else { return ParsedUser(account: account, location: location) }
+                let line = FirebaseJSONExportReader.line(
+                    of: problem, inUserAt: element.bytes.lowerBound, onLine: element.line, in: shared.bytes)
+                return ParsedUser(account: account, location: SourceLocation(file: path, line: line))
             }
         }
         // In batches, each handed over while the next is parsed (the handing over runs on this
@@ -246,7 +257,8 @@ struct FirebaseJSONExportReader {
             switch value {
             case .none, .null?: .success(nil)
             case .string(let text)?: .success(text)
-            case let other?: .failure(InputProblem("user '\(localId)': field '\(name)' must be a string, found \(other.kindName)"))
+            case let other?:
+                .failure(InputProblem("user '\(localId)': field '\(name)' must be a string, found \(other.kindName)", member: name))
             }
         }
         do {
@@ -264,17 +276,23 @@ struct FirebaseJSONExportReader {
                 {
                     createdAt = parsed
                 } else if Double(text) != nil, text.allSatisfy({ $0.isNumber || $0 == "." || $0 == "-" }) {
-                    return .failure(InputProblem("user '\(localId)': 'createdAt' is out of range: '\(text)' \(Self.millisecondRange)"))
+                    return .failure(
+                        InputProblem(
+                            "user '\(localId)': 'createdAt' is out of range: '\(text)' \(Self.millisecondRange)", member: "createdAt"))
                 } else {
-                    return .failure(InputProblem("user '\(localId)': 'createdAt' must be epoch milliseconds, found '\(text)'"))
+                    return .failure(
+                        InputProblem("user '\(localId)': 'createdAt' must be epoch milliseconds, found '\(text)'", member: "createdAt"))
                 }
             case .number(let number)?:
                 guard let parsed = Timestamp(epochMilliseconds: number) else {
-                    return .failure(InputProblem("user '\(localId)': 'createdAt' is out of range: \(number.text) \(Self.millisecondRange)"))
+                    return .failure(
+                        InputProblem(
+                            "user '\(localId)': 'createdAt' is out of range: \(number.text) \(Self.millisecondRange)", member: "createdAt"))
                 }
                 createdAt = parsed
             case let other?:
-                return .failure(InputProblem("user '\(localId)': 'createdAt' must be epoch milliseconds, found \(other.kindName)"))
+                return .failure(
+                    InputProblem("user '\(localId)': 'createdAt' must be epoch milliseconds, found \(other.kindName)", member: "createdAt"))
             }
             // The Admin SDK's `listUsers()` dump: a creation time that does not read was taken
             // for none, and the account's identities then held "from the start", which changes
@@ -287,12 +305,14 @@ struct FirebaseJSONExportReader {
                         return .failure(
                             InputProblem(
                                 "user '\(localId)': 'metadata.creationTime' must be a date as the Admin SDK writes it "
-                                    + "(e.g. 'Sun, 01 Mar 2026 00:00:00 GMT'), found '\(text)'"))
+                                    + "(e.g. 'Sun, 01 Mar 2026 00:00:00 GMT'), found '\(text)'", member: "metadata"))
                     }
                     createdAt = parsed
                 default:
                     return .failure(
-                        InputProblem("user '\(localId)': 'metadata.creationTime' must be a date string, found \(creationTime.kindName)"))
+                        InputProblem(
+                            "user '\(localId)': 'metadata.creationTime' must be a date string, found \(creationTime.kindName)",
+                            member: "metadata"))
                 }
             }
             let disabled: Bool
@@ -308,7 +328,10 @@ struct FirebaseJSONExportReader {
             case .array(let entries)?:
                 for (index, entry) in entries.enumerated() {
                     guard let info = entry.objectValue, case .string(let providerId)? = info["providerId"] else {
-                        return .failure(InputProblem("user '\(localId)': \(providerField)[\(index)] has no string 'providerId'"))
+                        return .failure(
+                            InputProblem(
+                                "user '\(localId)': \(providerField)[\(index)] has no string 'providerId'", member: providerField,
+                                element: index))
                     }
                     providers.append(
                         AccountRecord.ProviderEntry(
@@ -316,9 +339,11 @@ struct FirebaseJSONExportReader {
                             email: info["email"]?.stringValue, federatedId: info["federatedId"]?.stringValue))
                 }
             case let other?:
-                return .failure(InputProblem("user '\(localId)': '\(providerField)' must be an array, found \(other.kindName)"))
+                return .failure(
+                    InputProblem("user '\(localId)': '\(providerField)' must be an array, found \(other.kindName)", member: providerField))
             }
-            let claims = try CustomClaims.parse(user.customAttributes, what: "user '\(localId)': 'customAttributes'").get()
+            let claims = try CustomClaims.parse(user.customAttributes, what: "user '\(localId)': 'customAttributes'")
+                .mapError { problem in InputProblem(problem.reason, member: "customAttributes") }.get()
             return .success(
                 AccountRecord(
                     localId: localId, email: email, phoneNumber: phone, hasPasswordHash: hasHash, disabled: disabled,
