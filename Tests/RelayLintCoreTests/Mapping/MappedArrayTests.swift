@@ -43,8 +43,8 @@ import Testing
     }
 
     /// An array written on one line (`jq -c`) holds every record on line 1: a record that is
-    /// invalid is told by the column (in characters) it starts at. (JSON that breaks inside an
-    /// element stops the array where it breaks, as `whereAnArrayStopsBeingJSONIsAnError` pins.)
+    /// invalid is told by the column (in characters) it starts at. (JSON whose brackets or quotes
+    /// break stops the array where it breaks, as `whereAnArrayStopsBeingJSONIsAnError` pins.)
     @Test func aRecordOfAOneLineArrayIsToldByItsColumn() throws {
         // "é" is two bytes and one column; the bad record starts after it.
         let first = Self.entry(1).replacingOccurrences(of: "\"u1\"", with: "\"é\"")
@@ -74,14 +74,38 @@ import Testing
                 #expect(places == ["1:\(column)", "1:\(column + badTime.count + 2)"], "\(input)")
             }
         }
+        // An element that is not JSON is an invalid record, told where it breaks.
         for (name, text) in [("plain-broken.json", broken), ("marked-broken.json", "\u{FEFF}" + broken)] {
             let path = try Fixtures.temporaryFile(named: name, contents: text)
             for input in [path, try Fixtures.gzipped(path)] {
-                #expect {
-                    try Self.report(input)
-                } throws: { error in
-                    (error as? DiagnosticsError)?.diagnostics.first?.location.column == column + 1
-                }
+                let report = try Self.report(input)
+                #expect(report.skipped.map { "\($0.location.line):\($0.location.column ?? 0)" } == ["1:\(column + 1)"], "\(input)")
+                #expect(report.inputs.first?.records == 2)
+            }
+        }
+    }
+
+    /// An element that is not JSON while the array's brackets and quotes hold (a time without
+    /// quotes) is an invalid record of its own, as a line of JSON Lines is: without
+    /// `--skip-invalid` the run stops with it at its place, with it the elements after it are
+    /// read, from a file and from a gzip file alike.
+    @Test func anElementThatIsNotJSONIsAnInvalidRecordOfItsOwn() throws {
+        let bad = #"  {"insertId": "bad", "timestamp": 2026-01-02, "x": ["]", {"y": "}"}]}"#
+        let contents =
+            "[" + (0..<600).map(Self.entry).joined(separator: ",\n") + ",\n" + bad + ",\n"
+            + (600..<1_200).map(Self.entry).joined(separator: ",\n") + "\n]\n"
+        let path = try Fixtures.temporaryFile(named: "one-bad.json", contents: contents)
+        for input in [path, try Fixtures.gzipped(path)] {
+            let report = try Self.report(input)
+            #expect(report.inputs.first?.records == 1_201, "\(input)")
+            #expect(report.skipped.map { "\($0.location.line):\($0.location.column ?? 0)" } == ["601:40"], "\(input)")
+            #expect(report.skipped.map(\.message) == ["invalid JSON: expected ',' or '}' in an object"])
+            var request = LintRequest(eventPaths: [input], accountPaths: [], rules: try RuleSet.load(paths: [Fixtures.rules]))
+            request.mappings = try MappingSet.load(userPaths: []).mappings
+            #expect {
+                try Linter.run(request)
+            } throws: { error in
+                (error as? DiagnosticsError)?.diagnostics.map(\.location.description).first?.hasSuffix(":601:40") == true
             }
         }
     }
