@@ -110,6 +110,22 @@ import Testing
         }
     }
 
+    /// A first element that is not JSON tells nothing of the array's format: the first that
+    /// parses does (told by the broken one, Cloud Logging entries were read as Apple's
+    /// notifications and skipped as not from Apple).
+    @Test func anArrayWhoseFirstElementIsNotJSONIsToldByTheNext() throws {
+        let bad = #"{"insertId": "bad", "timestamp": 2026-01-02}"#
+        let contents = "[" + bad + ",\n" + bad + ",\n" + (0..<3).map(Self.entry).joined(separator: ",\n") + "]"
+        let path = try Fixtures.temporaryFile(named: "bad-first.json", contents: contents)
+        for input in [path, try Fixtures.gzipped(path)] {
+            let read = try #require(try Self.report(input).inputs.first)
+            #expect(read.format == "google-cloud-logging", "\(input)")
+            #expect(read.records == 5)
+            #expect(read.invalid == 2)
+            #expect(read.skippedRecords.map(\.reason) == ["not an account change"])
+        }
+    }
+
     @Test func everyElementOfALongArrayIsRead() throws {
         let report = try Self.run("[\n" + (0..<1_300).map(Self.entry).joined(separator: ",\n") + "\n]\n")
         let input = try #require(report.inputs.first)

@@ -230,6 +230,18 @@ enum EventLogFormat {
             element.skipWhitespace()
             firstOffset = element.offset
             first = try? element.parseValue(depth: 1)
+            // Elements that are not JSON while the array's structure holds are invalid records
+            // the reader passes over with --skip-invalid: the first that parses tells the format.
+            // Told by the broken one, a Cloud Logging array was read as Apple's notifications.
+            while first == nil, let end = ArrayElementEnd.structural(ofElementAt: firstOffset, in: bytes),
+                bytes[end] == UInt8(ascii: ",")
+            {
+                element.move(to: end + 1)
+                element.skipWhitespace()
+                firstOffset = element.offset
+                element.valuesLeft = InputLimits.recordValues
+                first = try? element.parseValue(depth: 1)
+            }
             if first == nil, isWhole || element.offset < bytes.count {
                 // An array whose first element does not parse: the reader reports where.
                 return mappings.first.map(EventLogFormat.mapped) ?? .native
