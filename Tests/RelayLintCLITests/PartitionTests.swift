@@ -27,6 +27,12 @@ import Testing
                     #"{"id":"r\#(number)","time":\#(created + day / 2),"subject":"\#(subject)","type":"account.deletion_requested","channel":"in_app"}"#
                 )
             }
+            if number % 7 == 0 {
+                // A link that names no identity: a data-quality note each partition gives for its own.
+                lines.append(
+                    #"{"id":"k\#(number)","time":\#(created + day / 3),"subject":"\#(subject)","type":"identity.linked","provider":"google.com"}"#
+                )
+            }
             if number % 6 == 0, number < 40 {
                 lines.append(#"{"id":"d\#(number)","time":\#(created + 2 * day),"subject":"\#(subject)","type":"account.deleted"}"#)
             }

@@ -52,6 +52,11 @@ struct DatasetBuilder {
     /// The events' look-alikes that may be among the first `noteLimit` of those kept, in input
     /// order; `finish` notes them once it knows which events are duplicates.
     private var lookAlikeCandidates: [(sequence: UInt64, field: String, address: String, location: SourceLocation)] = []
+    /// The notes of links that name no identity (`LinkWithoutIdentity`), the first `2 × noteLimit`
+    /// in input order, and the sequence numbers of the rest: `finish` notes those that are not
+    /// duplicates, and counts the rest among the notes not listed.
+    private var linkNoteCandidates: [(sequence: UInt64, note: String, location: SourceLocation)] = []
+    private var linkNotesPast: [UInt64] = []
     /// Whether events of a type are kept, by the type's index in the name table (twice: outside
     /// and inside the shard); nil where not asked yet.
     private var retainedTypeCache: [Bool?] = []
@@ -206,6 +211,13 @@ struct DatasetBuilder {
                 lookAlikeCandidates.append((event.sequence, field, text, event.location ?? location(of: event.sequence)))
             }
             if !suspect { lookAlikeCount += 1 }
+        }
+        if let note = event.linkNote {
+            if linkNoteCandidates.count < DatasetBuilder.noteLimit * 2 {
+                linkNoteCandidates.append((event.sequence, note, event.location ?? location(of: event.sequence)))
+            } else {
+                linkNotesPast.append(event.sequence)
+            }
         }
         let retained = isRetained(event.type, inShard: event.inShard)
         if indexesAppleIDs, let appleID = event.appleID {
@@ -494,8 +506,20 @@ struct DatasetBuilder {
                 next += 1
             }
         }
+        // Links that name no identity, in input order among the reused ids: a merge of partitions
+        // lists the first notes of all in that order, and so must one run.
+        let linkNotes = linkNoteCandidates.filter { !outcome.duplicates.contains($0.sequence) }
+        linkNoteCandidates = []
+        var nextLinkNote = 0
+        func noteLinks(before sequence: UInt64) {
+            while nextLinkNote < linkNotes.count, linkNotes[nextLinkNote].sequence < sequence {
+                addNote(.warning, linkNotes[nextLinkNote].note, at: linkNotes[nextLinkNote].location)
+                nextLinkNote += 1
+            }
+        }
         for reuse in outcome.reuses {
             noteLookAlikes(before: reuse.suspect.sequence)
+            noteLinks(before: reuse.suspect.sequence)
             addNote(
                 .warning,
                 "event id '\(reuse.id)' was already used at \(location(of: reuse.firstUse)) with different content; both events are kept",
@@ -505,6 +529,9 @@ struct DatasetBuilder {
             dataset.discriminators[reuse.suspect.sequence] = reuse.contentKey
         }
         noteLookAlikes(before: .max)
+        noteLinks(before: .max)
+        notesNotListed += linkNotesPast.count { !outcome.duplicates.contains($0) }
+        linkNotesPast = []
     }
 
     /// A look-alike of an exported account, noted at once.

@@ -25,6 +25,8 @@ struct PreparedEvent: Sendable {
     /// The Apple user id of an event with `provider: apple.com` and a string `value`: it joins
     /// Apple's notifications to this event's subject.
     var appleID: String? = nil
+    /// The data-quality note of a link or unlink that names no identity (`LinkWithoutIdentity`).
+    var linkNote: String? = nil
     /// Where the packed event, its id and its subject lie in the worker's buffer.
     let packed: Range<Int>
     let id: Range<Int>
@@ -57,6 +59,7 @@ struct PreparedEvent: Sendable {
             if event.fields["provider"] == .string("apple.com"), case .string(let value)? = event.fields["value"] {
                 prepared.appleID = value
             }
+            prepared.linkNote = LinkWithoutIdentity.note(type: event.type, kind: event.string("kind"), provider: event.string("provider"))
             return prepared
         }
 

@@ -154,7 +154,26 @@ struct FlatEventScanner {
                 lookAlikes: lookAlikes, packed: packed, id: idBytes, subject: packed.upperBound..<buffer.count, in: buffer)
         }
         prepared.appleID = appleID(in: line)
+        prepared.linkNote = linkNote(type: text(type), in: line)
         return prepared
+    }
+
+    /// The note of a link or unlink that names no identity, as the strict path finds it; nil,
+    /// without making a `String`, for any other event.
+    private func linkNote(type: UnsafeBufferPointer<UInt8>, in line: UnsafeBufferPointer<UInt8>) -> String? {
+        guard type.count == 15 || type.count == 17,
+            type.hasSameBytes(as: Self.key("identity.linked"))
+                || type.hasSameBytes(as: Self.key("identity.unlinked"))
+        else { return nil }
+        var kind: String?
+        var provider: String?
+        for field in fields where field.scalar == nil {
+            let key = UnsafeBufferPointer(rebasing: line[field.key])
+            let value = { String(decoding: UnsafeBufferPointer(rebasing: line[field.string]), as: UTF8.self) }
+            if key.count == 4, key.hasSameBytes(as: Self.key("kind")) { kind = value() }
+            if key.count == 8, key.hasSameBytes(as: Self.key("provider")) { provider = value() }
+        }
+        return LinkWithoutIdentity.note(type: String(decoding: type, as: UTF8.self), kind: kind, provider: provider)
     }
 
     /// The `value` of an event with `provider: apple.com` (an Apple user id), as the strict path
