@@ -91,11 +91,6 @@ struct MergeCommand: ParsableCommand {
     }
 
     /// What each file says it is: a partition's partial or a shard's report.
-    private struct Kind: Decodable {
-        var format: String?
-        var shard: Shard?
-    }
-
     func run() throws {
         // As `check` does: a missing or cut partial leaves no report standing for the run.
         try reporting.removingEarlierReportsOnFailure { try merge(failureRemovesEarlierReports: &$0) }
@@ -126,25 +121,18 @@ struct MergeCommand: ParsableCommand {
                 StandardError.write("\(StandardError.escaped(path)): error: cannot read the partial: \(InputError.reason(opening: path))")
                 throw ExitCode(ExitStatus.invalidInput)
             }
-            // Before anything decodes it: a report of tiny values takes fifty bytes a value.
-            do {
-                try JSONValueCount.check(data, path: path, kind: "a report")
-            } catch {
-                StandardError.write(error.diagnostics)
-                throw ExitCode(ExitStatus.invalidInput)
-            }
             inputs.append((path, data))
         }
         // A partial's keys are sorted: even a truncated one starts with its first key. That is
         // asked first: decoding to find out scans the whole file (36 MB a partial at 10M events).
         let partitionMode = inputs.map { input in
             ["{\"dataEnd\"", "{\"evaluation\""].contains { input.data.starts(with: Data($0.utf8)) }
-                || (try? JSONDecoder().decode(Kind.self, from: input.data))?.format == PartitionReport.formatName
+                || MergeInputHeader.read(input.data)?.isPartial == true
         }
         if partitionMode.contains(true) {
             if let index = partitionMode.firstIndex(of: false) {
                 let path = inputs[index].path
-                let isShard = (try? JSONDecoder().decode(Kind.self, from: inputs[index].data))?.shard != nil
+                let isShard = MergeInputHeader.read(inputs[index].data)?.isShard == true
                 let what = isShard ? "a shard report (--shard); it cannot be merged with partition partials (--partition)" : nil
                 if let what {
                     StandardError.write("\(StandardError.escaped(path)): error: is \(what)")

@@ -37,6 +37,15 @@ import Testing
         }
     }
 
+    /// A large document may hold one value every 16 bytes: a partial of a partitioned run holds
+    /// one every 30, and one of 1 GB held 36 million, past the 32 million of a smaller one.
+    @Test func aLargeDocumentMayHoldAValueEverySixteenBytes() {
+        #expect(JSONValueCount.limit(forBytes: 0) == 32_000_000)
+        #expect(JSONValueCount.limit(forBytes: 512 << 20) == 33_554_432)
+        #expect(JSONValueCount.limit(forBytes: 1_050_000_000) > 1_050_000_000 / 30)
+        #expect(JSONValueCount.limit(forBytes: 150_000_000) < 150_000_000 / 2)
+    }
+
     @Test func aStringLeftOpenEndsTheCount() {
         #expect(Self.offsetPast(2, in: #"["a,b,c"#) == nil)
         #expect(Self.offsetPast(2, in: #"["a\"#) == nil)

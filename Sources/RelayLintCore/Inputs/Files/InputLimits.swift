@@ -29,10 +29,13 @@ enum InputLimits {
     /// The largest document of the kinds that grow with the data: a baseline report, a report to
     /// explain, a subject map.
     static let largeDocumentBytes = 1 << 30
-    /// The most JSON values such a document may hold (`JSONValueCount`): it is decoded whole,
-    /// about fifty bytes a value, so 32 million take some 1.6 GB. A 1 GiB report of relaylint's
-    /// holds about 25 million.
+    /// The most JSON values such a document may hold (`JSONValueCount`), past
+    /// `documentValues`: one every `documentBytesPerValue` bytes. It is decoded whole, about
+    /// fifty bytes a value, so 32 million take some 1.6 GB, and one every 16 bytes about three
+    /// times the document. A report of relaylint's holds one value every 40 bytes or so, a
+    /// partial of a partitioned run one every 30.
     static let documentValues = 32_000_000
+    static let documentBytesPerValue = 16
     /// The most bytes of an account export or a mapped log read into memory: from a pipe, a
     /// device or a gzip file. A regular file is mapped, not read, and has no cap.
     static let streamedBytes = 4 << 30
