@@ -74,13 +74,15 @@ import Testing
                 #expect(places == ["1:\(column)", "1:\(column + badTime.count + 2)"], "\(input)")
             }
         }
-        // An element that is not JSON is an invalid record, told where it breaks.
+        // An element whose key is not a string: where the array stops.
         for (name, text) in [("plain-broken.json", broken), ("marked-broken.json", "\u{FEFF}" + broken)] {
             let path = try Fixtures.temporaryFile(named: name, contents: text)
             for input in [path, try Fixtures.gzipped(path)] {
-                let report = try Self.report(input)
-                #expect(report.skipped.map { "\($0.location.line):\($0.location.column ?? 0)" } == ["1:\(column + 1)"], "\(input)")
-                #expect(report.inputs.first?.records == 2)
+                #expect {
+                    try Self.report(input)
+                } throws: { error in
+                    (error as? DiagnosticsError)?.diagnostics.first?.location.column == column + 1
+                }
             }
         }
     }
@@ -124,6 +126,57 @@ import Testing
             #expect(read.invalid == 2)
             #expect(read.skippedRecords.map(\.reason) == ["not an account change"])
         }
+    }
+
+    /// A value whose opening quote is missing (`"timestamp": 2026-…Z"`) is a misspelt value of
+    /// its entry: read by brackets and quotes alone, the quote after it turned every quote
+    /// around up to the next such break, and the good entries between were one invalid record.
+    /// Each broken entry is an invalid record at its place, and every entry is counted.
+    @Test func aValueWithoutItsOpeningQuoteIsAnInvalidRecordOfItsOwn() throws {
+        var entries = (0..<10).map(Self.entry)
+        for broken in [3, 7] { entries[broken] = entries[broken].replacingOccurrences(of: #""timestamp":""#, with: #""timestamp":"#) }
+        let report = try Self.run("[\n" + entries.joined(separator: ",\n") + "\n]\n")
+        #expect(report.inputs.first?.records == 10)
+        #expect(report.skipped.map { "\($0.location.line):\($0.location.column ?? 0)" } == ["5:34", "9:34"])
+    }
+
+    /// A broken entry before a break of the array's structure (a file cut short) is told before
+    /// the break, with or without `--skip-invalid`: the entries are handed over before the break
+    /// is told, and the broken one went unnamed.
+    @Test(arguments: [true, false]) func anEntryBrokenBeforeTheArrayBreaksIsToldFirst(skipInvalid: Bool) throws {
+        let broken = Self.entry(1).replacingOccurrences(of: #""timestamp":""#, with: #""timestamp":"#)
+        let cut = String(Self.entry(3).prefix(40))
+        let path = try Fixtures.temporaryFile(
+            named: "cut.json", contents: "[" + Self.entry(0) + ",\n" + broken + ",\n" + Self.entry(2) + ",\n" + cut)
+        var request = LintRequest(eventPaths: [path], accountPaths: [], rules: try RuleSet.load(paths: [Fixtures.rules]))
+        request.mappings = try MappingSet.load(userPaths: []).mappings
+        request.skipInvalid = skipInvalid
+        #expect {
+            try Linter.run(request)
+        } throws: { error in
+            (error as? DiagnosticsError)?.diagnostics.map(\.location.line) == [2, 4]
+        }
+    }
+
+    /// Where a misspelt value does not explain the break (a missing comma between two members),
+    /// the element's end cannot be trusted: the array stops there.
+    @Test func aMissingCommaInsideAnEntryStopsTheArray() throws {
+        let broken = Self.entry(1).replacingOccurrences(of: #""e1","#, with: #""e1" "#)
+        #expect {
+            try Self.run("[" + Self.entry(0) + ",\n" + broken + ",\n" + Self.entry(2) + "]")
+        } throws: { error in
+            (error as? DiagnosticsError)?.diagnostics.map(\.location.line) == [2]
+        }
+    }
+
+    /// Neither an element that is not an object nor one that is not JSON tells the format, in
+    /// whatever order they come before the first entry.
+    @Test(arguments: ["[1, foo, ", "[foo, 1, "])
+    func elementsBeforeTheFirstEntryTellNothingOfTheFormat(start: String) throws {
+        let read = try #require(try Self.run(start + Self.entry(1) + ", " + Self.entry(2) + "]").inputs.first)
+        #expect(read.format == "google-cloud-logging")
+        #expect(read.records == 4)
+        #expect(read.invalid == 2)
     }
 
     @Test func everyElementOfALongArrayIsRead() throws {

@@ -42,57 +42,66 @@ extension DatasetBuilder {
         reader.otherMappings = otherMappings
         let preparation = PreparedEvent.Preparation(relayDomains: relayDomains, shard: shard)
         let replay = MappedLogReader.ContentReplay(mapping: mapping, keys: keys)
-        let totals = try reader.read(names: names, preparation: preparation) { delivery, record, batch in
-            switch delivery {
-            case .invalid(let diagnostic):
-                summary.invalid += 1
-                try addInvalid(diagnostic, fromPipe: opened != nil)
-            case .skipped(let reason, let detail, let otherFormat):
-                skip(reason, detail, at: record.location(in: path))
-                if let otherFormat {
-                    if let known = otherFormats.firstIndex(where: { $0.format == otherFormat && $0.reason == reason }) {
-                        otherFormats[known].count += 1
-                    } else {
-                        otherFormats.append((otherFormat, reason, 1, record.location(in: path)))
-                    }
-                }
-            case .events(let positions, let leftOutWithoutSubject):
-                if leftOutWithoutSubject > 0 {
-                    leftOut.count += leftOutWithoutSubject
-                    leftOut.records += 1
-                    leftOut.first = leftOut.first ?? record.location(in: path)
-                }
-                batch.bytes.withUnsafeBufferPointer { buffer in
-                    // Each event read where the batch holds it, not copied out (`ingest`).
-                    for position in positions {
-                        made += 1
-                        let time = batch.events[position].time
-                        let counted = ingest(batch.events[position], in: buffer) { keep in
-                            let subject = String(
-                                decoding: UnsafeBufferPointer(rebasing: buffer[batch.events[position].subject]), as: UTF8.self)
-                            guard
-                                let content = replay.content(ofEvent: position - positions.lowerBound, in: record.bytes, subject: subject)
-                            else {
-                                // Not reached (a mapping gives a record the same events each
-                                // time); the record's own text still tells its contents apart.
-                                assertionFailure("record at line \(record.line) no longer gives event \(position - positions.lowerBound)")
-                                keep(record.bytes)
-                                return
-                            }
-                            // The content is the one the worker digested (tests run with this on).
-                            assert(
-                                content.contentDigest == batch.events[position].digest, "the content mapped again differs from the worker's"
-                            )
-                            var text = JSONValue.object(content.members).canonicalText
-                            text.withUTF8 { keep($0) }
+        let totals: MappedLogReader.Totals
+        do {
+            totals = try reader.read(names: names, preparation: preparation) { delivery, record, batch in
+                switch delivery {
+                case .invalid(let diagnostic):
+                    summary.invalid += 1
+                    try addInvalid(diagnostic, fromPipe: opened != nil)
+                case .skipped(let reason, let detail, let otherFormat):
+                    skip(reason, detail, at: record.location(in: path))
+                    if let otherFormat {
+                        if let known = otherFormats.firstIndex(where: { $0.format == otherFormat && $0.reason == reason }) {
+                            otherFormats[known].count += 1
+                        } else {
+                            otherFormats.append((otherFormat, reason, 1, record.location(in: path)))
                         }
-                        if counted {
-                            summary.firstTime = min(summary.firstTime ?? time, time)
-                            summary.lastTime = max(summary.lastTime ?? time, time)
+                    }
+                case .events(let positions, let leftOutWithoutSubject):
+                    if leftOutWithoutSubject > 0 {
+                        leftOut.count += leftOutWithoutSubject
+                        leftOut.records += 1
+                        leftOut.first = leftOut.first ?? record.location(in: path)
+                    }
+                    batch.bytes.withUnsafeBufferPointer { buffer in
+                        // Each event read where the batch holds it, not copied out (`ingest`).
+                        for position in positions {
+                            made += 1
+                            let time = batch.events[position].time
+                            let counted = ingest(batch.events[position], in: buffer) { keep in
+                                let subject = String(
+                                    decoding: UnsafeBufferPointer(rebasing: buffer[batch.events[position].subject]), as: UTF8.self)
+                                guard
+                                    let content = replay.content(
+                                        ofEvent: position - positions.lowerBound, in: record.bytes, subject: subject)
+                                else {
+                                    // Not reached (a mapping gives a record the same events each
+                                    // time); the record's own text still tells its contents apart.
+                                    assertionFailure(
+                                        "record at line \(record.line) no longer gives event \(position - positions.lowerBound)")
+                                    keep(record.bytes)
+                                    return
+                                }
+                                // The content is the one the worker digested (tests run with this on).
+                                assert(
+                                    content.contentDigest == batch.events[position].digest,
+                                    "the content mapped again differs from the worker's"
+                                )
+                                var text = JSONValue.object(content.members).canonicalText
+                                text.withUTF8 { keep($0) }
+                            }
+                            if counted {
+                                summary.firstTime = min(summary.firstTime ?? time, time)
+                                summary.lastTime = max(summary.lastTime ?? time, time)
+                            }
                         }
                     }
                 }
             }
+        } catch {
+            // A break in an array's structure, told after the entries broken before it.
+            throw stopping(path, with: error)
         }
         summary.sha256 = totals.sha256
         summary.records = totals.records

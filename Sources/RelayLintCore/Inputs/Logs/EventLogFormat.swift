@@ -227,36 +227,41 @@ enum EventLogFormat {
         var firstOffset = parser.offset
         if bytes[parser.offset] == UInt8(ascii: "[") {
             var element = JSONParser.forRecord(bytes, offset: parser.offset + 1)
-            element.skipWhitespace()
-            firstOffset = element.offset
-            first = try? element.parseValue(depth: 1)
-            // Elements that are not JSON while the array's structure holds are invalid records
-            // the reader passes over with --skip-invalid: the first that parses tells the format.
-            // Told by the broken one, a Cloud Logging array was read as Apple's notifications.
-            while first == nil, let end = ArrayElementEnd.structural(ofElementAt: firstOffset, in: bytes),
-                bytes[end] == UInt8(ascii: ",")
-            {
-                element.move(to: end + 1)
-                element.skipWhitespace()
-                firstOffset = element.offset
-                element.valuesLeft = InputLimits.recordValues
-                first = try? element.parseValue(depth: 1)
-            }
-            if first == nil, isWhole || element.offset < bytes.count {
-                // An array whose first element does not parse: the reader reports where.
-                return mappings.first.map(EventLogFormat.mapped) ?? .native
-            }
-            // Elements that are not objects (`1`, `null`) are invalid records of any log, and
-            // tell nothing of its format: the first object does. Told by the first, the whole
-            // array was read as one invalid record.
-            while let value = first, value.objectValue == nil {
-                element.skipWhitespace()
-                guard element.consume(UInt8(ascii: ",")) else { break }
+            // The first element that is an object tells the format. Elements that are not
+            // objects (`1`, `null`), or not JSON while the array's structure holds, are invalid
+            // records of any log and tell nothing of it: told by the first, the whole array was
+            // read as one invalid record, and a Cloud Logging array with a broken first entry as
+            // Apple's notifications.
+            while true {
                 element.skipWhitespace()
                 let offset = element.offset
                 element.valuesLeft = InputLimits.recordValues
-                guard let next = try? element.parseValue(depth: 1) else { break }
-                (first, firstOffset) = (next, offset)
+                var failure: Int?
+                do {
+                    let value = try element.parseValue(depth: 1)
+                    (first, firstOffset) = (value, offset)
+                    if value.objectValue != nil { break }
+                } catch {
+                    failure = error.offset
+                    if first == nil { firstOffset = offset }
+                }
+                if let failure {
+                    guard let end = ArrayElementEnd.afterMisspeltValue(ofElementAt: offset, failingAt: failure, in: bytes),
+                        bytes[end] == UInt8(ascii: ",")
+                    else { break }
+                    element.move(to: end + 1)
+                } else {
+                    element.skipWhitespace()
+                    guard element.consume(UInt8(ascii: ",")) else { break }
+                }
+            }
+            if first == nil, isWhole || element.offset < bytes.count {
+                // An array none of whose first elements parses: the reader reports where, as
+                // records of the first format whose keys the bytes mention (a broken Cloud
+                // Logging entry was labelled as Apple's notifications).
+                let text = UnsafeBufferPointer(rebasing: bytes[firstOffset...])
+                let mentioned = mappings.first { KeyMentions(RecordProjection.recognizedKeys($0), all: false).match(text) }
+                return (mentioned ?? mappings.first).map(EventLogFormat.mapped) ?? .native
             }
         } else {
             let lineEnd =

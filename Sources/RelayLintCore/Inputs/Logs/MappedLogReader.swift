@@ -548,7 +548,9 @@ struct MappedLogReader: Sendable {
                         // its own, as a line of JSON Lines is: handed over, its parse tells the
                         // error at its place, and `--skip-invalid` reads on. A broken structure
                         // stops the array here.
-                        guard let end = ArrayElementEnd.structural(ofElementAt: first, in: bytes) else { throw error }
+                        guard let end = ArrayElementEnd.afterMisspeltValue(ofElementAt: first, failingAt: error.offset, in: bytes) else {
+                            throw error
+                        }
                         parser.move(to: end)
                     }
                     // From a stream, one element at a time is held, up to the cap on a line.
