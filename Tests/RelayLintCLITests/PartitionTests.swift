@@ -131,6 +131,23 @@ import Testing
         #expect(html.stdout == (try Self.single(accounts: accounts, events: events, format: "html")).stdout)
     }
 
+    /// More data-quality notes than one run lists (links that name no identity): the merge lists
+    /// the first of all partitions and counts the rest as one run does (it listed them all).
+    @Test func moreNotesThanOneRunListsMergeAsOneRunListsThem() throws {
+        let folder = try Fixtures.temporaryDirectory()
+        let accounts = folder.appendingPathComponent("accounts.json")
+        let events = folder.appendingPathComponent("events.jsonl")
+        try Data("{\"users\": []}\n".utf8).write(to: accounts)
+        let lines = (0..<500).map { number in
+            #"{"id":"k\#(number)","time":"2026-01-02T00:00:00Z","subject":"s\#(number % 37)","type":"identity.linked","provider":"x.com"}"#
+        }
+        try Data((lines.joined(separator: "\n") + "\n").utf8).write(to: events)
+        let single = try Self.single(accounts: accounts.path, events: events.path)
+        #expect(single.stdout.contains("100 more data-quality notes are not listed"))
+        let (paths, split) = try Self.partials(count: 3, accounts: accounts.path, events: events.path)
+        #expect(try Self.merge(paths, folder: split).stdout == single.stdout)
+    }
+
     /// More look-alike relay addresses than one run lists: each partition lists its own first
     /// ones and counts the rest, and the merge lists the first of all and counts the rest as one
     /// run does (it listed up to N times as many).

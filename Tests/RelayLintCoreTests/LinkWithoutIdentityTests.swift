@@ -59,6 +59,15 @@ import Testing
         #expect(notes.last?.hasPrefix("4: identity.linked names no identity (kind none, provider 'facebook.com')") == true)
     }
 
+    /// A duplicate takes no place in the list: ten links logged eighty times each, then three
+    /// hundred more, are all listed.
+    @Test func duplicatesTakeNoPlaceInTheList() throws {
+        let repeated = (0..<800).map { Self.link("d\($0 % 10)", #","provider":"x.com""#) }
+        let notes = try Self.notes(repeated + (0..<300).map { Self.link("n\($0)", #","provider":"x.com""#) })
+        #expect(notes.count == 310, "\(notes.last ?? "")")
+        #expect(!notes.contains { $0.contains("not listed") })
+    }
+
     /// Past the notes a run lists, the rest are counted.
     @Test func linksPastTheListedNotesAreCounted() throws {
         let notes = try Self.notes((0..<(DatasetBuilder.noteLimit * 2 + 30)).map { Self.link("l\($0)", #","provider":"x.com""#) })

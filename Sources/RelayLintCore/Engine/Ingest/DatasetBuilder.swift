@@ -52,11 +52,17 @@ struct DatasetBuilder {
     /// The events' look-alikes that may be among the first `noteLimit` of those kept, in input
     /// order; `finish` notes them once it knows which events are duplicates.
     private var lookAlikeCandidates: [(sequence: UInt64, field: String, address: String, location: SourceLocation)] = []
-    /// The notes of links that name no identity (`LinkWithoutIdentity`), the first `2 × noteLimit`
-    /// in input order, and the sequence numbers of the rest: `finish` notes those that are not
-    /// duplicates, and counts the rest among the notes not listed.
-    private var linkNoteCandidates: [(sequence: UInt64, note: String, location: SourceLocation)] = []
-    private var linkNotesPast: [UInt64] = []
+    /// The notes of links that name no identity (`LinkWithoutIdentity`), in input order, until
+    /// `2 × noteLimit` of them are known to be kept (not suspects of being duplicates): a
+    /// duplicate must not take a place in the list. Each note's text is kept once, by index.
+    /// `finish` notes those that are not duplicates, and counts the rest among the notes not
+    /// listed: those after the list, known to be kept, by number, the suspects by sequence.
+    private var linkNoteCandidates: [(sequence: UInt64, text: Int32, location: SourceLocation)] = []
+    private var linkNoteTexts: [String] = []
+    private var linkNoteTextIndex: [String: Int32] = [:]
+    private var linkNotesKept = 0
+    private var linkNotesPastKept = 0
+    private var linkNotesPastSuspects: [UInt64] = []
     /// Whether events of a type are kept, by the type's index in the name table (twice: outside
     /// and inside the shard); nil where not asked yet.
     private var retainedTypeCache: [Bool?] = []
@@ -213,10 +219,18 @@ struct DatasetBuilder {
             if !suspect { lookAlikeCount += 1 }
         }
         if let note = event.linkNote {
-            if linkNoteCandidates.count < DatasetBuilder.noteLimit * 2 {
-                linkNoteCandidates.append((event.sequence, note, event.location ?? location(of: event.sequence)))
+            if linkNotesKept < DatasetBuilder.noteLimit * 2 {
+                let text = linkNoteTextIndex[note] ?? Int32(linkNoteTexts.count)
+                if text == linkNoteTexts.count {
+                    linkNoteTexts.append(note)
+                    linkNoteTextIndex[note] = text
+                }
+                linkNoteCandidates.append((event.sequence, text, event.location ?? location(of: event.sequence)))
+                if !suspect { linkNotesKept += 1 }
+            } else if suspect {
+                linkNotesPastSuspects.append(event.sequence)
             } else {
-                linkNotesPast.append(event.sequence)
+                linkNotesPastKept += 1
             }
         }
         let retained = isRetained(event.type, inShard: event.inShard)
@@ -418,6 +432,20 @@ struct DatasetBuilder {
         throw InputError.invalidRecords(met)
     }
 
+    /// The error the reading of the log at `path` stopped with (a break in a JSON array's
+    /// structure), after the invalid records of that log met before it, in input order: the
+    /// records are handed over before the break is told, and an entry broken earlier went
+    /// unnamed, or was told after the break.
+    mutating func stopping(_ path: String, with error: InputError) -> InputError {
+        guard case .invalidRecords(let diagnostics) = error, invalid.listed.contains(where: { $0.location.file == path }) else {
+            return error
+        }
+        let met = invalid.listed.filter { $0.location.file == path }
+        invalid.removeAll()
+        stoppedEarly = true
+        return .invalidRecords(inInputOrder(met + diagnostics))
+    }
+
     /// Records a bad record found outside a file read (rule examples).
     mutating func reject(_ diagnostic: Diagnostic) { invalid.append(diagnostic) }
 
@@ -513,7 +541,7 @@ struct DatasetBuilder {
         var nextLinkNote = 0
         func noteLinks(before sequence: UInt64) {
             while nextLinkNote < linkNotes.count, linkNotes[nextLinkNote].sequence < sequence {
-                addNote(.warning, linkNotes[nextLinkNote].note, at: linkNotes[nextLinkNote].location)
+                addNote(.warning, linkNoteTexts[Int(linkNotes[nextLinkNote].text)], at: linkNotes[nextLinkNote].location)
                 nextLinkNote += 1
             }
         }
@@ -530,8 +558,8 @@ struct DatasetBuilder {
         }
         noteLookAlikes(before: .max)
         noteLinks(before: .max)
-        notesNotListed += linkNotesPast.count { !outcome.duplicates.contains($0) }
-        linkNotesPast = []
+        notesNotListed += linkNotesPastKept + linkNotesPastSuspects.count { !outcome.duplicates.contains($0) }
+        (linkNoteTexts, linkNoteTextIndex, linkNotesPastSuspects) = ([], [:], [])
     }
 
     /// A look-alike of an exported account, noted at once.

@@ -411,13 +411,18 @@ public enum PartitionMerger {
             Diagnostic(.warning, LintReport.nothingReadMessage(input.path), at: SourceLocation(file: input.path))
         }
         // As one run lists look-alikes: the first `noteLimit` in input order (each partition's
-        // first ones include all of its own among them), then a note on how many more there were.
+        // first ones include all of its own among them), then a note on how many more there were;
+        // and the other notes: the first while fewer than `2 × noteLimit` are listed, the rest
+        // counted (three partitions of a thousand links that name no identity listed them all).
         var lookAlikes = unlistedLookAlikes
         var listed: [Diagnostic] = []
         for note in notes.sorted(by: { $0.key.lexicographicallyPrecedes($1.key) }).map(\.note) {
             if DatasetBuilder.isLookAlikeNote(note) {
                 lookAlikes += 1
                 if lookAlikes - unlistedLookAlikes > DatasetBuilder.noteLimit { continue }
+            } else if listed.count >= DatasetBuilder.noteLimit * 2 {
+                unlistedNotes += 1
+                continue
             }
             listed.append(note)
         }
