@@ -233,16 +233,18 @@ extension Event {
 struct InputProblem: Error, Equatable {
     var reason: String
     var column: Int?
-    /// The member of the record the problem is in (an exported user's `createdAt`), and the
-    /// entry of it when it is a list: where the reader has the record's bytes, it names that
-    /// member's line rather than the record's first.
-    var member: String?
-    var element: Int?
-    init(_ reason: String, column: Int? = nil, member: String? = nil, element: Int? = nil) {
+    /// Where in the record the problem is (an exported user's `createdAt`, `metadata` then
+    /// `creationTime`, `providerUserInfo` then its third entry): where the reader has the
+    /// record's bytes, it names that line rather than the record's first.
+    var place: [Step]
+    enum Step: Equatable {
+        case member(String)
+        case entry(Int)
+    }
+    init(_ reason: String, column: Int? = nil, at place: [Step] = []) {
         self.reason = reason
         self.column = column
-        self.member = member
-        self.element = element
+        self.place = place
     }
 }
 

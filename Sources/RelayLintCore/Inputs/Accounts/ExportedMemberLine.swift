@@ -3,46 +3,59 @@
 /// its `createdAt` or third provider entry named the line of the user's `{`, and the reader had
 /// to look for the member by hand.
 extension FirebaseJSONExportReader {
-    /// The line of the member `problem` names (and of its entry, for a list), in the user whose
-    /// object starts at `start`, on line `line`; that line when the problem names no member or
-    /// the member is not found. The user was read before, so it is read again only up to the
-    /// member, and only for a user in error.
+    /// The line of the place `problem` names (a member, a member of it, an entry of a list), in
+    /// the user whose object starts at `start`, on line `line`: as deep as the user's bytes
+    /// follow the place, that line when it names none. The user was read before, so it is read
+    /// again only up to the place, and only for a user in error.
     static func line(of problem: InputProblem, inUserAt start: Int, onLine line: Int, in bytes: UnsafeBufferPointer<UInt8>) -> Int {
-        guard let member = problem.member else { return line }
         var parser = JSONParser(bytes: bytes, offset: start)
-        var found: Int?
-        let keys = JSONKeys([member])
-        do throws(JSONParser.SyntaxError) {
-            guard var object = try parser.openObject(depth: 1) else { return line }
-            repeat {
-                if try parser.memberKey(in: keys, of: &object) != nil, found == nil {
-                    parser.skipWhitespace()
-                    found = parser.offset
-                    if let element = problem.element, parser.currentByte == UInt8(ascii: "[") {
-                        found = try Self.offset(ofElement: element, &parser) ?? found
-                    }
-                    break
+        var found = start
+        for (depth, step) in problem.place.enumerated() {
+            parser.skipWhitespace()
+            let reached: Int?
+            do throws(JSONParser.SyntaxError) {
+                switch step {
+                case .member(let name): reached = try offset(ofMember: name, &parser, depth: depth + 1)
+                case .entry(let index): reached = try offset(ofEntry: index, &parser, depth: depth + 1)
                 }
-                try parser.skipValue(depth: 2)
-            } while try parser.nextMember(of: &object)
-        } catch {
-            return line
+            } catch {
+                reached = nil
+            }
+            guard let reached else { break }
+            found = reached
+            parser.move(to: reached)
         }
-        guard let found else { return line }
         var newlines = 0
         for index in start..<found where bytes[index] == 0x0A { newlines += 1 }
         return line + newlines
     }
 
-    /// Where the array at the parser's offset holds its entry `element`; nil when it is shorter.
-    private static func offset(ofElement element: Int, _ parser: inout JSONParser) throws(JSONParser.SyntaxError) -> Int? {
-        var index = 0
+    /// Where the object at the parser's offset holds the value of its member `name`; nil when it
+    /// is no object or has no such member.
+    private static func offset(ofMember name: String, _ parser: inout JSONParser, depth: Int) throws(JSONParser.SyntaxError) -> Int? {
+        guard parser.currentByte == UInt8(ascii: "{"), var object = try parser.openObject(depth: depth) else { return nil }
+        let keys = JSONKeys([name])
+        repeat {
+            if try parser.memberKey(in: keys, of: &object) != nil {
+                parser.skipWhitespace()
+                return parser.offset
+            }
+            try parser.skipValue(depth: depth + 1)
+        } while try parser.nextMember(of: &object)
+        return nil
+    }
+
+    /// Where the list at the parser's offset holds its entry `index`; nil when it is no list or
+    /// is shorter.
+    private static func offset(ofEntry index: Int, _ parser: inout JSONParser, depth: Int) throws(JSONParser.SyntaxError) -> Int? {
+        guard parser.currentByte == UInt8(ascii: "[") else { return nil }
+        var position = 0
         var found: Int?
-        try parser.parseArray(depth: 2) { parser throws(JSONParser.SyntaxError) in
+        try parser.parseArray(depth: depth) { parser throws(JSONParser.SyntaxError) in
             parser.skipWhitespace()
-            if index == element { found = parser.offset }
-            index += 1
-            try parser.skipValue(depth: 3)
+            if position == index { found = parser.offset }
+            position += 1
+            try parser.skipValue(depth: depth + 1)
         }
         return found
     }

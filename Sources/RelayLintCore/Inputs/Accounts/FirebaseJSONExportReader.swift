@@ -258,7 +258,7 @@ struct FirebaseJSONExportReader {
             case .none, .null?: .success(nil)
             case .string(let text)?: .success(text)
             case let other?:
-                .failure(InputProblem("user '\(localId)': field '\(name)' must be a string, found \(other.kindName)", member: name))
+                .failure(InputProblem("user '\(localId)': field '\(name)' must be a string, found \(other.kindName)", at: [.member(name)]))
             }
         }
         do {
@@ -278,21 +278,25 @@ struct FirebaseJSONExportReader {
                 } else if Double(text) != nil, text.allSatisfy({ $0.isNumber || $0 == "." || $0 == "-" }) {
                     return .failure(
                         InputProblem(
-                            "user '\(localId)': 'createdAt' is out of range: '\(text)' \(Self.millisecondRange)", member: "createdAt"))
+                            "user '\(localId)': 'createdAt' is out of range: '\(text)' \(Self.millisecondRange)", at: [.member("createdAt")]
+                        ))
                 } else {
                     return .failure(
-                        InputProblem("user '\(localId)': 'createdAt' must be epoch milliseconds, found '\(text)'", member: "createdAt"))
+                        InputProblem(
+                            "user '\(localId)': 'createdAt' must be epoch milliseconds, found '\(text)'", at: [.member("createdAt")]))
                 }
             case .number(let number)?:
                 guard let parsed = Timestamp(epochMilliseconds: number) else {
                     return .failure(
                         InputProblem(
-                            "user '\(localId)': 'createdAt' is out of range: \(number.text) \(Self.millisecondRange)", member: "createdAt"))
+                            "user '\(localId)': 'createdAt' is out of range: \(number.text) \(Self.millisecondRange)",
+                            at: [.member("createdAt")]))
                 }
                 createdAt = parsed
             case let other?:
                 return .failure(
-                    InputProblem("user '\(localId)': 'createdAt' must be epoch milliseconds, found \(other.kindName)", member: "createdAt"))
+                    InputProblem(
+                        "user '\(localId)': 'createdAt' must be epoch milliseconds, found \(other.kindName)", at: [.member("createdAt")]))
             }
             // The Admin SDK's `listUsers()` dump: a creation time that does not read was taken
             // for none, and the account's identities then held "from the start", which changes
@@ -305,14 +309,15 @@ struct FirebaseJSONExportReader {
                         return .failure(
                             InputProblem(
                                 "user '\(localId)': 'metadata.creationTime' must be a date as the Admin SDK writes it "
-                                    + "(e.g. 'Sun, 01 Mar 2026 00:00:00 GMT'), found '\(text)'", member: "metadata"))
+                                    + "(e.g. 'Sun, 01 Mar 2026 00:00:00 GMT'), found '\(text)'",
+                                at: [.member("metadata"), .member("creationTime")]))
                     }
                     createdAt = parsed
                 default:
                     return .failure(
                         InputProblem(
                             "user '\(localId)': 'metadata.creationTime' must be a date string, found \(creationTime.kindName)",
-                            member: "metadata"))
+                            at: [.member("metadata"), .member("creationTime")]))
                 }
             }
             let disabled: Bool
@@ -330,8 +335,8 @@ struct FirebaseJSONExportReader {
                     guard let info = entry.objectValue, case .string(let providerId)? = info["providerId"] else {
                         return .failure(
                             InputProblem(
-                                "user '\(localId)': \(providerField)[\(index)] has no string 'providerId'", member: providerField,
-                                element: index))
+                                "user '\(localId)': \(providerField)[\(index)] has no string 'providerId'",
+                                at: [.member(providerField), .entry(index)]))
                     }
                     providers.append(
                         AccountRecord.ProviderEntry(
@@ -340,10 +345,11 @@ struct FirebaseJSONExportReader {
                 }
             case let other?:
                 return .failure(
-                    InputProblem("user '\(localId)': '\(providerField)' must be an array, found \(other.kindName)", member: providerField))
+                    InputProblem(
+                        "user '\(localId)': '\(providerField)' must be an array, found \(other.kindName)", at: [.member(providerField)]))
             }
             let claims = try CustomClaims.parse(user.customAttributes, what: "user '\(localId)': 'customAttributes'")
-                .mapError { problem in InputProblem(problem.reason, member: "customAttributes") }.get()
+                .mapError { problem in InputProblem(problem.reason, at: [.member("customAttributes")]) }.get()
             return .success(
                 AccountRecord(
                     localId: localId, email: email, phoneNumber: phone, hasPasswordHash: hasHash, disabled: disabled,
