@@ -36,6 +36,14 @@ import Testing
         #expect(Self.failure("\(Self.header).\(Self.payload).\(signature)")?.hasPrefix("the token's signature is not base64url") == true)
     }
 
+    /// Claims are capped as a record read whole is: a token of a million tiny values took
+    /// hundreds of megabytes where the same claims decoded were refused.
+    @Test func claimsOfMoreValuesThanARecordMayHoldAreRefused() {
+        let values = Array(repeating: "0", count: InputLimits.recordValues).joined(separator: ",")
+        let reason = Self.failure("\(Self.header).\(Self.part("{\"x\":[" + values + "]}")).AQID")
+        #expect(reason?.contains("a record of more than \(InputLimits.recordValues) values") == true, "\(reason ?? "read")")
+    }
+
     /// RFC 7515 §4.1.11: `"b64": false` under `crit` changes what the signature covers.
     @Test func aCriticalExtensionIsRefused() {
         let header = Self.part(#"{"alg":"RS256","kid":"k1","b64":false,"crit":["b64"]}"#)
