@@ -130,3 +130,31 @@ import Testing
             ])
     }
 }
+
+/// The JSON account export stops at the cap too, on one thread or several: an export of 50
+/// million `{}` was read whole first, each user listed, and took 4 GB.
+@Suite struct JSONExportInvalidCapTests {
+    static let export = "{\"users\": [" + (0..<5_000).map { $0 == 3 ? #"{"localId": "u3"}"# : "{}" }.joined(separator: ",\n") + "]}"
+
+    @Test(arguments: [1, 4]) func readingStopsAtTheCap(parallelism: Int) throws {
+        var reader = FirebaseJSONExportReader(path: "accounts.json", parallelism: parallelism)
+        reader.batchSize = 7
+        reader.stopAfterInvalid = 10
+        var accounts: [String] = []
+        let invalid = try Data(Self.export.utf8).withUnsafeBytes { raw in
+            try reader.read(bytes: raw.bindMemory(to: UInt8.self)) { accounts.append($0.localId) }
+        }
+        #expect(accounts == ["u3"])
+        #expect(invalid.count >= 10)
+        #expect(invalid.count < 30)
+    }
+
+    @Test func theRunSaysWhereItStopped() throws {
+        let path = try Fixtures.temporaryFile(named: "accounts.json", contents: Self.export)
+        let result = try CommandRunner.run(["check", "--accounts", path, "--events", Fixtures.path("Examples/events.jsonl")])
+        #expect(result.status == 2)
+        #expect(
+            result.stderr.hasPrefix("\(path):1001: error: stopped reading after \(InputLimits.invalidRecords) invalid records"),
+            "\(result.stderr.prefix(300))")
+    }
+}

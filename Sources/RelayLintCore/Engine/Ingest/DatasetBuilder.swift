@@ -357,6 +357,7 @@ struct DatasetBuilder {
             var accounts = 0
             var reader = FirebaseJSONExportReader(path: path, parallelism: parallelism)
             reader.listLimit = invalid.room
+            if !skipInvalid { reader.stopAfterInvalid = max(1, invalidLimit - invalid.count) }
             reader.doneWith = file.release
             bad = try file.withBytes { bytes throws(InputError) in
                 try reader.read(bytes: bytes) { account in
