@@ -24,6 +24,16 @@ import Testing
         #expect(found.last?.location.line == InputLimits.invalidRecords)
     }
 
+    /// An Apple user id of more than a kilobyte is no id: its row is refused, not kept.
+    @Test func aSubjectMapRowOfAnOverlongAppleIDIsRefused() throws {
+        let long = String(repeating: "0", count: SubjectMap.longestAppleID + 1)
+        let path = try Fixtures.temporaryFile(named: "map.csv", contents: "001437.ab.1204,u1\n\(long),u2\n")
+        var index = AppleAccountIndex()
+        let error = #expect(throws: DiagnosticsError.self) { try SubjectMap.load(path: path, into: &index) }
+        #expect(error?.diagnostics.map(\.location.line) == [2])
+        #expect(error?.diagnostics.first?.message.hasPrefix("an Apple user id of more than 1024 bytes") == true)
+    }
+
     /// A subject map whose bytes are not UTF-8 on every line stops at the cap too.
     @Test func aSubjectMapOfBadBytesStopsAtTheCap() throws {
         let path = try Fixtures.temporaryFile(named: "map.csv", contents: "")

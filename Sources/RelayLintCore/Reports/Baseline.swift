@@ -8,7 +8,7 @@ public enum Baseline {
     public static func fingerprints(ofReport path: String) throws(DiagnosticsError) -> Set<String> {
         let data: Data
         do {
-            data = try FileBytes.read(path: path, limit: InputLimits.largeDocumentBytes, kind: "a JSON report").data
+            data = try FileBytes.read(path: path, limit: InputLimits.reportBytes, kind: "a JSON report").data
         } catch {
             throw DiagnosticsError(error.diagnostics)
         }

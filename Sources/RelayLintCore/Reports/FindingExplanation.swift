@@ -10,7 +10,7 @@ public enum FindingExplanation {
     {
         let data: Data
         do {
-            data = try FileBytes.read(path: reportPath, limit: InputLimits.largeDocumentBytes, kind: "a JSON report").data
+            data = try FileBytes.read(path: reportPath, limit: InputLimits.reportBytes, kind: "a JSON report").data
         } catch {
             throw DiagnosticsError(error.diagnostics)
         }

@@ -6,6 +6,15 @@ import Foundation
 extension JSONReportDocument {
     /// The report at `path`, or a diagnostic at the file saying why it is not one.
     static func read(_ data: Data, path: String, hint: String = "") throws(DiagnosticsError) -> JSONReportDocument {
+        // A shard's report reaches here mapped, whatever its size.
+        guard data.count <= InputLimits.reportBytes else {
+            throw DiagnosticsError([
+                Diagnostic(
+                    .error,
+                    "stopped reading: more than \(InputLimits.describe(InputLimits.reportBytes)), the cap on a JSON report read back",
+                    at: SourceLocation(file: path))
+            ])
+        }
         try JSONValueCount.check(data, path: path, kind: "a JSON report")
         do {
             let document = try JSONDecoder().decode(JSONReportDocument.self, from: data)

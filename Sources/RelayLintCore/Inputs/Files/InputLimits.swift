@@ -26,9 +26,14 @@ enum InputLimits {
     /// Apple's keys. A YAML document takes about a hundred times its size once composed (a node
     /// per scalar): 64 MiB of `[a,a,a,…]` took 6.5 GB, 4 MiB takes about 400 MB.
     static let documentBytes = 4 << 20
-    /// The largest document of the kinds that grow with the data: a baseline report, a report to
-    /// explain, a subject map.
-    static let largeDocumentBytes = 1 << 30
+    /// The largest JSON report read back whole: a baseline, a report to explain, a shard's report
+    /// to merge. Decoded, a report takes about four times its size (745 MB took 3 GB, and 980 MB
+    /// stopped the process under a 4 GB limit); one of 100,000 findings is about 100 MB.
+    static let reportBytes = 512 << 20
+    /// The largest subject map: its rows are the accounts whose Apple user id neither the export
+    /// nor the logs show, thousands at most, and each row takes some 270 bytes once read (5 million
+    /// rows, 273 MB, took 1.4 GB).
+    static let subjectMapBytes = 64 << 20
     /// The most JSON values such a document may hold (`JSONValueCount`), past
     /// `documentValues`: one every `documentBytesPerValue` bytes. It is decoded whole, about
     /// fifty bytes a value, so 32 million take some 1.6 GB, and one every 16 bytes about three

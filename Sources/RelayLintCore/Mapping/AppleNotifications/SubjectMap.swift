@@ -12,6 +12,9 @@ import Foundation
 /// `InputLimits.invalidRecords` bad rows it stops, as a log does, instead of holding a
 /// diagnostic a row (15M lines of `x`, 30 MB, took 4 GB before failing).
 enum SubjectMap {
+    /// The longest Apple user id a row may give.
+    static let longestAppleID = 1024
+
     /// Reads the map into `index`, which holds nothing else yet: a conflict between two rows is
     /// found there rather than in a second table of every row (twice the map's memory).
     static func load(
@@ -20,7 +23,7 @@ enum SubjectMap {
         precondition(index.isEmpty, "the subject map is read before any other input")
         var file: (data: Data, sha256: String)
         do {
-            let read = try FileBytes.read(path: path, limit: InputLimits.largeDocumentBytes, kind: "a subject map")
+            let read = try FileBytes.read(path: path, limit: InputLimits.subjectMapBytes, kind: "a subject map")
             file = (read.data, read.sha256)
         } catch {
             throw DiagnosticsError(error.diagnostics)
@@ -88,6 +91,17 @@ enum SubjectMap {
                         Diagnostic(
                             .error,
                             "expected a row 'apple_sub,subject' (two non-empty cells), found \(fieldCount) cell\(fieldCount == 1 ? "" : "s")",
+                            at: SourceLocation(file: path, line: line)))
+                    if problems.count >= invalidLimit { throw EnoughProblems() }
+                    return
+                }
+                // Apple's user ids are some 44 characters (`001437.<32 hex digits>.1204`): a cell of
+                // megabytes is no id, and a 600 MB one was kept as one.
+                if cells[0].utf8.count > SubjectMap.longestAppleID {
+                    problems.append(
+                        Diagnostic(
+                            .error,
+                            "an Apple user id of more than \(SubjectMap.longestAppleID) bytes: Apple's are some 44 characters (001437.<hex>.1204)",
                             at: SourceLocation(file: path, line: line)))
                     if problems.count >= invalidLimit { throw EnoughProblems() }
                     return
