@@ -84,29 +84,31 @@ struct FirebaseCSVExportReader {
             // each line is read as a row of its own. The row's text is taken only then, or for a
             // legacy reading: most rows are read from their fields alone.
             let raw = { rawText(lines: row.line...max(row.line, lastLine)) }
-            /// The row's lines, when it has more than one that is not blank.
-            func linesRunOn() -> [Substring]? {
-                let lines = raw().split(omittingEmptySubsequences: false) { $0 == "\n" || $0 == "\r\n" }
-                return (lines.lastIndex { !$0.allSatisfy(\.isWhitespace) } ?? 0) > 0 ? lines : nil
+            /// The row's text, when it has more than one line that is not blank.
+            func textRunOn() -> String? {
+                let text = raw()
+                return CSVLines(text).dropFirst().contains { !$0.allSatisfy(\.isWhitespace) } ? text : nil
             }
-            if strayTextRows.contains(row.line), let lines = linesRunOn() {
-                try takeEachLine(of: lines, from: row.line)
+            if strayTextRows.contains(row.line), let text = textRunOn() {
+                try takeEachLine(of: text, from: row.line)
                 return
             }
             switch reading(fields: row.fields, fieldCount: row.fieldCount, raw: raw, location: location) {
             case .success(let account): accounts.append(account)
             case .failure(let problem):
-                if let lines = linesRunOn() {
-                    try takeEachLine(of: lines, from: row.line)
+                if let text = textRunOn() {
+                    try takeEachLine(of: text, from: row.line)
                 } else {
                     invalid.append(Diagnostic(.error, problem.reason, at: location))
                 }
             }
         }
-        /// Each line of a row that ran on, read as a row of its own.
-        func takeEachLine(of lines: [Substring], from first: Int) throws(EnoughInvalidRows) {
+        /// Each line of a row that ran on, read as a row of its own: one at a time, as a quote
+        /// that never closes makes a row of the rest of the file (a list of its 50 million lines
+        /// took gigabytes).
+        func takeEachLine(of text: String, from first: Int) throws(EnoughInvalidRows) {
             records -= 1
-            for (offset, line) in lines.enumerated() where !line.allSatisfy(\.isWhitespace) {
+            for (offset, line) in CSVLines(text).enumerated() where !line.allSatisfy(\.isWhitespace) {
                 guard invalid.count < invalidLimit else { throw EnoughInvalidRows() }
                 records += 1
                 let location = SourceLocation(file: path, line: first + offset)
