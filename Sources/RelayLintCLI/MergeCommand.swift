@@ -112,10 +112,17 @@ struct MergeCommand: ParsableCommand {
             var data: Data?
             if isRegular {
                 data = try? Data(contentsOf: URL(fileURLWithPath: path), options: .alwaysMapped)
-            } else if let handle = FileHandle(forReadingAtPath: path) {
+            } else if FileManager.default.isReadableFile(atPath: path),
+                (try? FileManager.default.attributesOfItem(atPath: path))?[.type] as? FileAttributeType != .typeDirectory
+            {
                 // Nothing to read (`/dev/null`) is an empty partial, which the reading below
                 // refuses as one, not a file that could not be opened.
-                do { data = try handle.readToEnd() ?? Data() } catch { data = nil }
+                do {
+                    data = try MergeInputHeader.readStream(path: path)
+                } catch {
+                    StandardError.write(error.diagnostics)
+                    throw ExitCode(ExitStatus.invalidInput)
+                }
             }
             guard let data else {
                 StandardError.write("\(StandardError.escaped(path)): error: cannot read the partial: \(InputError.reason(opening: path))")

@@ -59,6 +59,22 @@ import Testing
         #expect(error.diagnostics.first?.message.contains("an RSA key of 512 bits; at least 2048 are needed") == true)
     }
 
+    /// Every signature is checked with the key: one over 4096 bits, or with an exponent over 32
+    /// bits, made each check up to a hundred times Apple's.
+    @Test func anRSAKeyOver4096BitsOrWithAWideExponentIsRefused() throws {
+        func encoded(_ bytes: [UInt8]) -> String {
+            Data(bytes).base64EncodedString().replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
+                .replacingOccurrences(of: "=", with: "")
+        }
+        var wide = try Self.exampleKey()
+        wide["n"] = encoded([0x80] + Array(repeating: 0x01, count: 512))  // 4104 bits
+        #expect(try #require(try Self.load([wide]).failure).diagnostics.first?.message.contains("RSA key of 4104 bits") == true)
+        var exponent = try Self.exampleKey()
+        exponent["e"] = encoded([0x01, 0x00, 0x00, 0x00, 0x01])  // 2^32 + 1: 33 bits
+        #expect(
+            try #require(try Self.load([exponent]).failure).diagnostics.first?.message.contains("with a 33-bit exponent") == true)
+    }
+
     /// Bits are counted from the modulus's first set bit: a 2047-bit key has 256 bytes too.
     @Test func aKeyOneBitShortIsRefused() throws {
         var key = try Self.exampleKey()

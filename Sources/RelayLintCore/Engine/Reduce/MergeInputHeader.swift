@@ -42,3 +42,16 @@ public struct MergeInputHeader: Sendable, Equatable {
 
     private static let keys = JSONKeys(["format", "shard"])
 }
+
+extension MergeInputHeader {
+    /// A report or partial given to `merge` as a pipe (`<(gsutil cat …)`), read to its end up to
+    /// `InputLimits.streamedBytes`: a writer that never stops grew the merge's memory until the
+    /// machine ended it (24 GB in a minute). A regular file is mapped instead.
+    public static func readStream(path: String) throws(DiagnosticsError) -> Data {
+        do {
+            return try FileBytes.read(path: path, limit: InputLimits.streamedBytes, kind: "a report or partial read from a pipe").data
+        } catch {
+            throw DiagnosticsError(error.diagnostics)
+        }
+    }
+}

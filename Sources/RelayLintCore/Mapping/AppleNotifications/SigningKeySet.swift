@@ -115,6 +115,20 @@ public struct SigningKeySet: Sendable {
                     Diagnostic(.error, "key '\(quoted)' is an RSA key of \(bits) bits; at least 2048 are needed", at: location))
                 continue
             }
+            // Every notification is checked with the key: one of 16,384 bits and a 31-bit
+            // exponent made 20,000 of them take half a minute. Apple's are 2048 bits, exponent
+            // 65537 (17 bits).
+            let exponentDigits = exponent.drop { $0 == 0 }
+            let exponentBits = exponentDigits.first.map { (exponentDigits.count - 1) * 8 + (8 - $0.leadingZeroBitCount) } ?? 0
+            guard bits <= 4096, exponentBits <= 32 else {
+                problems.append(
+                    Diagnostic(
+                        .error,
+                        "key '\(quoted)' is an RSA key of \(bits) bits with a \(exponentBits)-bit exponent; relaylint reads keys of "
+                            + "at most 4096 bits with an exponent of at most 32 bits (Apple's are 2048 bits, exponent 65537)",
+                        at: location))
+                continue
+            }
             // RFC 7517: a key whose `use` is `enc` encrypts, and one whose `alg` names another
             // algorithm signs with that one; neither verifies an RS256 signature.
             if let use = members["use"], use.stringValue != "sig" {
