@@ -5,6 +5,9 @@ public enum ConfigurationLoader {
     public static let defaultFileName = ".relaylint.yml"
     static let topKeys = ["rules", "rule_paths", "builtin_rules", "relay_domains", "suppressions", "mappings"]
     static let ruleKeys = ["enabled", "severity", "params"]
+    /// The most values a rule's list parameter may be given (the stores of
+    /// `data-deleted-after-account-deletion`): an app has a handful of data stores.
+    static let longestParameterList = 256
     static let suppressionKeys = ["fingerprint", "rule", "subject", "justification", "author", "expires"]
 
     public static func load(path: String) throws(DiagnosticsError) -> Configuration {
@@ -59,7 +62,17 @@ public enum ConfigurationLoader {
                 if let value = fields["severity"]?.value { setting.severity = reader.severity(value, what: "'severity'") }
                 if let value = fields["params"]?.value {
                     if case .mapping(let params) = value.content {
-                        for param in params { setting.parameters[param.key] = param.value }
+                        for param in params {
+                            // A rule is checked once per value of a list parameter (each of
+                            // `stores`): 100,000 stores and 5,000 events of one subject took 4 GB.
+                            if case .sequence(let values) = param.value.content, values.count > Self.longestParameterList {
+                                reader.report(
+                                    "'\(param.key)' lists \(values.count) values; a rule's parameter may list at most \(Self.longestParameterList)",
+                                    at: param.value.location)
+                                continue
+                            }
+                            setting.parameters[param.key] = param.value
+                        }
                     } else {
                         reader.report(
                             "'params' must be a mapping of parameter names to values, found \(value.kindName)", at: value.location)
