@@ -448,7 +448,7 @@ import Testing
         let config = try Fixtures.temporaryFile(named: "c.yml", contents: "relay_domains: [\"jane.doe@example.com\"]\n")
         let result = try CommandRunner.run(["check", "--config", config, "--events", "Examples/events.jsonl"])
         #expect(result.status == 2)
-        #expect(result.stderr.contains("c.yml:1:16: error: 'relay_domains' entry 'j•••@example.com'"), "\(result.stderr)")
+        #expect(result.stderr.contains("c.yml:1:17: error: 'relay_domains' entry 'j•••@example.com'"), "\(result.stderr)")
         #expect(!result.stderr.contains("jane.doe"))
     }
 

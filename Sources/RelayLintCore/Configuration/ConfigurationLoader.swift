@@ -45,9 +45,12 @@ public enum ConfigurationLoader {
         }
         if let node = map["relay_domains"]?.value, let domains = reader.strings(node, what: "'relay_domains'") {
             if domains.isEmpty { reader.report("'relay_domains' must list at least one domain", at: node.location) }
-            for domain in domains {
+            // Each entry told at its own place: told at the list's, a long list's problems named
+            // one column again and again.
+            let places = node.sequenceLocations ?? Array(repeating: node.location, count: domains.count)
+            for (domain, place) in zip(domains, places) {
                 if let problem = RelayDomains.problem(with: domain) {
-                    reader.report("'relay_domains' entry '\(domain)' \(problem)", at: node.location)
+                    reader.report("'relay_domains' entry '\(domain)' \(problem)", at: place)
                 }
             }
             configuration.relayDomains = domains

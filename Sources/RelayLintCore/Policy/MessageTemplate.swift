@@ -19,7 +19,12 @@ public struct MessageTemplate: Sendable, Equatable {
     /// Parses a template; returns the problem for an unknown or unterminated placeholder.
     /// - Parameter roots: the placeholders this message may use (a `needs_declaration` message
     ///   knows `{app}`, `{rule}` and `{count}` only).
-    static func parse(_ text: String, roots: Set<String> = roots) -> Result<MessageTemplate, InputProblem> {
+    /// - Parameter parameters: the rule's parameters by name, whose values `{params.NAME}` writes
+    ///   as text: put into the message before it was parsed, a value with braces (`"{x}"` in a
+    ///   configuration) was read as a placeholder, and blamed on the rule's file.
+    static func parse(
+        _ text: String, roots: Set<String> = roots, parameters: [String: String] = [:]
+    ) -> Result<MessageTemplate, InputProblem> {
         var parts: [Part] = []
         var literal = ""
         var index = text.startIndex
@@ -30,6 +35,11 @@ public struct MessageTemplate: Sendable, Equatable {
                     return .failure(InputProblem("unterminated '{' in message"))
                 }
                 let name = String(text[text.index(after: index)..<close]).trimmingWhitespace
+                if name.hasPrefix("params."), let value = parameters[String(name.dropFirst("params.".count))] {
+                    literal += value
+                    index = text.index(after: close)
+                    continue
+                }
                 let root = name.split(separator: ".", maxSplits: 1).first.map(String.init) ?? ""
                 guard roots.contains(root), (root == "event" || root == "witness") == name.contains(".") else {
                     let known = ["subject", "app", "rule", "expected", "count", "event.FIELD", "witness.FIELD"].filter {

@@ -106,12 +106,13 @@ struct RuleLoader {
         let controls = map["controls"].flatMap { reader.strings($0.value, what: "'controls'") } ?? []
         let references = map["references"].map { self.references($0.value) } ?? []
         var message = MessageTemplate(parts: [.text(id)], source: id)
-        if let node = map["message"]?.value, var text = reader.nonEmptyString(node, what: "'message'") {
-            for parameter in parameters {
-                text = text.replacingOccurrences(of: "{params.\(parameter.name)}", with: parameter.tree.jsonValue.displayText)
-            }
-            switch MessageTemplate.parse(text) {
-            case .success(let template): message = template
+        if let node = map["message"]?.value, let text = reader.nonEmptyString(node, what: "'message'") {
+            let values = Dictionary(parameters.map { ($0.name, $0.tree.jsonValue.displayText) }, uniquingKeysWith: { first, _ in first })
+            switch MessageTemplate.parse(text, parameters: values) {
+            case .success(let template):
+                // Shown (`rules explain`) with the parameters' values in it, as it is filled.
+                let shown = values.reduce(text) { $0.replacingOccurrences(of: "{params.\($1.key)}", with: $1.value) }
+                message = MessageTemplate(parts: template.parts, source: shown)
             case .failure(let problem): reader.report(problem.reason, at: node.location)
             }
         }

@@ -394,3 +394,11 @@ public struct YAMLTree: Sendable, Equatable {
         }
     }
 }
+
+extension YAMLTree {
+    /// Where each item of a list is; nil for anything but a list.
+    var sequenceLocations: [SourceLocation]? {
+        guard case .sequence(let items) = content else { return nil }
+        return items.map(\.location)
+    }
+}
