@@ -60,6 +60,10 @@ struct DuplicateCheck {
     private var lines: PackedArena
     /// In input order.
     private(set) var suspects: [Suspect] = []
+    /// Whether every record came in input order (no log read last to be joined): each
+    /// partition is then replayed as it is read back, a chunk at a time.
+    private var recordsInInputOrder = true
+    private var lastSequence: UInt64 = 0
 
     /// Everything in memory: small runs and rule examples.
     init() {
@@ -104,6 +108,8 @@ struct DuplicateCheck {
         line withLine: ((UnsafeBufferPointer<UInt8>) -> Void) -> Void
     ) -> Bool {
         let record = Record(high: key.high, low: key.low, digest: digest.value, sequence: sequence)
+        if sequence < lastSequence { recordsInInputOrder = false }
+        lastSequence = sequence
         let partition = records.partition(ofHash: UInt64(bitPattern: Int64(key.high)))
         withUnsafeBytes(of: record) { _ = records.partitions[partition].append(raw: $0) }
         let seen = filter.insert(key)
@@ -129,8 +135,9 @@ struct DuplicateCheck {
         let indices = Array(partitions.indices)
         let box = PartitionBox(partitions)
         partitions = []
+        let inOrder = recordsInInputOrder
         let found = Linter.parallelMap(indices, parallelism: parallelism, serialUpTo: 1) { index in
-            Result { () throws(SpillError) in try Self.replay(box.take(index)) }
+            Result { () throws(SpillError) in try Self.replay(box.take(index), inInputOrder: inOrder) }
         }
         var outcome = Outcome()
         var reused: [UInt64: UInt64] = [:]
@@ -167,16 +174,21 @@ struct DuplicateCheck {
     /// One partition's records in input order through a table of their ids: the duplicates, and
     /// the reuses with their id's first use. Records are written in the order they are read,
     /// which is the input order but for a log read last to be joined: then they are sorted.
-    private static func replay(_ partition: consuming PackedArena) throws(SpillError) -> ([UInt64], [(UInt64, UInt64)]) {
+    private static func replay(
+        _ partition: consuming PackedArena, inInputOrder: Bool
+    ) throws(SpillError) -> ([UInt64], [(UInt64, UInt64)]) {
         var arena = partition
-        try arena.load()
-        var previous: UInt64 = 0
-        var inOrder = true
-        arena.forEachChunk { chunk in
-            for offset in stride(from: 0, to: chunk.count, by: MemoryLayout<Record>.size) where inOrder {
-                let sequence = chunk.loadUnaligned(fromByteOffset: offset, as: Record.self).sequence
-                inOrder = sequence >= previous
-                previous = sequence
+        var inOrder = inInputOrder
+        if !inOrder {
+            try arena.load()
+            var previous: UInt64 = 0
+            inOrder = true
+            arena.forEachChunk { chunk in
+                for offset in stride(from: 0, to: chunk.count, by: MemoryLayout<Record>.size) where inOrder {
+                    let sequence = chunk.loadUnaligned(fromByteOffset: offset, as: Record.self).sequence
+                    inOrder = sequence >= previous
+                    previous = sequence
+                }
             }
         }
         if !inOrder {
@@ -192,13 +204,15 @@ struct DuplicateCheck {
             records.withUnsafeBytes { _ = arena.append(raw: $0) }
         }
         var seen = EventIDTable()
-        seen.reserveCapacity(arena.byteCount / MemoryLayout<Record>.size)
+        // Room for the records' ids, up to a few million: the records of one id repeated need
+        // one entry, and a table for each of 30 million duplicates took a gigabyte.
+        seen.reserveCapacity(min(arena.byteCount / MemoryLayout<Record>.size, 1 << 22))
         // A set per id: one id given to 800,000 different contents was checked against every
         // content before, quadratic in the lines.
         var otherContents: [IDKey: Set<ContentDigest>] = [:]
         var duplicates: [UInt64] = []
         var reuses: [(UInt64, UInt64)] = []
-        arena.forEachChunk { chunk in
+        try arena.consumeChunks { chunk in
             for offset in stride(from: 0, to: chunk.count, by: MemoryLayout<Record>.size) {
                 let record = chunk.loadUnaligned(fromByteOffset: offset, as: Record.self)
                 let key = IDKey(high: record.high, low: record.low)

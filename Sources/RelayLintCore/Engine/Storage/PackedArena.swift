@@ -116,6 +116,17 @@ struct PackedArena: Sendable {
         }
     }
 
+    /// Hands over each chunk's bytes in order, reading a spilled one back only while it is
+    /// handed over, and lets go of each after: the records are read once, and never all in
+    /// memory at once (a partition of 30 million duplicate events was 960 MB loaded whole).
+    mutating func consumeChunks(_ body: (UnsafeRawBufferPointer) -> Void) throws(SpillError) {
+        for index in chunks.indices {
+            try load(chunk: index)
+            chunks[index].withUnsafeBytes(body)
+            forget(chunk: index)
+        }
+    }
+
     /// The chunk a record lies in.
     func chunk(of position: Int) -> Int { position >> 32 }
 
