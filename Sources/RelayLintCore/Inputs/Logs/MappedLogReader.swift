@@ -543,11 +543,10 @@ struct MappedLogReader: Sendable {
                     do {
                         try parser.skipValue(depth: 1)
                     } catch {
-                        // An element that is not JSON where the array's brackets and quotes still
-                        // hold (a bare word, a missing comma inside it) is an invalid record of
-                        // its own, as a line of JSON Lines is: handed over, its parse tells the
-                        // error at its place, and `--skip-invalid` reads on. A broken structure
-                        // stops the array here.
+                        // An element that breaks only at a misspelt value (a time without quotes)
+                        // is an invalid record of its own, as a line of JSON Lines is: handed
+                        // over, its parse tells the error at its place, and `--skip-invalid`
+                        // reads on. Any other break stops the array here (`ArrayElementEnd`).
                         guard let end = ArrayElementEnd.afterMisspeltValue(ofElementAt: first, failingAt: error.offset, in: bytes) else {
                             throw error
                         }
