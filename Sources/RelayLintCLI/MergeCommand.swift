@@ -90,7 +90,6 @@ struct MergeCommand: ParsableCommand {
         try reporting.checkOverwritesNothing(inputs: inputs)
     }
 
-    /// What each file says it is: a partition's partial or a shard's report.
     func run() throws {
         // As `check` does: a missing or cut partial leaves no report standing for the run.
         try reporting.removingEarlierReportsOnFailure { try merge(failureRemovesEarlierReports: &$0) }

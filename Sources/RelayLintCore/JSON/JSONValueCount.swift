@@ -20,11 +20,7 @@ public enum JSONValueCount {
         while index < bytes.count {
             switch bytes[index] {
             case UInt8(ascii: "\""):
-                // Past the string: its plain runs a word at a time, an escape two bytes at once.
-                index = PlainTextScan.end(in: bytes, from: index + 1)
-                while index < bytes.count, bytes[index] != UInt8(ascii: "\"") {
-                    index = PlainTextScan.end(in: bytes, from: index + (bytes[index] == UInt8(ascii: "\\") ? 2 : 1))
-                }
+                index = PlainTextScan.closingQuote(ofStringAt: index, in: bytes)
             case UInt8(ascii: ","), UInt8(ascii: "["), UInt8(ascii: "{"):
                 count += 1
                 if count > limit { return index }

@@ -3,6 +3,16 @@
 /// its `createdAt` or third provider entry named the line of the user's `{`, and the reader had
 /// to look for the member by hand.
 extension FirebaseJSONExportReader {
+    /// Where a user read at `location` (its first line), its object at `start`, is told: a
+    /// problem at the line of the place it names (`line(of:inUserAt:onLine:in:)`), an account at
+    /// its first line.
+    static func location(
+        of user: Result<AccountRecord, InputProblem>, inUserAt start: Int, at location: SourceLocation, in bytes: UnsafeBufferPointer<UInt8>
+    ) -> SourceLocation {
+        guard case .failure(let problem) = user, !problem.place.isEmpty else { return location }
+        return SourceLocation(file: location.file, line: line(of: problem, inUserAt: start, onLine: location.line, in: bytes))
+    }
+
     /// The line of the place `problem` names (a member, a member of it, an entry of a list), in
     /// the user whose object starts at `start`, on line `line`: as deep as the user's bytes
     /// follow the place, that line when it names none. The user was read before, so it is read

@@ -142,12 +142,7 @@ struct FirebaseJSONExportReader {
             let location = SourceLocation(file: path, line: lines.line(at: start))
             let account = try FirebaseJSONExportReader.account(parsing: &parser, depth: 1, location: location)
             if index >= alreadyDelivered {
-                if case .failure(let problem) = account {
-                    let line = FirebaseJSONExportReader.line(of: problem, inUserAt: start, onLine: location.line, in: bytes)
-                    deliver(account, at: SourceLocation(file: path, line: line), &invalid)
-                } else {
-                    deliver(account, at: location, &invalid)
-                }
+                deliver(account, at: FirebaseJSONExportReader.location(of: account, inUserAt: start, at: location, in: bytes), &invalid)
             }
             if invalid.count >= stopAfterInvalid { return }
             index += 1
@@ -209,10 +204,10 @@ struct FirebaseJSONExportReader {
                 } catch {
                     return nil
                 }
-                guard case .failure(let problem) = account else { return ParsedUser(account: account, location: location) }
-                let line = FirebaseJSONExportReader.line(
-                    of: problem, inUserAt: element.bytes.lowerBound, onLine: element.line, in: shared.bytes)
-                return ParsedUser(account: account, location: SourceLocation(file: path, line: line))
+                return ParsedUser(
+                    account: account,
+                    location: FirebaseJSONExportReader.location(
+                        of: account, inUserAt: element.bytes.lowerBound, at: location, in: shared.bytes))
             }
         }
         // In batches, each handed over while the next is parsed (the handing over runs on this

@@ -30,11 +30,7 @@ enum ArrayElementEnd {
             }
             switch bytes[index] {
             case UInt8(ascii: "\""):
-                // Past the string: its plain runs a word at a time, an escape two bytes at once.
-                index = PlainTextScan.end(in: bytes, from: index + 1)
-                while index < bytes.count, bytes[index] != UInt8(ascii: "\"") {
-                    index = PlainTextScan.end(in: bytes, from: index + (bytes[index] == UInt8(ascii: "\\") ? 2 : 1))
-                }
+                index = PlainTextScan.closingQuote(ofStringAt: index, in: bytes)
                 guard index < bytes.count else { return nil }
             case UInt8(ascii: "{"): closers.append(UInt8(ascii: "}"))
             case UInt8(ascii: "["): closers.append(UInt8(ascii: "]"))
