@@ -26,8 +26,8 @@ struct CheckCommand: ParsableCommand {
     @Option(
         name: .customLong("events"),
         help: ArgumentHelp(
-            "An action log, its format recognised from its content: relaylint events, Google Cloud Logging entries (JSON Lines or a gcloud JSON array), Sign in with Apple notifications, or a log a --mapping describes; repeatable. Equal timestamps keep the order the files are given in.",
-            valueName: "file"))
+            "An action log, its format recognised from its content: relaylint events, Google Cloud Logging entries (JSON Lines or a gcloud JSON array), Sign in with Apple notifications, or a log a --mapping describes; repeatable. A folder stands for every file under it (a Cloud Storage sink's), in path order; equal timestamps keep the order the files are given in.",
+            valueName: "path"))
     var eventPaths: [String] = []
 
     @Option(
@@ -230,6 +230,9 @@ struct CheckCommand: ParsableCommand {
     /// A report written over an input destroys it (`--output events.jsonl` replaced the log
     /// with the report): see `ReportOutputOptions.checkOverwritesNothing(inputs:)`.
     func checkOutputsOverwriteNothing() throws {
+        for folder in eventPaths where InputFolder.isFolder(folder) {
+            try reporting.refuseReportsInside(folder: folder, option: "--events")
+        }
         var inputs: [(option: String, path: String)] =
             eventPaths.map { ("--events", $0) } + accountPaths.map { ("--accounts", $0) } + mappingPaths.map { ("--mapping", $0) }
             + rules.paths.map { ("--rules", $0) }
@@ -240,6 +243,26 @@ struct CheckCommand: ParsableCommand {
         }
         if let config = rules.configurationFile { inputs.append(("--config", config)) }
         try reporting.checkOverwritesNothing(inputs: inputs)
+    }
+
+    /// The log files of `--events`, a folder standing for the files under it (`InputFolder`),
+    /// and the format each is read as: a `--events-format` given once per `--events` goes to
+    /// each file of its folder.
+    private func eventFiles() throws -> (paths: [String], formats: [String]) {
+        var paths: [String] = []
+        var formats: [String] = []
+        for (index, option) in eventPaths.enumerated() {
+            let files: [String]
+            do {
+                files = try InputFolder.files(at: option)
+            } catch {
+                StandardError.write(error.diagnostics)
+                throw ExitCode(ExitStatus.invalidInput)
+            }
+            paths += files
+            if eventFormats.count > 1 { formats += Array(repeating: eventFormats[index], count: files.count) }
+        }
+        return (paths, eventFormats.count > 1 ? formats : eventFormats)
     }
 
     func run() throws {
@@ -254,11 +277,12 @@ struct CheckCommand: ParsableCommand {
         // The options' inputs are known not to be reports (`validate`); the rule and mapping
         // files in folders are known once they load, so a report there is left until then.
         failureRemovesEarlierReports = reporting.reportsLieOutside(
-            rules.paths + mappingPaths + (configuration?.rulePaths ?? []) + (configuration?.mappingPaths ?? []))
+            rules.paths + mappingPaths + (configuration?.rulePaths ?? []) + (configuration?.mappingPaths ?? []) + eventPaths)
+        let logs = try eventFiles()
         let ruleSet = try rules.load(configuration: configuration, selection: selection)
         var request = LintRequest(
             // `-` is standard input, named as the system names it in reports.
-            eventPaths: eventPaths.map { $0 == "-" ? "/dev/stdin" : $0 }, accountPaths: accountPaths.map { $0 == "-" ? "/dev/stdin" : $0 },
+            eventPaths: logs.paths.map { $0 == "-" ? "/dev/stdin" : $0 }, accountPaths: accountPaths.map { $0 == "-" ? "/dev/stdin" : $0 },
             manifestPath: manifestPath,
             rules: ruleSet,
             skipInvalid: skipInvalid, showPII: showPII)
@@ -276,7 +300,7 @@ struct CheckCommand: ParsableCommand {
         // known only now.
         try reporting.checkOverwritesNothing(inputs: ReportOutputOptions.loadedFiles(rules: ruleSet, mappings: request.mappings))
         failureRemovesEarlierReports = true
-        request.eventFormats = eventFormats
+        request.eventFormats = logs.formats
         if let problem = request.eventFormatProblems.first {
             StandardError.write("error: " + StandardError.escaped(problem))
             throw ExitCode(ExitStatus.invalidInput)

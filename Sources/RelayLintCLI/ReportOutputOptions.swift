@@ -162,6 +162,23 @@ struct ReportOutputOptions: ParsableArguments {
     /// counts.
     /// - Parameter inputs: every file the command reads, with the option that names it, as the
     ///   message quotes it (`--events`, `partial`).
+    /// Refuses a report written inside a folder of inputs (`--events logs/ --output
+    /// logs/report.json`): even where no report is there yet, the next run would read this one
+    /// as a log of the folder.
+    func refuseReportsInside(folder: String, option: String) throws {
+        let inside = URL(fileURLWithPath: folder).resolvingSymlinksInPath().path
+        for report in reportPaths {
+            // The report's folder resolved, as it may not exist yet itself.
+            let url = URL(fileURLWithPath: report)
+            let path = url.deletingLastPathComponent().resolvingSymlinksInPath().path + "/" + url.lastPathComponent
+            if path.hasPrefix(inside.hasSuffix("/") ? inside : inside + "/") {
+                throw ValidationError(
+                    "the report '\(StandardError.escaped(report))' lies inside the folder \(option) '\(StandardError.escaped(folder))', whose every file is read as a log: write it to another folder"
+                )
+            }
+        }
+    }
+
     func checkOverwritesNothing(inputs: [(option: String, path: String)]) throws {
         // Each file with the option that names it, as the message quotes it.
         func named(_ option: String, _ path: String, _ shown: String? = nil) -> (path: String, text: String) {
