@@ -27,6 +27,20 @@ struct AppleAccountIndexTests {
         #expect(index.soleHolder(of: "001.a") == nil)
     }
 
+    /// Joined to the later of two accounts, a notification passes over the earlier one, which a
+    /// note tells when it was never deleted; before the later account took the id it passes
+    /// over none.
+    @Test func aNotificationPassesOverAnEarlierHolderOnceTwoHaveTakenTheId() {
+        var index = AppleAccountIndex()
+        index.add(appleID: "001.a", subject: "uOld", since: Self.at(10))
+        index.add(appleID: "001.a", subject: "uNew", since: Self.at(30))
+        index.add(appleID: "001.b", subject: "uOld", since: Self.at(10))
+        #expect(!index.passesOver("001.a", at: Self.at(29)))
+        #expect(index.passesOver("001.a", at: Self.at(30)))
+        #expect(!index.passesOver("001.b", at: Self.at(40)))
+        #expect(!index.passesOver("001.c", at: Self.at(40)))
+    }
+
     @Test func timesThatDoNotTellLeaveTheIdUnjoined() {
         var tied = AppleAccountIndex()
         tied.add(appleID: "001.a", subject: "u1", since: Self.at(10))

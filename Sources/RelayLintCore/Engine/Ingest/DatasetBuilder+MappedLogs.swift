@@ -18,6 +18,7 @@ extension DatasetBuilder {
         var skipped = SkippedRecordTally()
         var unjoined: (count: Int, first: SourceLocation?) = (0, nil)
         var ambiguous: (count: Int, first: SourceLocation?) = (0, nil)
+        var passedOver: (count: Int, first: SourceLocation?) = (0, nil)
         var unattributed: (count: Int, first: SourceLocation?) = (0, nil)
         var leftOut: (count: Int, records: Int, first: SourceLocation?) = (0, 0, nil)
         // By format, in the order first met: records of another format relaylint reads.
@@ -58,7 +59,11 @@ extension DatasetBuilder {
                             otherFormats.append((otherFormat, reason, 1, record.location(in: path)))
                         }
                     }
-                case .events(let positions, let leftOutWithoutSubject):
+                case .events(let positions, let leftOutWithoutSubject, let passedOverHere):
+                    if passedOverHere > 0 {
+                        passedOver.count += passedOverHere
+                        passedOver.first = passedOver.first ?? record.location(in: path)
+                    }
                     if leftOutWithoutSubject > 0 {
                         leftOut.count += leftOutWithoutSubject
                         leftOut.records += 1
@@ -130,6 +135,15 @@ extension DatasetBuilder {
                     + "that two accounts hold, and their times do not tell which held it when Apple sent it (a --subject-map row "
                     + "or an export without createdAt gives no time; a notification may be older than both): skipped rather than "
                     + "given to either, so rules on Apple's notifications did not see \(ambiguous.count == 1 ? "it" : "them")",
+                at: first)
+        }
+        if passedOver.count > 0, let first = passedOver.first {
+            addNote(
+                .note,
+                "\(passedOver.count) Apple notification\(passedOver.count == 1 ? "" : "s") name\(passedOver.count == 1 ? "s" : "") an Apple user id "
+                    + "that two accounts had taken by the time Apple sent \(passedOver.count == 1 ? "it" : "them"): each was joined to the "
+                    + "account that took the id last, as Apple gives a person's new account the id of one they deleted; where the "
+                    + "earlier account was never deleted, check which of the two \(passedOver.count == 1 ? "it concerns" : "they concern")",
                 at: first)
         }
         if unattributed.count > 0, let first = unattributed.first {

@@ -51,7 +51,9 @@ struct MappedLogReader: Sendable {
     enum Delivery {
         /// Its events, at these positions of its slice's `PreparedBatch`, and how many more it
         /// would have given but for naming no subject (`RecordMapper.eventsLeftOutWithoutSubject`).
-        case events(Range<Int>, leftOutWithoutSubject: Int)
+        /// `passedOver` counts the notifications among them joined to an account that took
+        /// their Apple user id after another had (`AppleAccountIndex.passesOver`).
+        case events(Range<Int>, leftOutWithoutSubject: Int, passedOver: Int = 0)
         /// Skipped for `reason`; `otherFormat` names the format of a record that is not of the
         /// mapping's but of another one relaylint reads (`Worker.otherFormat(of:)`).
         case skipped(reason: String, detail: String?, otherFormat: String? = nil)
@@ -643,6 +645,7 @@ struct MappedLogReader: Sendable {
         let first = batch.events.count
         let bytesBefore = batch.bytes.count
         let limit = InputLimits.eventBytes(ofRecord: record.count)
+        var passedOver = 0
         let failure: (reason: String, invalid: Bool)? = worker.events.withUnsafeMutableBufferPointer { events in
             for number in events.indices {
                 let sequence = EventLogReader.sequence(fileIndex: fileIndex, line: span.line << MappedLogReader.eventBits | number)
@@ -651,7 +654,10 @@ struct MappedLogReader: Sendable {
                 let result = MappedEvents.event(from: event, appleAccounts: appleAccounts, location: location, sequence: sequence)
                 if case .event(let made) = result {
                     // A subject joined by Apple user id is added; the others are there already.
-                    if event.appleID != nil { event.subject = .string(made.subject) }
+                    if let appleID = event.appleID {
+                        event.subject = .string(made.subject)
+                        if appleAccounts.passesOver(appleID, at: made.time) { passedOver += 1 }
+                    }
                     batch.events.append(
                         worker.preparation.prepare(made, digest: event.contentDigest, names: &worker.names, into: &batch.bytes))
                 }
@@ -676,7 +682,8 @@ struct MappedLogReader: Sendable {
             guard failure.invalid else { return .skipped(reason: failure.reason, detail: nil) }
             return .invalid(Diagnostic(.error, "\(failure.reason) (mapping '\(mapping.id)')", at: problemLocation))
         }
-        return .events(first..<batch.events.count, leftOutWithoutSubject: worker.mapper.eventsLeftOutWithoutSubject)
+        return .events(
+            first..<batch.events.count, leftOutWithoutSubject: worker.mapper.eventsLeftOutWithoutSubject, passedOver: passedOver)
     }
 }
 

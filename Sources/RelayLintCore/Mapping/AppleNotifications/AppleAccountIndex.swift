@@ -91,6 +91,16 @@ struct AppleAccountIndex: Sendable {
         return .joined(subject: taken.first { $0.since == last }!.subject)
     }
 
+    /// Whether a notification about `appleID` sent at `time`, joined to the account that took
+    /// the id last, passed over another account that had taken it before: the id passes on as
+    /// Apple passes it to a person's new account after they deleted the old one, but where the
+    /// old account was never deleted the reviewer must see which account the notification
+    /// concerns (a note says so).
+    func passesOver(_ appleID: String, at time: Timestamp) -> Bool {
+        guard let claims = contested[appleID] else { return false }
+        return claims.count { claim in (claim.since ?? beginnings[claim.subject]).map { $0 <= time } ?? false } > 1
+    }
+
     /// The earlier of two times, a known one over an unknown one.
     private static func earlier(_ a: Timestamp?, _ b: Timestamp?) -> Timestamp? {
         guard let a else { return b }
