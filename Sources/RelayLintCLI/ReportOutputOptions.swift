@@ -156,12 +156,6 @@ struct ReportOutputOptions: ParsableArguments {
         }
     }
 
-    /// Refuses reports that would be written over an input (a report written over a log or a
-    /// partial destroys it), or two reports written to one file (only the last would be left).
-    /// Files are compared by device and inode, so another spelling or a link of the same file
-    /// counts.
-    /// - Parameter inputs: every file the command reads, with the option that names it, as the
-    ///   message quotes it (`--events`, `partial`).
     /// Refuses a report written inside a folder of inputs (`--events logs/ --output
     /// logs/report.json`): even where no report is there yet, the next run would read this one
     /// as a log of the folder.
@@ -179,6 +173,12 @@ struct ReportOutputOptions: ParsableArguments {
         }
     }
 
+    /// Refuses reports that would be written over an input (a report written over a log or a
+    /// partial destroys it), or two reports written to one file (only the last would be left).
+    /// Files are compared by device and inode, so another spelling or a link of the same file
+    /// counts.
+    /// - Parameter inputs: every file the command reads, with the option that names it, as the
+    ///   message quotes it (`--events`, `partial`).
     func checkOverwritesNothing(inputs: [(option: String, path: String)]) throws {
         // Each file with the option that names it, as the message quotes it.
         func named(_ option: String, _ path: String, _ shown: String? = nil) -> (path: String, text: String) {
