@@ -20,7 +20,9 @@ struct InitCommand: ParsableCommand {
     @Option(name: .customLong("accounts"), help: ArgumentHelp("A Firebase Auth export (JSON or CSV); repeatable.", valueName: "file"))
     var accountPaths: [String] = []
 
-    @Option(name: .customLong("events"), help: ArgumentHelp("An action log, in any format check reads; repeatable.", valueName: "file"))
+    @Option(
+        name: .customLong("events"),
+        help: ArgumentHelp("An action log, in any format check reads, or a folder of them; repeatable.", valueName: "path"))
     var eventPaths: [String] = []
 
     @Option(

@@ -57,6 +57,19 @@ import Testing
         #expect(result.stderr.contains(folder.path + "/day1.jsonl:1:"), "\(result.stderr)")
     }
 
+    /// `init` surveys a folder's files as `check` reads them, and the command it prints keeps
+    /// the folder.
+    @Test func initSurveysTheFilesOfAFolder() throws {
+        let folder = try Self.sinkFolder()
+        let output = try Fixtures.temporaryDirectory()
+        let result = try CommandRunner.run(
+            ["init", "--accounts", "Examples/accounts.json", "--events", folder.path, "--output-directory", output.path]
+                + ["--mapping", "Examples/real-logs/backend-mapping.yml", "--mapping", "Examples/real-logs/cloud-logging-by-app.yml"])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout.contains("com.sparrownotes.recipes: creates accounts"), "\(result.stdout)")
+        #expect(result.stdout.contains("--events \(folder.path) "), "\(result.stdout)")
+    }
+
     @Test func anEmptyFolderIsInvalidInputNamingIt() throws {
         let folder = try Fixtures.temporaryDirectory()
         let result = try CommandRunner.run(["check", "--events", folder.path])

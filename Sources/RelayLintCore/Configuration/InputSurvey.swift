@@ -44,8 +44,17 @@ public struct InputSurvey: Sendable, Equatable {
     ) throws(DiagnosticsError) -> InputSurvey {
         let loaded = RuleLoader.load(text: surveyRules, path: "relaylint-init", sha256: "")
         precondition(loaded.diagnostics.isEmpty, "the survey rules are valid")
+        // A folder is read as its files, as `check` reads it; the command written keeps the folder.
+        var logs: [String] = []
+        for path in eventPaths {
+            do throws(InputError) {
+                logs += try InputFolder.files(at: path)
+            } catch {
+                throw DiagnosticsError(error.diagnostics)
+            }
+        }
         var request = LintRequest(
-            eventPaths: eventPaths, accountPaths: accountPaths, manifestPath: manifestPath,
+            eventPaths: logs, accountPaths: accountPaths, manifestPath: manifestPath,
             rules: RuleSet(rules: rules.rules + loaded.rules, files: rules.files), relayDomains: relayDomains, showPII: true)
         request.mappings = mappings
         request.acceptsEveryManifestKey = true
