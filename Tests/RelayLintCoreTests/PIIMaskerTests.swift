@@ -25,6 +25,9 @@ import Testing
         ("isbn:0306406152", "isbn:0306406152"), ("tel:0612345678", "tel:••••••••78"), ("0612345678", "••••••••78"),
         ("auth0|0041791234567", "auth0|•••••••••••67"), ("phone/0612345678", "phone/••••••••78"),
         ("tel|0612345678", "tel|••••••••78"), ("users/phone/0612345678", "users/phone/••••••••78"),
+        // An international number the id starts with, words after it (hostile 11 F1).
+        ("+14155550199 (mobile)", "+1••••••••99 (mobile)"), ("+14155550188.", "+1••••••••88."),
+        ("(415) 555-0177 home", "••••••••77 home"), ("+1 415 555 0166#2", "+1••••••••66#2"), ("+14155550100abc", "+14155550100abc"),
     ])
     func aSubjectIdIsMaskedOnlyWhenItIsAnAddressOrANumber(id: String, shown: String) {
         #expect(PIIMasker().maskSubjectID(id) == shown)

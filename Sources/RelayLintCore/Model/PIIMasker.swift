@@ -54,9 +54,13 @@ public struct PIIMasker: Sendable {
         func endsWord(_ index: Int) -> Bool {
             !original.indices.contains(index) || !(original[index].properties.isAlphabetic || original[index].properties.numericType != nil)
         }
+        // An international number the id starts with, words after it (`+14155550199 (mobile)`,
+        // `+14155550188.`): nothing before it to set it apart, it is set apart by being first.
+        func startsID(_ index: Int) -> Bool { index <= start && original.indices.contains(start) && isInternational(start) }
         let kept = masks.filter { mask in
             mask.replacement.contains("@") || (mask.range.lowerBound <= start && mask.range.upperBound >= end)
-                || ((setsApart(mask.range.lowerBound - 1) || Self.phoneLabel(original, numberAt: mask.range.lowerBound) != nil)
+                || ((setsApart(mask.range.lowerBound - 1) || Self.phoneLabel(original, numberAt: mask.range.lowerBound) != nil
+                    || startsID(mask.range.lowerBound))
                     && endsWord(mask.range.upperBound))
         }
         return kept.isEmpty ? id : Self.text(original, with: kept)
