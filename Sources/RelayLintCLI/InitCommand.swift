@@ -72,7 +72,7 @@ struct InitCommand: ParsableCommand {
             throw ExitCode(ExitStatus.invalidInput)
         }
         for (path, text) in [
-            (configurationPath, StarterFiles.configuration(for: survey, mappingPaths: mappingPaths)),
+            (configurationPath, StarterFiles.configuration(for: survey, mappingPaths: mappingPaths, directory: directory)),
             (manifestOutput, manifest),
         ] {
             // `withoutOverwriting`: a file that appeared since the check above is not replaced either.
@@ -99,7 +99,7 @@ struct InitCommand: ParsableCommand {
             lines.append("  \(name): " + facts.joined(separator: ", "))
         }
         lines.append("review the manifest's declarations, then run:")
-        lines.append("  " + StandardError.escaped(StarterFiles.checkCommand(for: survey, mappingPaths: mappingPaths)))
+        lines.append("  " + StandardError.escaped(StarterFiles.checkCommand(for: survey, mappingPaths: mappingPaths, directory: directory)))
         try StandardOutput.write(lines.joined(separator: "\n") + "\n")
     }
 }

@@ -312,6 +312,19 @@ import Testing
     }
 
     /// The placeholder for data without an app is no app the inputs name.
+    /// Written to another folder, the files are named by the command init prints, which runs as
+    /// printed (it named the manifest by its bare name, no file where the command runs).
+    @Test func initsCommandNamesTheFilesInTheOutputDirectory() throws {
+        let (folder, result) = try Self.initInNewFolder(["--output-directory", "compliance"])
+        #expect(result.status == 0, "\(result.stderr)")
+        let command = try #require(result.stdout.split(separator: "\n").last?.trimmingCharacters(in: .whitespaces))
+        #expect(command.hasPrefix("relaylint check --config compliance/.relaylint.yml "), "\(command)")
+        #expect(command.hasSuffix(" --manifest compliance/relaylint-apps.yml"), "\(command)")
+        #expect(try Self.text(folder, "compliance/.relaylint.yml").contains(command))
+        let check = try CommandRunner.run(Array(command.split(separator: " ").dropFirst().map(String.init)) + ["-q"], in: folder)
+        #expect(check.status == 1, "\(check.stderr)")
+    }
+
     @Test func initsPlaceholderIsNoAppOfTheInputs() throws {
         let lines = [
             #"{"id":"e1","time":"2026-01-01T00:00:00Z","subject":"u1","type":"signin","app":"com.example.app"}"#,

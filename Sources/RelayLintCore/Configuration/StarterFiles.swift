@@ -9,11 +9,11 @@ public enum StarterFiles {
 
     /// The starter `.relaylint.yml`: every setting a team tunes, commented out, so that the
     /// built-in pack runs as it is until someone decides otherwise.
-    public static func configuration(for survey: InputSurvey, mappingPaths: [String] = []) -> String {
+    public static func configuration(for survey: InputSurvey, mappingPaths: [String] = [], directory: String = ".") -> String {
         """
         # relaylint configuration, written by `relaylint init`. relaylint reads .relaylint.yml from
         # the directory it runs in (or the file given with --config). Run it with the manifest:
-        #   \(checkCommand(for: survey, mappingPaths: mappingPaths))
+        #   \(checkCommand(for: survey, mappingPaths: mappingPaths, directory: directory))
         # Every setting below is optional; the README's "Configuration, suppressions, baselines"
         # explains them, docs/rule-language.md the rules.
 
@@ -202,12 +202,23 @@ public enum StarterFiles {
     }
 
     /// The `relaylint check` command for the surveyed inputs and the starter manifest.
-    /// - Parameter mappingPaths: the mappings of the user's own logs that `init` was given: the
-    ///   check needs them too, or those logs are "none of the formats relaylint reads".
-    public static func checkCommand(for survey: InputSurvey, mappingPaths: [String] = []) -> String {
+    /// - Parameters:
+    ///   - mappingPaths: the mappings of the user's own logs that `init` was given: the check
+    ///     needs them too, or those logs are "none of the formats relaylint reads".
+    ///   - directory: where `init` wrote the files (`--output-directory`); run from elsewhere,
+    ///     the check names the configuration and the manifest there (it printed the manifest's
+    ///     bare name, which was no file, and left the configuration unread).
+    public static func checkCommand(for survey: InputSurvey, mappingPaths: [String] = [], directory: String = ".") -> String {
         let accounts = survey.accountPaths.map { "--accounts \($0)" }
         let mappings = mappingPaths.map { "--mapping \($0)" }
         let events = survey.eventPaths.isEmpty ? ["--events events.jsonl"] : survey.eventPaths.map { "--events \($0)" }
-        return (["relaylint check"] + accounts + mappings + events + ["--manifest \(manifestName)"]).joined(separator: " ")
+        guard directory != "." else {
+            return (["relaylint check"] + accounts + mappings + events + ["--manifest \(manifestName)"]).joined(separator: " ")
+        }
+        let written = { (name: String) in (directory as NSString).appendingPathComponent(name) }
+        return
+            (["relaylint check --config \(written(configurationName))"] + accounts + mappings + events + [
+                "--manifest \(written(manifestName))"
+            ]).joined(separator: " ")
     }
 }
