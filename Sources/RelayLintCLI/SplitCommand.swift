@@ -65,6 +65,13 @@ struct SplitCommand: ParsableCommand {
             StandardError.write(error.diagnostics)
             throw ExitCode(ExitStatus.invalidInput)
         }
+        // A job template that names each partition's files by the inputs' names would miss these.
+        let paths = inputs.map(\.path)
+        for (path, name) in zip(paths, SubjectSplitter.fileNames(of: paths)) where name != (path as NSString).lastPathComponent {
+            StandardError.write(
+                "relaylint: '\(StandardError.escaped(path))' is written as '\(StandardError.escaped(name))' in each partition: an earlier input has its name"
+            )
+        }
     }
 
     /// An input that split would write over (`sources.json` or `data-end.txt` in the output

@@ -191,6 +191,9 @@ import Testing
         #expect(parts.sorted() == ["3-ev.jsonl", "4-ev.jsonl", "ev.jsonl"])
         let bPart = try String(contentsOf: output.appendingPathComponent("partition-1-of-1/3-ev.jsonl"), encoding: .utf8)
         #expect(bPart == (lines[3..<6].joined(separator: "\n") + "\n"))
+        // A job template naming the parts by the inputs' names is told of the one renamed.
+        #expect(result.stderr.contains("'\(paths[2])' is written as '4-ev.jsonl' in each partition"), "\(result.stderr)")
+        #expect(!result.stderr.contains("'\(paths[1])' is written as"))
     }
 
     /// A gzip log is named as such, with split's own advice (not check's, which decompresses it).
