@@ -43,7 +43,11 @@ import Testing
         #expect(partial.evaluation.horizon == Timestamp(rfc3339: "2026-12-31T00:00:00Z"))
         let earlier = try CommandRunner.run(Self.options + ["--partition", "1/1", "--data-end", "2026-02-01T00:00:00Z"])
         #expect(earlier.status == 2)
-        #expect(earlier.stderr.contains("after --data-end"))
+        // At the line of the latest event, which the run reads as 2026-06-28T15:33:08Z.
+        #expect(
+            earlier.stderr.contains(
+                "Examples/events.jsonl:111: error: the data holds an event at 2026-06-28T15:33:08Z, after --data-end"),
+            "\(earlier.stderr)")
     }
 
     @Test func aPartitionWritesOnlyItsPartial() throws {

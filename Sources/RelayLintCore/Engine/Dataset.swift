@@ -58,6 +58,8 @@ struct Dataset {
     var duplicateCount = 0
     var earliest: Timestamp?
     var latest: Timestamp?
+    /// Where the first event at `latest` was read: a `--data-end` before it is refused there.
+    var latestLocation: SourceLocation?
     /// Events per UTC day number, for the report's charts.
     var eventsPerDay: [Int64: Int] = [:]
     /// Apps that hold an `account.created` event.

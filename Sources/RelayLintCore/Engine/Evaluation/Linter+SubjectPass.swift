@@ -12,7 +12,8 @@ extension Linter {
             throw DiagnosticsError([
                 Diagnostic(
                     .error, "the data holds an event at \(latest), after --data-end \(end): give the end of the whole data",
-                    at: SourceLocation(file: dataset.inputs.first { $0.kind == .events && $0.lastTime == latest }?.path ?? ""))
+                    at: dataset.latestLocation
+                        ?? SourceLocation(file: dataset.inputs.first { $0.kind == .events && $0.lastTime == latest }?.path ?? ""))
             ])
         }
         let context = EvaluationContext(

@@ -68,6 +68,8 @@ struct DatasetBuilder {
     private var retainedTypeCache: [Bool?] = []
     /// The apps of the events read, by index in the name table, until `finish` names them.
     private var appsSeen = AppsSeen()
+    /// The input sequence number of the first event at `dataset.latest`, told as a place at the end.
+    private var latestSequence: UInt64?
     /// `account.created`'s index in the name table.
     private let accountCreated: Int
     /// The types of the events whose Apple user id the account takes then: `account.created`,
@@ -209,7 +211,10 @@ struct DatasetBuilder {
         }
         // A duplicate has its first use's time, app and type: these do not wait for the answer.
         dataset.earliest = min(dataset.earliest ?? event.time, event.time)
-        dataset.latest = max(dataset.latest ?? event.time, event.time)
+        if dataset.latest.map({ event.time > $0 }) ?? true {
+            dataset.latest = event.time
+            latestSequence = event.sequence
+        }
         appsSeen.insert(app: event.app, creating: event.type == accountCreated)
         for (field, text) in event.lookAlikes {
             // Past the first `noteLimit` look-alikes of events known to be kept, none is noted.
@@ -472,6 +477,7 @@ struct DatasetBuilder {
         dataset.relayAccountsExported = relayAccountsExported
         dataset.appleEntriesExported = appleEntriesExported
         appsSeen.add(to: &dataset, names: dataset.names)
+        dataset.latestLocation = latestSequence.map(location(of:))
         if !invalid.isEmpty {
             guard skipInvalid else { throw InputError.invalidRecords(inInputOrder(invalid.listed)) }
             dataset.skipped = inInputOrder(invalid.listed) + invalid.reported.dropFirst(invalid.listed.count)
