@@ -76,9 +76,9 @@ import Testing
     /// line and column: decompressed whole, a 2 MB file of 2 GB of spaces after the array took
     /// 2.1 GB.
     @Test(arguments: [
-        ("", ""), (",\n  {\"x\": ]\n]\n", ":42001:9: error: invalid JSON: unexpected character ']', expected a value"),
-        (",", "error: invalid JSON: unexpected end of input, expected a value"),
-        ("]\n\n   }", ":42002:4: error: invalid JSON: unexpected text after the array"),
+        ("", ""), (",\n  {\"x\": ]\n]\n", ":42001:9: error: stopped reading: invalid JSON: unexpected character ']', expected a value"),
+        (",", "error: stopped reading: invalid JSON: unexpected end of input, expected a value"),
+        ("]\n\n   }", ":42002:4: error: stopped reading: invalid JSON: unexpected text after the array"),
     ])
     func aGzipArrayReadsAsThePlainFile(tail: String, error: String) throws {
         // One entry over two lines (lines 1 to 42,000), so that records and errors are placed on
@@ -124,7 +124,9 @@ import Testing
             let thrown = #expect(throws: DiagnosticsError.self) { try Self.report(path) }
             found.append(String((thrown?.diagnostics.first?.description ?? "").dropFirst(path.count)))
         }
-        #expect(found[0] == ":1:\(text.unicodeScalars.count - 2): error: invalid JSON: unexpected character ']', expected a value")
+        #expect(
+            found[0]
+                == ":1:\(text.unicodeScalars.count - 2): error: stopped reading: invalid JSON: unexpected character ']', expected a value")
         #expect(found[1] == found[0])
     }
 

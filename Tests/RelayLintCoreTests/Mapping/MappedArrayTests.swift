@@ -26,9 +26,9 @@ import Testing
     /// More elements than a slice (512) before the break, so the error is met after records
     /// were read.
     @Test(arguments: [
-        ("  {\"x\": ]\n]\n", "701:9", "invalid JSON: unexpected character ']', expected a value"),
-        ("]\n]\n", "702:1", "invalid JSON: unexpected text after the array"),
-        ("]\nx\n", "702:1", "invalid JSON: unexpected text after the array"),
+        ("  {\"x\": ]\n]\n", "701:9", "stopped reading: invalid JSON: unexpected character ']', expected a value"),
+        ("]\n]\n", "702:1", "stopped reading: invalid JSON: unexpected text after the array"),
+        ("]\nx\n", "702:1", "stopped reading: invalid JSON: unexpected text after the array"),
     ])
     func whereAnArrayStopsBeingJSONIsAnError(tail: String, place: String, message: String) throws {
         // The entries on lines 1 to 700, the tail from line 701.

@@ -314,7 +314,7 @@ struct MappedLogReader: Sendable {
         guard scan.closed else {
             throw InputError.invalidRecords([
                 Diagnostic(
-                    .error, "invalid JSON: unexpected end of input, expected a value",
+                    .error, "stopped reading: invalid JSON: unexpected end of input, expected a value",
                     at: SourceLocation(file: path, line: line, column: column))
             ])
         }
@@ -577,9 +577,11 @@ struct MappedLogReader: Sendable {
                 offset = parser.offset
             } catch {
                 scan.finished = true
+                // "Stopped reading": past a break in the array's structure its entries cannot be
+                // told apart, and `--skip-invalid` does not read on (the run's hint says so).
                 syntaxError = InputError.invalidRecords([
                     Diagnostic(
-                        .error, "invalid JSON: \(error.reason)",
+                        .error, "stopped reading: invalid JSON: \(error.reason)",
                         at: place(of: error.offset, in: bytes, scan))
                 ])
             }
