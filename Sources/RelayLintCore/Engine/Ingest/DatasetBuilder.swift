@@ -336,6 +336,9 @@ struct DatasetBuilder {
         if let encoding = file.withBytes({ TextEncoding.otherThanUTF8(startOf: $0) }) {
             throw InputError.invalidRecords([Diagnostic(.error, encoding, at: SourceLocation(file: path, line: 1))])
         }
+        if let problem = file.withBytes({ AccountExportShape.problem(startOf: $0, isCSV: isCSV) }) {
+            throw InputError.invalidRecords([Diagnostic(.error, problem, at: SourceLocation(file: path, line: 1))])
+        }
         let sha256 = file.sha256()
         let bad: InvalidRecordList
         let records: Int

@@ -1,0 +1,42 @@
+/// What a file given as an account export looks like when it is not one of the kind its name
+/// says: `--accounts` tells CSV from JSON by the name (`.csv`), so a JSON export saved as `.csv`
+/// gave an "expected 28 or 52 columns" error for each of its lines (with `--skip-invalid`, every
+/// account dropped and the run passed), and a log given to it an "unexpected text after the JSON
+/// value" that said nothing of what the file was.
+enum AccountExportShape {
+    /// The problem with the start of a file read as an export (CSV when `isCSV`), said as
+    /// `--events` says what a file of another kind is; nil for a file that may be one.
+    static func problem(startOf bytes: UnsafeBufferPointer<UInt8>, isCSV: Bool) -> String? {
+        var start = 0
+        if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { start = 3 }
+        while start < bytes.count, [0x20, 0x09, 0x0D, 0x0A].contains(bytes[start]) { start += 1 }
+        guard start < bytes.count else { return nil }
+        let opensJSON = bytes[start] == UInt8(ascii: "{") || bytes[start] == UInt8(ascii: "[")
+        if isCSV {
+            guard opensJSON else { return nil }
+            return "this is JSON, not CSV: a CSV export is told by its .csv name; give a JSON export a name that does not end in .csv"
+        }
+        let lineEnd = UnsafeBufferPointer(rebasing: bytes[start...]).firstIndex(of: 0x0A).map { $0 + start } ?? bytes.count
+        let firstLine = UnsafeBufferPointer(rebasing: bytes[start..<lineEnd])
+        guard opensJSON else {
+            // A Firebase CSV row: 28 or 52 cells, the uid first.
+            return firstLine.count(where: { $0 == UInt8(ascii: ",") }) >= 27
+                ? "this looks like CSV: a CSV export is told by its .csv name; give it a name that ends in .csv" : nil
+        }
+        // One record on the first line: a log's, or an export written on one line.
+        guard case .object(let members)? = try? JSONParser.parseRecord(firstLine), members["users"] == nil else { return nil }
+        let log: String?
+        if EventLogFormat.isNativeEvent(members) {
+            log = "a relaylint event log"
+        } else if members["insertId"] != nil || members["logName"] != nil || members["protoPayload"] != nil
+            || members["jsonPayload"] != nil
+        {
+            log = "a Google Cloud Logging log"
+        } else if members["payload"] != nil || (members["iss"] != nil && members["events"] != nil) {
+            log = "a log of Sign in with Apple notifications"
+        } else {
+            log = nil
+        }
+        return log.map { "this is \($0), not an account export: pass it with --events" }
+    }
+}

@@ -1,0 +1,48 @@
+import Foundation
+@testable import RelayLintCore
+import RelayLintTestSupport
+import Testing
+
+/// `--accounts` tells CSV from JSON by the name; a file of the other kind, or a log, is told for
+/// what it is at line 1 rather than read as a run of invalid rows (hostile 11 F2).
+@Suite struct AccountExportShapeTests {
+    static func problem(_ text: String, csv: Bool) -> String? {
+        Array(text.utf8).withUnsafeBufferPointer { AccountExportShape.problem(startOf: $0, isCSV: csv) }
+    }
+
+    @Test func aJSONExportNamedCSVIsToldAsJSON() {
+        #expect(Self.problem("\u{FEFF}  {\"users\": [\n{\"localId\": \"u1\"}]}\n", csv: true)?.hasPrefix("this is JSON, not CSV") == true)
+        #expect(Self.problem("u1,jane@example.com,true" + String(repeating: ",", count: 25) + "\n", csv: true) == nil)
+    }
+
+    @Test func aCSVExportNamedJSONIsToldAsCSV() {
+        #expect(
+            Self.problem("u1,jane@example.com,true" + String(repeating: ",", count: 25) + "\n", csv: false)?.hasPrefix(
+                "this looks like CSV") == true)
+    }
+
+    @Test(arguments: [
+        (#"{"id":"e1","time":"2026-01-01T00:00:00Z","subject":"u1","type":"signin"}"#, "this is a relaylint event log"),
+        (#"{"insertId":"x","logName":"projects/p/logs/l","jsonPayload":{}}"#, "this is a Google Cloud Logging log"),
+        (#"{"payload":"eyJ.eyJ.sig"}"#, "this is a log of Sign in with Apple notifications"),
+    ])
+    func aLogGivenAsAnExportIsToldToGoToEvents(line: String, kind: String) {
+        #expect(Self.problem(line + "\n" + line + "\n", csv: false) == "\(kind), not an account export: pass it with --events")
+    }
+
+    /// Exports of every shape relaylint reads pass: pretty-printed, on one line, the Admin SDK's list.
+    @Test(arguments: ["{\n  \"users\": []\n}\n", #"{"users":[{"localId":"u1"}]}"#, #"[{"uid":"u1"}]"#, "{}", ""])
+    func anExportIsNoProblem(text: String) {
+        #expect(Self.problem(text, csv: false) == nil)
+    }
+
+    @Test func theRunStopsAtLineOneEvenWithSkipInvalid() throws {
+        let path = try Fixtures.temporaryFile(
+            named: "accounts.csv", contents: try String(contentsOfFile: Fixtures.path("Examples/accounts.json"), encoding: .utf8))
+        var request = LintRequest(accountPaths: [path], rules: try RuleSet.load(paths: [Fixtures.rules]))
+        request.skipInvalid = true
+        let error = #expect(throws: DiagnosticsError.self) { try Linter.run(request) }
+        #expect(error?.diagnostics.map(\.location.line) == [1])
+        #expect(error?.diagnostics.first?.message.hasPrefix("this is JSON, not CSV") == true)
+    }
+}
