@@ -346,7 +346,7 @@ struct CheckCommand: ParsableCommand {
             // account export. A manifest, rule or cap problem stops the run with it too, and so
             // does a file that is no log at all ("this looks like CSV"), and one that cannot be
             // read (missing, a folder, a gzip file cut short): those have no line.
-            let wholeFile = ["stopped reading", "this looks like", "this is ", "the first record is"]
+            let wholeFile = ["stopped reading", "this looks like", "this is ", "this file's", "the first record is"]
             let records = Set(request.eventPaths + request.accountPaths)
             let skippable =
                 !skipInvalid

@@ -15,6 +15,15 @@ import Testing
         #expect(Self.problem("u1,jane@example.com,true" + String(repeating: ",", count: 25) + "\n", csv: true) == nil)
     }
 
+    /// Excel's "CSV (Macintosh)": rows ended by a carriage return alone, no line feed at all; a
+    /// carriage return in a quoted cell of a file of line feeds is a cell's.
+    @Test func rowsEndedByACarriageReturnAloneAreTold() {
+        let row = "u1,jane@example.com,true" + String(repeating: ",", count: 25)
+        #expect(Self.problem(row + "\r" + row + "\r", csv: true)?.hasPrefix("this file's lines end in a carriage return alone") == true)
+        #expect(Self.problem("u1,\"line one\rline two\"" + String(repeating: ",", count: 26) + "\n" + row + "\n", csv: true) == nil)
+        #expect(Self.problem(row + "\r\n" + row + "\r\n", csv: true) == nil)
+    }
+
     @Test func aCSVExportNamedJSONIsToldAsCSV() {
         #expect(
             Self.problem("u1,jane@example.com,true" + String(repeating: ",", count: 25) + "\n", csv: false)?.hasPrefix(

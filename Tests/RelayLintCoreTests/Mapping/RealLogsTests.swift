@@ -639,6 +639,16 @@ import Testing
             "[\n  {\"id\": \"e1\", \"time\": \"2026-01-01T00:00:00Z\", \"subject\": \"u1\", \"type\": \"signin\"}\n]\n",
             "this is a JSON array of relaylint events"
         ),
+        // `jq -s` of two `gcloud` arrays, pretty-printed or on one line (hostile 11 F3): read as
+        // lines, 6 entries were 288 invalid records.
+        ("[\n  [\n    {\"insertId\": \"a\"}\n  ],\n  [\n    {\"insertId\": \"b\"}\n  ]\n]\n", "this is a JSON array of arrays"),
+        (#"[[{"insertId": "a"}], [{"insertId": "b"}]]"#, "this is a JSON array of arrays"),
+        // Lines ended by a carriage return alone (hostile 11 F5): read as one invalid record.
+        (
+            #"{"id":"e1","time":"2026-01-01T00:00:00Z","subject":"u1","type":"signin"}"# + "\r"
+                + #"{"id":"e2","time":"2026-01-01T00:00:00Z","subject":"u1","type":"signin"}"# + "\r",
+            "this file's lines end in a carriage return alone"
+        ),
     ])
     func aFileOfNoKnownFormatIsRefusedWithWhatItLooksLike(contents: String, message: String) throws {
         let path = try Fixtures.temporaryFile(named: "input.jsonl", contents: contents)

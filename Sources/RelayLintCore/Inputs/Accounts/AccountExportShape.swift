@@ -1,3 +1,5 @@
+import Foundation
+
 /// What a file given as an account export looks like when it is not one of the kind its name
 /// says: `--accounts` tells CSV from JSON by the name (`.csv`), so a JSON export saved as `.csv`
 /// gave an "expected 28 or 52 columns" error for each of its lines (with `--skip-invalid`, every
@@ -13,7 +15,12 @@ enum AccountExportShape {
         guard start < bytes.count else { return nil }
         let opensJSON = bytes[start] == UInt8(ascii: "{") || bytes[start] == UInt8(ascii: "[")
         if isCSV {
-            guard opensJSON else { return nil }
+            guard opensJSON else {
+                // Only a file with no line feed at all: a quoted cell may hold a carriage return.
+                guard !bytes[start...].contains(0x0A) else { return nil }
+                return EventLogFormat.endsLinesInCarriageReturn(UnsafeBufferPointer(rebasing: bytes[start...]))
+                    ? EventLogFormat.carriageReturnRefusal.replacingOccurrences(of: "FILE.jsonl", with: "FILE.csv") : nil
+            }
             return "this is JSON, not CSV: a CSV export is told by its .csv name; give a JSON export a name that does not end in .csv"
         }
         let lineEnd = UnsafeBufferPointer(rebasing: bytes[start...]).firstIndex(of: 0x0A).map { $0 + start } ?? bytes.count

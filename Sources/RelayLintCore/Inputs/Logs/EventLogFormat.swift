@@ -255,6 +255,14 @@ enum EventLogFormat {
                     guard element.consume(UInt8(ascii: ",")) else { break }
                 }
             }
+            // What `jq -s` makes of two `gcloud` arrays: read as lines, each line of it was an
+            // invalid record of its own (288 for 6 entries), and with --skip-invalid a clean run.
+            if case .array? = first {
+                throw refusal(
+                    path,
+                    "this is a JSON array of arrays (as `jq -s` makes of several arrays), not a log: a log is one array of "
+                        + "records (`jq '[.[][]]'` flattens it) or one record per line; or give each array's file to --events")
+            }
             if first == nil, isWhole || element.offset < bytes.count {
                 // An array none of whose first elements parses: the reader reports where, as
                 // records of the first format whose keys the bytes mention (a broken Cloud
@@ -266,6 +274,9 @@ enum EventLogFormat {
         } else {
             let lineEnd =
                 UnsafeBufferPointer(rebasing: bytes[parser.offset...]).firstIndex(of: 0x0A).map { $0 + parser.offset } ?? bytes.count
+            if Self.endsLinesInCarriageReturn(UnsafeBufferPointer(rebasing: bytes[parser.offset..<lineEnd])) {
+                throw refusal(path, Self.carriageReturnRefusal)
+            }
             first = try? JSONParser.parseRecord(UnsafeBufferPointer(rebasing: bytes[parser.offset..<lineEnd]))
             if first == nil {
                 // A first line that is not JSON (a write cut short, a stray `WARNING: …` captured
@@ -440,6 +451,28 @@ enum EventLogFormat {
         }
         return nil
     }
+
+    /// Whether a line holds records ended by a carriage return alone (`{…}\r{…}`), as classic
+    /// Mac tools and Excel's "CSV (Macintosh)" end lines: read as one line, a log of them was one
+    /// invalid record, and with --skip-invalid a clean run.
+    static func endsLinesInCarriageReturn(_ line: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard let firstCR = line.firstIndex(of: 0x0D) else { return false }
+        var index = firstCR
+        while index < line.count {
+            if line[index] == 0x0D, index + 1 < line.count, line[index + 1] != 0x0A,
+                let next = line[(index + 1)...].first(where: { $0 != 0x20 && $0 != 0x09 && $0 != 0x0D }), next != 0x0A
+            {
+                return true
+            }
+            index += 1
+        }
+        return false
+    }
+
+    /// What a file whose lines end in a carriage return alone is told.
+    static let carriageReturnRefusal =
+        "this file's lines end in a carriage return alone (as classic Mac tools write them), which relaylint does not "
+        + "take for line ends: convert them first (tr '\\r' '\\n' < FILE > FILE.jsonl)"
 
     /// What Apple's key set given as a log is told.
     private static let keySetRefusal =
