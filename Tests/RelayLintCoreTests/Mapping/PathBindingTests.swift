@@ -45,7 +45,7 @@ import Testing
         let deep = String(repeating: "[", count: 600) + String(repeating: "]", count: 600)
         let entries = [
             // The same key spelled with an escape, in the record and in the payload.
-            #"{"insertId":"e1","jsonP\u0061yload":{"methodN\u0061me":"\#(method)",\#(response)}}"#,
+            #"{"insertId":"e1","timestamp":"2026-01-01T00:00:00Z","jsonP\u0061yload":{"methodN\u0061me":"\#(method)",\#(response)}}"#,
             #"{"insertId":"e1","jsonPayload":{"methodName":"\#(method)",\#(response)},"jsonP\u0061yload":null}"#,
             #"{"insertId":"e1","jsonPayload":{"methodName":"\#(method)","method\u004Eame":"x",\#(response)}}"#,
             // A repeated key where nothing reads it, and where something does.
@@ -85,7 +85,7 @@ import Testing
         #expect(tally.syntaxErrors.contains { $0.hasPrefix("nesting deeper") })
         #expect(tally.invalid.contains { $0.contains("nesting deeper") })
         // The escaped spelling is the same key: the first entry maps as the plain one does.
-        var plain = #"{"insertId":"e1","jsonPayload":{"methodName":"\#(method)",\#(response)}}"#
+        var plain = #"{"insertId":"e1","timestamp":"2026-01-01T00:00:00Z","jsonPayload":{"methodName":"\#(method)",\#(response)}}"#
         var escaped = entries[0]
         let plainOutcome = try plain.withUTF8 { try mappers.projecting.map(parsing: $0) }
         #expect(try escaped.withUTF8 { try mappers.projecting.map(parsing: $0) } == plainOutcome)

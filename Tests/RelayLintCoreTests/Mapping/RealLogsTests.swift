@@ -664,6 +664,26 @@ import Testing
         }
     }
 
+    /// An entry without `insertId` or `timestamp` is invalid, told by the member it lacks:
+    /// "missing required field 'id'" named a field no Cloud Logging entry has (walkthrough 7 #7).
+    @Test(arguments: [
+        ("insertId", "missing required field 'id': the record has no 'insertId'"),
+        ("timestamp", "missing required field 'time': the record has no 'timestamp'"),
+    ])
+    func anEntryWithoutItsIdOrTimeIsToldByTheMemberItLacks(member: String, message: String) throws {
+        let good = try String(contentsOfFile: Fixtures.path(Self.realLogs + "identity-platform.jsonl"), encoding: .utf8)
+            .split(separator: "\n")[0]
+        var entry = try #require(try JSONSerialization.jsonObject(with: Data(good.utf8)) as? [String: Any])
+        entry[member] = nil
+        entry["insertId"] = entry["insertId"].map { "\($0)-2" }
+        let bad = String(decoding: try JSONSerialization.data(withJSONObject: entry), as: UTF8.self)
+        var request = try Self.request(events: [])
+        request.eventPaths = [try Fixtures.temporaryFile(named: "entries.jsonl", contents: good + "\n" + bad + "\n")]
+        let error = #expect(throws: DiagnosticsError.self) { try Linter.run(request) }
+        #expect(error?.diagnostics.map(\.message) == [message + " (mapping 'cloud-logging-by-app')"])
+        #expect(error?.diagnostics.first?.location.line == 2)
+    }
+
     /// The refusal names the line of the record it looked at: after blank lines, a line that is
     /// not JSON, or in an array.
     @Test(arguments: [

@@ -326,6 +326,7 @@ final class RecordMapper {
                 throw MappingFailure("the Apple user id \(appleID.shortDescription) must be a string, found \(value.kindName)")
             }
             events[index].appleID = text
+            try requireIDAndTime(of: events[index], from: template)
             return true
         }
         guard let subject = try template.reserved.subject?.evaluate(in: scope), subject != .null, subject != .string("") else {
@@ -333,7 +334,19 @@ final class RecordMapper {
             return false
         }
         events[index].subject = subject
+        try requireIDAndTime(of: events[index], from: template)
         return true
+    }
+
+    /// An event of a subject whose `id` or `time` the record lacks is invalid, told by where the
+    /// mapping reads it: "missing required field 'id'" named a field that a Cloud Logging entry
+    /// never has (its `insertId` was missing).
+    private func requireIDAndTime(of event: MappedEvent, from template: EventTemplate) throws(MappingFailure) {
+        for (name, value, source) in [("id", event.id, template.reserved.id), ("time", event.time, template.reserved.time)] {
+            if value == nil, let source, case .bound = source {
+                throw MappingFailure("missing required field '\(name)': the record has no \(source.shortDescription)")
+            }
+        }
     }
 
     private static func nonNull(_ value: JSONValue) -> JSONValue? { value == .null ? nil : value }
