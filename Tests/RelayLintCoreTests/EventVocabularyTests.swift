@@ -30,6 +30,8 @@ import Testing
         var vocabulary = try EventVocabulary.builtIn()
         vocabulary = EventVocabulary(types: vocabulary.types.merging(["deletion.requested": ["channel", "reciepient", "from"]]) { $1 })
         let warnings = vocabulary.warnings(for: rule).map(\.message)
+        // At the field's key, not the rule's id (walkthrough 7 #6).
+        #expect(vocabulary.warnings(for: rule).map(\.location) == [SourceLocation(file: "rule.yml", line: 4, column: 42)])
         #expect(
             warnings == [
                 "rule 'typo': no event type of deletion.requested declares a field 'chanel'; did you mean 'channel'? (if your logs carry it, add it to a mapping's fields or ignore this warning)"
@@ -45,6 +47,8 @@ import Testing
         #expect(
             try EventVocabulary.builtIn().warnings(for: mail).map(\.message).first?.contains(
                 "{event.recipient}: no event type of email.sent declares a field 'recipient'") == true)
+        // At the message that holds the placeholder.
+        #expect(try EventVocabulary.builtIn().warnings(for: mail).first?.location == SourceLocation(file: "rule.yml", line: 3, column: 10))
     }
 
     /// The README's custom rule, written as it is there, validates without a warning: a new user

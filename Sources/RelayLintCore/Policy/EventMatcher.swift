@@ -107,12 +107,18 @@ public struct FieldCondition: Sendable, Equatable {
     public var test: Test { didSet { values = Self.values(of: test) } }
     /// A long `in:` or `not_in:` list's values as a set.
     private(set) var values: EquivalentValues?
+    /// Where the rule names the field, for a warning about it (`EventVocabulary`); not part of
+    /// what the condition is.
+    public var location: SourceLocation?
 
-    public init(field: String, test: Test) {
+    public init(field: String, test: Test, location: SourceLocation? = nil) {
         self.field = field
         self.test = test
+        self.location = location
         values = Self.values(of: test)
     }
+
+    public static func == (lhs: FieldCondition, rhs: FieldCondition) -> Bool { lhs.field == rhs.field && lhs.test == rhs.test }
 
     private static func values(of test: Test) -> EquivalentValues? {
         switch test {

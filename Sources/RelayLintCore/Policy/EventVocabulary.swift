@@ -72,13 +72,14 @@ public struct EventVocabulary: Sendable {
 
     /// Warnings for the fields and `{event.…}` placeholders of a rule that no type declares.
     public func warnings(for rule: Rule) -> [Diagnostic] {
-        var warnings: [String] = []
+        // Each at the field or the message it is about (all were told at the rule's id).
+        var warnings: [(message: String, location: SourceLocation?)] = []
         let all = allFields
         func check(_ matcher: EventMatcher, inherited: [String]) {
             let scope = matcher.types.isEmpty ? inherited : matcher.types
             let known = scope.isEmpty ? all : scope.reduce(into: Set<String>()) { $0.formUnion(types[$1] ?? []) }
             for condition in matcher.fields where !Event.reservedFields.contains(condition.field) && !known.contains(condition.field) {
-                warnings.append(message(field: condition.field, types: scope, known: known))
+                warnings.append((message(field: condition.field, types: scope, known: known), condition.location))
             }
             for inner in matcher.anyOf + matcher.allOf + matcher.noneOf { check(inner, inherited: scope) }
         }
@@ -89,10 +90,10 @@ public struct EventVocabulary: Sendable {
         for case .placeholder(let name) in rule.message.parts where name.hasPrefix("event.") {
             let field = String(name.dropFirst("event.".count))
             if !Event.reservedFields.contains(field), !triggerFields.contains(field) {
-                warnings.append("{\(name)}: " + message(field: field, types: triggerTypes, known: triggerFields))
+                warnings.append(("{\(name)}: " + message(field: field, types: triggerTypes, known: triggerFields), rule.messageLocation))
             }
         }
-        return warnings.map { Diagnostic(.warning, "rule '\(rule.id)': \($0)", at: rule.location) }
+        return warnings.map { Diagnostic(.warning, "rule '\(rule.id)': \($0.message)", at: $0.location ?? rule.location) }
     }
 
     private func message(field: String, types scope: [String], known: Set<String>) -> String {

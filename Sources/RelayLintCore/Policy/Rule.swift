@@ -61,6 +61,8 @@ public struct Rule: Sendable, Equatable, Identifiable {
     public var examples: [RuleExample]
     /// Where the rule's `id` is written.
     public var location: SourceLocation
+    /// Where its `message` is written, for a warning about a placeholder in it.
+    public var messageLocation: SourceLocation? = nil
     /// The SHA-256 of the rule's file.
     public var fileSHA256: String
 

@@ -148,7 +148,7 @@ struct RuleLoader {
             declarationNeed = self.declarationNeed(node, usable: trigger != nil)
         }
         guard reader.diagnostics.count == before else { return nil }
-        return Rule(
+        var rule = Rule(
             id: id, title: title, severity: severity, scope: scope, description: description, rationale: rationale,
             references: references, controls: controls, trigger: trigger, accountTrigger: accountTrigger,
             coverage: coverage,
@@ -156,6 +156,8 @@ struct RuleLoader {
             appCondition: appCondition,
             requirement: requirement, message: message, examples: examples,
             location: map["id"]?.value.location ?? tree.location, fileSHA256: sha256, declarationNeed: declarationNeed)
+        rule.messageLocation = map["message"]?.value.location
+        return rule
     }
 
     /// `needs_declaration: {manifest: KEY, message: …}`, for subject rules fired by events.
@@ -261,9 +263,10 @@ struct RuleLoader {
         for pair in pairs {
             switch pair.value.content {
             case .scalar(let value):
-                conditions.append(FieldCondition(field: pair.key, test: .oneOf([value])))
+                conditions.append(FieldCondition(field: pair.key, test: .oneOf([value]), location: pair.keyLocation))
             case .sequence(let elements):
-                conditions.append(FieldCondition(field: pair.key, test: .oneOf(scalars(elements, what: "'\(pair.key)'"))))
+                conditions.append(
+                    FieldCondition(field: pair.key, test: .oneOf(scalars(elements, what: "'\(pair.key)'")), location: pair.keyLocation))
             case .mapping:
                 guard let tests = reader.mapping(pair.value, what: "the test of field '\(pair.key)'", allowed: RuleLoader.fieldTestKeys)
                 else { continue }
@@ -292,7 +295,7 @@ struct RuleLoader {
                             test = nil
                         }
                     }
-                    if let test { conditions.append(FieldCondition(field: pair.key, test: test)) }
+                    if let test { conditions.append(FieldCondition(field: pair.key, test: test, location: pair.keyLocation)) }
                 }
             }
         }
