@@ -74,8 +74,9 @@ extension Linter {
                     let rank = Int(ranks[place])
                     let id = subjects.id(at: order[rank])
                     let subject = subjectRecords[rank]
-                    let events = subject.events.events(
+                    var events = subject.events.events(
                         subject: id, names: names, discriminators: discriminators, duplicates: duplicates, arena: loaded)
+                    if !discriminators.isEmpty { Fingerprint.keepDiscriminatorsWithinSubject(&events) }
                     let account = StoredAccount.unpack(at: subject.account, in: loaded)
                     if request.partition != nil, !inShard[rank] {
                         // A partition's inputs hold its subjects only: another's would be counted twice.
