@@ -111,6 +111,24 @@ import Testing
         try expectRefused(text, reason: reason)
     }
 
+    /// A SARIF log or a partition's partial is told for what it is, with what to give instead:
+    /// it was "'version' must be a number" or "'inputs' is missing" (hostile 11).
+    @Test(arguments: [
+        (
+            #"{"$schema":"https://json.schemastore.org/sarif-2.1.0.json","version":"2.1.0","runs":[]}"#,
+            "it is a SARIF log; give the JSON report of the same run (--format json, or --report json=FILE)"
+        ),
+        (
+            #"{"evaluation":{},"partition":"1/2","version":1}"#,
+            "it is a partition's partial; give the JSON report relaylint merge writes from all the partials"
+        ),
+    ])
+    func aReportOfAnotherKindIsToldForWhatItIs(text: String, reason: String) throws {
+        let path = try Fixtures.temporaryFile(named: "report.json", contents: text)
+        let error = #expect(throws: DiagnosticsError.self) { try Baseline.fingerprints(ofReport: path) }
+        #expect(error?.diagnostics.map(\.description) == ["\(path): error: not a relaylint JSON report (version 1): \(reason)"])
+    }
+
     /// A count that is not a whole number is named with its place: Foundation called the report
     /// "not valid JSON", with none.
     @Test func aCountThatIsNotAWholeNumberIsNamed() throws {

@@ -47,9 +47,26 @@ extension JSONReportDocument {
                 why = "it is not JSON: \(syntax.reason)"
             } else if let count = notAWholeCount(error, in: data) {
                 why = count
+            } else if let kind = otherKind(of: data) {
+                // It says what to give instead, as the hint would.
+                throw DiagnosticsError([Diagnostic(.error, "not a relaylint JSON report (version 1): \(kind)", at: location)])
             }
             throw DiagnosticsError([Diagnostic(.error, "not a relaylint JSON report (version 1): \(why)\(hint)", at: location)])
         }
+    }
+
+    /// What a JSON file that is not a relaylint report is, told from its first bytes: a SARIF
+    /// log or a partition's partial was refused as "'version' must be a number" or "'inputs' is
+    /// missing", which said nothing of what to give instead.
+    private static func otherKind(of data: Data) -> String? {
+        let head = String(decoding: data.prefix(1 << 16), as: UTF8.self)
+        if head.contains("\"$schema\"") && head.lowercased().contains("sarif") || head.contains("\"runs\"") {
+            return "it is a SARIF log; give the JSON report of the same run (--format json, or --report json=FILE)"
+        }
+        if head.contains("\"partition\"") && head.contains("\"evaluation\"") {
+            return "it is a partition's partial; give the JSON report relaylint merge writes from all the partials"
+        }
+        return nil
     }
 
     /// The first finding's severity that is none, or time that is no time (its own or its
