@@ -422,6 +422,8 @@ import Testing
         ("001.a,u1\n001.b,u2\n001.a,u3\n", 3, "mapped to another subject on line 1"),
         ("001.a,u1\n001.b" + String(repeating: ",", count: 50_000) + "\n", 2, "found 50001 cells"),
         ("001.a,u1\n001.\u{FFFD},u2\n", 2, "invalid UTF-8"),
+        // A quote that never closes: it was "found 1 cell" (hostile 11).
+        ("001.a,u1\n\"001.b,u2\n001.c,u3\n", 2, "a quoted cell opens here and never closes"),
     ])
     func aSubjectMapWithAMistakeIsRefusedAtItsLine(contents: String, line: Int, message: String) throws {
         var data = Data(contents.utf8)

@@ -23,11 +23,16 @@ enum CSVText {
     /// quote (`"Bob "B" Jr`), and the field's position: not CSV, and the sign of a quote that was
     /// bare text, whose quoted field may have run on over the rows after it. Without
     /// `spaceAfterQuoteIsStray`, a space or tab right after the quote is not (cells trimmed anyway).
+    ///
+    /// `unclosedQuote` is told the line of a quote that opens a field and never closes, before
+    /// the last row (the rest of the text, read as that field) is handed to `body`.
     static func forEachRow(
         of text: String, maxFields: Int, crEndsRows: Bool = false, backslashEscapesQuotes: Bool = false,
         strayText: ((_ line: Int, _ field: Int) -> Void)? = nil, spaceAfterQuoteIsStray: Bool = true,
+        unclosedQuote: ((_ line: Int) -> Void)? = nil,
         _ body: (_ fields: [String], _ fieldCount: Int, _ line: Int) throws -> Void
     ) rethrows {
+        var quoteLine = 1
         var fields: [String] = []
         var fieldCount = 0
         var field = ""
@@ -71,6 +76,7 @@ enum CSVText {
             case "\"" where !fieldStarted:
                 inQuotes = true
                 fieldStarted = true
+                quoteLine = line
             case ",":
                 if fields.count < maxFields { fields.append(field) }
                 fieldCount += 1
@@ -96,6 +102,7 @@ enum CSVText {
                 fieldStarted = true
             }
         }
+        if inQuotes, let unclosedQuote { unclosedQuote(quoteLine) }
         if fieldStarted || !fields.isEmpty || !field.isEmpty {
             if fields.count < maxFields { fields.append(field) }
             try body(fields, fieldCount + 1, rowStart)

@@ -52,11 +52,13 @@ enum SubjectMap {
         // Rows with text after a quoted cell's closing quote (`"001.abc.1"x`): not CSV, and the
         // cell was read as another id, which joined nothing, without a word.
         var strayTextLines: Set<Int> = []
+        // A quote that never closes: the rest of the file was read as its cell.
+        var unclosedQuoteLine: Int?
         var headerSeen = false
         do {
             try CSVText.forEachRow(
                 of: text, maxFields: 3, crEndsRows: true, strayText: { line, _ in strayTextLines.insert(line) },
-                spaceAfterQuoteIsStray: false
+                spaceAfterQuoteIsStray: false, unclosedQuote: { unclosedQuoteLine = $0 }
             ) {
                 fields, fieldCount, line in
                 let cells = fields.map(\.trimmingWhitespace)
@@ -68,6 +70,14 @@ enum SubjectMap {
                     return
                 }
                 var problem: String? = nil
+                if let open = unclosedQuoteLine {
+                    problems.append(
+                        Diagnostic(
+                            .error,
+                            "a quoted cell opens here and never closes: the rest of the file was read as that cell; close the quote",
+                            at: SourceLocation(file: path, line: open)))
+                    return
+                }
                 if isHeader {
                     problem = "the header 'apple_sub,subject' again: it is read only as the first row"
                 } else if strayTextLines.contains(line) {
