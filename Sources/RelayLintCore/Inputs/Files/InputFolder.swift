@@ -60,11 +60,14 @@ public enum InputFolder {
         for name in names where !name.hasPrefix(".") {
             let path = folder.hasSuffix("/") ? folder + name : folder + "/" + name
             let inner = components + [Array(name.utf8)]
-            if isFolder(path) {
+            // One `stat` tells a folder from a file (a link followed); none, a broken link.
+            var entry = stat()
+            let kind = stat(path, &entry) == 0 ? entry.st_mode & S_IFMT : 0
+            if kind == S_IFDIR {
                 try collect(folder: path, components: inner, into: &files, visited: &visited)
                 continue
             }
-            guard FileBytes.isRegularFile(path) else {
+            guard kind == S_IFREG else {
                 throw .unreadable(
                     path: path,
                     reason: "not a regular file (a device, a pipe or a link to one, or a broken link); a log folder's files must be files")
