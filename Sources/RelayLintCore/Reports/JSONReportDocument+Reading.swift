@@ -60,7 +60,7 @@ extension JSONReportDocument {
     /// missing", which said nothing of what to give instead.
     private static func otherKind(of data: Data) -> String? {
         let head = String(decoding: data.prefix(1 << 16), as: UTF8.self)
-        if head.contains("\"$schema\"") && head.lowercased().contains("sarif") || head.contains("\"runs\"") {
+        if (head.contains("\"$schema\"") && head.lowercased().contains("sarif")) || head.contains("\"runs\"") {
             return "it is a SARIF log; give the JSON report of the same run (--format json, or --report json=FILE)"
         }
         if head.contains("\"partition\"") && head.contains("\"evaluation\"") {

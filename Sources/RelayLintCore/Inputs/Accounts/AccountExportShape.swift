@@ -1,5 +1,3 @@
-import Foundation
-
 /// What a file given as an account export looks like when it is not one of the kind its name
 /// says: `--accounts` tells CSV from JSON by the name (`.csv`), so a JSON export saved as `.csv`
 /// gave an "expected 28 or 52 columns" error for each of its lines (with `--skip-invalid`, every
@@ -19,7 +17,7 @@ enum AccountExportShape {
                 // Only a file with no line feed at all: a quoted cell may hold a carriage return.
                 guard !bytes[start...].contains(0x0A) else { return nil }
                 return EventLogFormat.endsLinesInCarriageReturn(UnsafeBufferPointer(rebasing: bytes[start...]))
-                    ? EventLogFormat.carriageReturnRefusal.replacingOccurrences(of: "FILE.jsonl", with: "FILE.csv") : nil
+                    ? EventLogFormat.carriageReturnRefusal(convertedTo: "FILE.csv") : nil
             }
             return "this is JSON, not CSV: a CSV export is told by its .csv name; give a JSON export a name that does not end in .csv"
         }

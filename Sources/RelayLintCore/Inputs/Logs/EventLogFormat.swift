@@ -275,7 +275,7 @@ enum EventLogFormat {
             let lineEnd =
                 UnsafeBufferPointer(rebasing: bytes[parser.offset...]).firstIndex(of: 0x0A).map { $0 + parser.offset } ?? bytes.count
             if Self.endsLinesInCarriageReturn(UnsafeBufferPointer(rebasing: bytes[parser.offset..<lineEnd])) {
-                throw refusal(path, Self.carriageReturnRefusal)
+                throw refusal(path, Self.carriageReturnRefusal())
             }
             first = try? JSONParser.parseRecord(UnsafeBufferPointer(rebasing: bytes[parser.offset..<lineEnd]))
             if first == nil {
@@ -469,10 +469,12 @@ enum EventLogFormat {
         return false
     }
 
-    /// What a file whose lines end in a carriage return alone is told.
-    static let carriageReturnRefusal =
+    /// What a file whose lines end in a carriage return alone is told, with the name its
+    /// converted copy may take (`FILE.jsonl`, `FILE.csv`).
+    static func carriageReturnRefusal(convertedTo copy: String = "FILE.jsonl") -> String {
         "this file's lines end in a carriage return alone (as classic Mac tools write them), which relaylint does not "
-        + "take for line ends: convert them first (tr '\\r' '\\n' < FILE > FILE.jsonl)"
+            + "take for line ends: convert them first (tr '\\r' '\\n' < FILE > \(copy))"
+    }
 
     /// What Apple's key set given as a log is told.
     private static let keySetRefusal =
