@@ -342,20 +342,10 @@ struct CheckCommand: ParsableCommand {
             progress?.finish()
         } catch {
             StandardError.write(error.diagnostics)
-            // The hint only where --skip-invalid would have read on: a bad record of a log or an
-            // account export. A manifest, rule or cap problem stops the run with it too, and so
-            // does a file that is no log at all ("this looks like CSV"), and one that cannot be
-            // read (missing, a folder, a gzip file cut short): those have no line.
-            let wholeFile = ["stopped reading", "this looks like", "this is ", "this file's", "the first record is"]
-            let records = Set(request.eventPaths + request.accountPaths)
-            let skippable =
-                !skipInvalid
-                && error.diagnostics.contains {
-                    $0.severity == .error && records.contains($0.location.file) && $0.location.line > 0
-                        && !wholeFile.contains(where: $0.message.hasPrefix)
-                }
-            StandardError.write(
-                "relaylint: no report written: the inputs are invalid" + (skippable ? " (use --skip-invalid to skip bad records)" : ""))
+            // The hint only where --skip-invalid would have read on: bad records of a log or an
+            // account export, not a file refused as a whole or at a place, nor a manifest, rule
+            // or option problem.
+            StandardError.write("relaylint: no report written: the inputs are invalid" + skipInvalidHint(error))
             throw ExitCode(ExitStatus.invalidInput)
         }
         let empty = report.inputsReadNothing
@@ -396,13 +386,18 @@ struct CheckCommand: ParsableCommand {
     }
 
     /// The map step: the partition's partial, for `relaylint merge`, which decides the exit code.
+    /// The hint a run stopped by `error` ends with: `--skip-invalid`, where it would read on.
+    private func skipInvalidHint(_ error: DiagnosticsError) -> String {
+        !skipInvalid && error.skippableRecordsMet ? " (use --skip-invalid to skip bad records)" : ""
+    }
+
     private func writePartial(_ request: LintRequest, partition: Shard) throws {
         let evaluation: PartialEvaluation
         do {
             evaluation = try Linter.runPartition(request)
         } catch {
             StandardError.write(error.diagnostics)
-            StandardError.write("relaylint: no partial written: the inputs are invalid")
+            StandardError.write("relaylint: no partial written: the inputs are invalid" + skipInvalidHint(error))
             throw ExitCode(ExitStatus.invalidInput)
         }
         // `split` leaves data-end.txt empty only for data without events: an empty --data-end

@@ -172,7 +172,7 @@ import Testing
     }
 
     /// The `--skip-invalid` hint is given where it would help: for a bad record of a log, not
-    /// for a bad manifest.
+    /// for a bad manifest, a file refused as a whole or at a place, or a --data-end too early.
     @Test func theSkipInvalidHintIsGivenOnlyForBadRecords() throws {
         let bad = try Fixtures.temporaryFile(named: "bad.jsonl", contents: "{oops\n")
         let badRecord = try CommandRunner.run(["check", "--events", bad])
@@ -194,6 +194,26 @@ import Testing
             #expect(result.stderr.contains("error: cannot read file"), "\(result.stderr)")
             #expect(!result.stderr.contains("--skip-invalid"), "\(result.stderr)")
         }
+
+        // Nor a file refused at a place (a NUL byte), nor --data-end before the data: both
+        // stop the run with --skip-invalid too (review 66, item 1).
+        let binary = try Fixtures.temporaryFile(named: "nul.jsonl", contents: "\u{0}\n")
+        let late = try Fixtures.temporaryFile(
+            named: "late.jsonl", contents: #"{"id":"a","time":"2026-03-01T00:00:00Z","subject":"u","type":"signin"}"# + "\n")
+        for arguments in [["--events", binary], ["--events", late, "--data-end", "2026-02-01T00:00:00Z"]] {
+            for skipping in [[], ["--skip-invalid"]] {
+                let result = try CommandRunner.run(["check"] + arguments + skipping)
+                #expect(result.status == 2)
+                #expect(result.stderr.contains(":1:"), "\(result.stderr)")
+                #expect(!result.stderr.contains("--skip-invalid"), "\(result.stderr)")
+            }
+        }
+
+        // A partitioned run tells it as the whole run does.
+        let partition = try CommandRunner.run(
+            ["check", "--events", bad, "--partition", "1/2", "--format", "json", "--output", bad + ".partial.json"])
+        #expect(partition.status == 2)
+        #expect(partition.stderr.contains("no partial written: the inputs are invalid (use --skip-invalid"), "\(partition.stderr)")
     }
 
     /// A log of one JSON value over several lines (`jq .`) is refused as such, once, with the

@@ -15,7 +15,8 @@ public enum Linter {
         do {
             return try evaluate(try read(request), subjectRules: subjectRules, appRules: appRules, request: request)
         } catch {
-            throw DiagnosticsError(masked(error.diagnostics, by: PIIMasker(isEnabled: !request.showPII)))
+            throw DiagnosticsError(
+                masked(error.diagnostics, by: PIIMasker(isEnabled: !request.showPII)), skippableRecordsMet: error.skippableRecordsMet)
         }
     }
 
@@ -27,7 +28,8 @@ public enum Linter {
         do {
             return try subjectPass(try read(request), subjectRules: subjectRules, appRules: appRules, request: request)
         } catch {
-            throw DiagnosticsError(masked(error.diagnostics, by: PIIMasker(isEnabled: !request.showPII)))
+            throw DiagnosticsError(
+                masked(error.diagnostics, by: PIIMasker(isEnabled: !request.showPII)), skippableRecordsMet: error.skippableRecordsMet)
         }
     }
 

@@ -24,8 +24,15 @@ public struct Diagnostic: Sendable, Hashable, Codable, CustomStringConvertible {
 /// Diagnostics that stopped an operation; thrown by loaders so the caller sees every problem.
 public struct DiagnosticsError: Error, Sendable, CustomStringConvertible {
     public var diagnostics: [Diagnostic]
+    /// Whether some of the errors are bad records that `--skip-invalid` would pass over, so
+    /// that a command line can say so; false when each is a file refused at a place, a
+    /// manifest, rule or option problem, which the option does not pass.
+    public var skippableRecordsMet: Bool
 
-    public init(_ diagnostics: [Diagnostic]) { self.diagnostics = diagnostics }
+    public init(_ diagnostics: [Diagnostic], skippableRecordsMet: Bool = false) {
+        self.diagnostics = diagnostics
+        self.skippableRecordsMet = skippableRecordsMet
+    }
 
     public var description: String { diagnostics.map(\.description).joined(separator: "\n") }
 }

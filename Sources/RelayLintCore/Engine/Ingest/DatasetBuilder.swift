@@ -334,10 +334,10 @@ struct DatasetBuilder {
                 maxBytes: InputLimits.streamedBytes, kind: "an account export", maxLineBytes: isCSV ? InputLimits.lineBytes : nil,
                 refusesNUL: !isCSV))
         if let encoding = file.withBytes({ TextEncoding.otherThanUTF8(startOf: $0) }) {
-            throw InputError.invalidRecords([Diagnostic(.error, encoding, at: SourceLocation(file: path, line: 1))])
+            throw InputError.refused([Diagnostic(.error, encoding, at: SourceLocation(file: path, line: 1))])
         }
         if let problem = file.withBytes({ AccountExportShape.problem(startOf: $0, isCSV: isCSV) }) {
-            throw InputError.invalidRecords([Diagnostic(.error, problem, at: SourceLocation(file: path, line: 1))])
+            throw InputError.refused([Diagnostic(.error, problem, at: SourceLocation(file: path, line: 1))])
         }
         let sha256 = file.sha256()
         let bad: InvalidRecordList
@@ -438,7 +438,7 @@ struct DatasetBuilder {
             ] + invalid.listed
         invalid.removeAll()
         stoppedEarly = true
-        throw InputError.invalidRecords(met)
+        throw InputError.skippableRecords(met)
     }
 
     /// The error the reading of the log at `path` stopped with (a break in a JSON array's
@@ -446,13 +446,13 @@ struct DatasetBuilder {
     /// records are handed over before the break is told, and an entry broken earlier went
     /// unnamed, or was told after the break.
     mutating func stopping(_ path: String, with error: InputError) -> InputError {
-        guard case .invalidRecords(let diagnostics) = error, invalid.listed.contains(where: { $0.location.file == path }) else {
+        guard case .refused(let diagnostics) = error, invalid.listed.contains(where: { $0.location.file == path }) else {
             return error
         }
         let met = invalid.listed.filter { $0.location.file == path }
         invalid.removeAll()
         stoppedEarly = true
-        return .invalidRecords(inInputOrder(met + diagnostics))
+        return .refused(inInputOrder(met + diagnostics))
     }
 
     /// Records a bad record found outside a file read (rule examples).
@@ -464,7 +464,7 @@ struct DatasetBuilder {
     /// everything the evaluation lets go of.
     mutating func finish() throws(InputError) -> Dataset {
         // Invalid records first: a run they stop needs no duplicate check.
-        if !invalid.isEmpty, !skipInvalid { throw InputError.invalidRecords(inInputOrder(invalid.listed)) }
+        if !invalid.isEmpty, !skipInvalid { throw InputError.skippableRecords(inInputOrder(invalid.listed)) }
         try settleDuplicates()
         // Logs read out of the order given (Apple's notifications, read last to be joined) are
         // listed in that order, in the places the logs take among the inputs.
@@ -482,7 +482,7 @@ struct DatasetBuilder {
         appsSeen.add(to: &dataset, names: dataset.names)
         dataset.latestLocation = latestSequence.map(location(of:))
         if !invalid.isEmpty {
-            guard skipInvalid else { throw InputError.invalidRecords(inInputOrder(invalid.listed)) }
+            guard skipInvalid else { throw InputError.skippableRecords(inInputOrder(invalid.listed)) }
             dataset.skipped = inInputOrder(invalid.listed) + invalid.reported.dropFirst(invalid.listed.count)
         }
         // An empty log or export (an empty file, blank lines, a pipe whose command failed) would

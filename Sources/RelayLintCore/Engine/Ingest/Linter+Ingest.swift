@@ -20,6 +20,12 @@ extension Linter {
             builder.spill(to: file, layout: layout)
         }
         var problems: [Diagnostic] = []
+        var skippableRecordsMet = false
+        func stop() -> DiagnosticsError { DiagnosticsError(problems, skippableRecordsMet: skippableRecordsMet) }
+        func add(_ error: InputError) {
+            problems.append(contentsOf: error.diagnostics)
+            if case .skippableRecords = error { skippableRecordsMet = true }
+        }
         if let manifestPath = request.manifestPath {
             do {
                 let manifestKeys = Set(request.rules.rules.flatMap(manifestKeys(of:)))
@@ -54,8 +60,8 @@ extension Linter {
         builder.indexesAppleIDs = mayJoinAppleIDs
         for path in request.accountPaths {
             do { try builder.readAccounts(path: path) } catch {
-                problems.append(contentsOf: error.diagnostics)
-                if builder.stoppedEarly { throw DiagnosticsError(problems) }
+                add(error)
+                if builder.stoppedEarly { throw stop() }
             }
         }
         // A partition sees some of the accounts: the merge notes an old export for the whole.
@@ -93,9 +99,9 @@ extension Linter {
                         keys: request.appleKeys, opened: opened)
                 }
             } catch {
-                problems.append(contentsOf: error.diagnostics)
+                add(error)
                 // Too many invalid records, or one from a pipe: nothing more is read.
-                if builder.stoppedEarly { throw DiagnosticsError(problems) }
+                if builder.stoppedEarly { throw stop() }
             }
         }
         builder.beginLogsReadLast()
@@ -105,8 +111,8 @@ extension Linter {
                     path: log.path, fileIndex: log.index, mapping: log.mapping,
                     otherMappings: request.mappings(besides: log.mapping), keys: request.appleKeys, opened: log.opened)
             } catch {
-                problems.append(contentsOf: error.diagnostics)
-                if builder.stoppedEarly { throw DiagnosticsError(problems) }
+                add(error)
+                if builder.stoppedEarly { throw stop() }
             }
         }
         if let keys = request.appleKeys {
@@ -116,10 +122,10 @@ extension Linter {
         do {
             dataset = try builder.finish()
         } catch {
-            problems.append(contentsOf: error.diagnostics)
-            throw DiagnosticsError(problems)
+            add(error)
+            throw stop()
         }
-        guard problems.isEmpty else { throw DiagnosticsError(problems) }
+        guard problems.isEmpty else { throw stop() }
         return dataset
     }
 

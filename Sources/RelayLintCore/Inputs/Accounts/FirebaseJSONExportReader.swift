@@ -98,7 +98,7 @@ struct FirebaseJSONExportReader {
                 if !parser.isAtEnd { throw parser.error("unexpected text after the JSON value") }
                 if !sawUsers {
                     return .failure(
-                        .invalidRecords([
+                        .refused([
                             Diagnostic(
                                 .error, "not a Firebase Auth export: expected a top-level \"users\" array",
                                 at: SourceLocation(file: path, line: 1, column: 1))
@@ -109,7 +109,7 @@ struct FirebaseJSONExportReader {
         } catch {
             let (line, column) = FileBytes.lineAndColumn(of: error.offset, in: bytes)
             return .failure(
-                .invalidRecords([
+                .refused([
                     Diagnostic(
                         .error, "invalid JSON: \(error.reason)", at: SourceLocation(file: path, line: line, column: column))
                 ]))

@@ -4,15 +4,19 @@ import Foundation
 public enum InputError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The file could not be opened or read.
     case unreadable(path: String, reason: String)
-    /// One or more records are invalid and `--skip-invalid` was not given.
-    case invalidRecords([Diagnostic])
+    /// Records that `--skip-invalid` would have passed over, met without it: each told at its
+    /// line, and the run can be told that the option reads on.
+    case skippableRecords([Diagnostic])
+    /// The file cannot be read on from a place (a NUL byte, a break in a JSON array, a line past
+    /// the cap, a file that is no input of this kind): told there; `--skip-invalid` does not pass it.
+    case refused([Diagnostic])
     /// The file's format is not the expected one.
     case unrecognizedFormat(path: String, expected: String)
 
     public var description: String {
         switch self {
         case .unreadable(let path, let reason): "\(path): error: cannot read file: \(reason)"
-        case .invalidRecords(let diagnostics): diagnostics.map(\.description).joined(separator: "\n")
+        case .skippableRecords(let diagnostics), .refused(let diagnostics): diagnostics.map(\.description).joined(separator: "\n")
         case .unrecognizedFormat(let path, let expected): "\(path): error: unrecognized format, expected \(expected)"
         }
     }
@@ -38,7 +42,7 @@ public enum InputError: Error, Sendable, Equatable, CustomStringConvertible {
         switch self {
         case .unreadable(let path, let reason):
             [Diagnostic(.error, "cannot read file: \(reason)", at: SourceLocation(file: path))]
-        case .invalidRecords(let diagnostics): diagnostics
+        case .skippableRecords(let diagnostics), .refused(let diagnostics): diagnostics
         case .unrecognizedFormat(let path, let expected):
             [Diagnostic(.error, "unrecognized format, expected \(expected)", at: SourceLocation(file: path))]
         }

@@ -159,7 +159,7 @@ struct CappedRead {
         }
         func refusal(_ message: String, at offset: Int, column: Bool = false) -> InputError {
             let position = bytes.withUnsafeBufferPointer { FileBytes.lineAndColumn(of: offset, in: $0) }
-            return .invalidRecords([
+            return .refused([
                 Diagnostic(.error, message, at: SourceLocation(file: path, line: position.line, column: column ? position.column : nil))
             ])
         }

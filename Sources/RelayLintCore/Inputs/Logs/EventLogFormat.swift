@@ -23,7 +23,7 @@ enum EventLogFormat {
         if name == automatic { return nil }
         if name == nativeName { return .native }
         if let mapping = mappings.first(where: { $0.id == name }) { return .mapped(mapping) }
-        throw InputError.invalidRecords([
+        throw InputError.refused([
             Diagnostic(.error, unknownNameMessage(name, mappings: mappings) ?? "", at: SourceLocation(file: path))
         ])
     }
@@ -162,7 +162,7 @@ enum EventLogFormat {
         }
         let line = bytes[..<start].reduce(1) { $0 + ($1 == 0x0A ? 1 : 0) }
         guard scan.isArray else { return EventLogReader.lineTooLong(path: path, at: line, limit: InputLimits.lineBytes) }
-        return .invalidRecords([
+        return .refused([
             Diagnostic(
                 .error,
                 "stopped reading: the array's first element is longer than \(InputLimits.describe(InputLimits.lineBytes)), "
@@ -552,6 +552,6 @@ enum EventLogFormat {
     }
 
     private static func refusal(_ path: String, _ message: String, line: Int = 1) -> InputError {
-        .invalidRecords([Diagnostic(.error, message, at: SourceLocation(file: path, line: line))])
+        .refused([Diagnostic(.error, message, at: SourceLocation(file: path, line: line))])
     }
 }

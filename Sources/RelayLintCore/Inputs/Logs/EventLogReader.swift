@@ -151,7 +151,7 @@ struct EventLogReader {
 
     /// Why a log stopped being read at a line longer than `limit` (`FileBytes.LineTooLong`).
     static func lineTooLong(path: String, at line: Int, limit: Int) -> InputError {
-        .invalidRecords([
+        .refused([
             Diagnostic(
                 .error, "stopped reading: a line longer than \(InputLimits.describe(limit)), the cap on one line of a log",
                 at: SourceLocation(file: path, line: line))

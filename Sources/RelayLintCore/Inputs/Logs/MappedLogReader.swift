@@ -226,7 +226,7 @@ struct MappedLogReader: Sendable {
         startingWith prefix: [UInt8], _ records: (RecordCursor, UnsafeBufferPointer<UInt8>) throws -> Int
     ) throws(InputError) -> Totals {
         if prefix.first == 0 {
-            throw InputError.invalidRecords([
+            throw InputError.refused([
                 Diagnostic(
                     .error, "stopped reading: a NUL byte, which no text input holds (a binary file or a device?)",
                     at: SourceLocation(file: path, line: 1, column: 1))
@@ -306,13 +306,13 @@ struct MappedLogReader: Sendable {
                 leading.lineBreaks > 0
                 ? SourceLocation(file: path, line: line + leading.lineBreaks, column: leading.bytesAfter + 1)
                 : SourceLocation(file: path, line: line, column: column + leading.bytesAfter)
-            throw InputError.invalidRecords([Diagnostic(.error, RecordCursor.elementTooLong, at: place)])
+            throw InputError.refused([Diagnostic(.error, RecordCursor.elementTooLong, at: place)])
         } catch {
             throw InputError.unreadable(path: path, reason: "\(error)")
         }
         // A stream that ends inside the array, just past a `,` or before its first element.
         guard scan.closed else {
-            throw InputError.invalidRecords([
+            throw InputError.refused([
                 Diagnostic(
                     .error, "stopped reading: invalid JSON: unexpected end of input, expected a value",
                     at: SourceLocation(file: path, line: line, column: column))
@@ -557,7 +557,7 @@ struct MappedLogReader: Sendable {
                     // From a stream, one element at a time is held, up to the cap on a line.
                     if scan.isRun, parser.offset - first > InputLimits.lineBytes {
                         scan.finished = true
-                        syntaxError = InputError.invalidRecords([
+                        syntaxError = InputError.refused([
                             Diagnostic(
                                 .error, Self.elementTooLong, at: place(of: first, in: bytes, scan)
                             )
@@ -579,7 +579,7 @@ struct MappedLogReader: Sendable {
                 scan.finished = true
                 // "Stopped reading": past a break in the array's structure its entries cannot be
                 // told apart, and `--skip-invalid` does not read on (the run's hint says so).
-                syntaxError = InputError.invalidRecords([
+                syntaxError = InputError.refused([
                     Diagnostic(
                         .error, "stopped reading: invalid JSON: \(error.reason)",
                         at: place(of: error.offset, in: bytes, scan))

@@ -87,7 +87,7 @@ public struct MappingSet: Sendable {
         do {
             return .success((try YAMLTree.text(of: read.data, path: path), read.sha256))
         } catch {
-            return .failure(.invalidRecords(error.diagnostics))
+            return .failure(.refused(error.diagnostics))
         }
     }
 
