@@ -28,6 +28,12 @@ import Testing
         // An international number the id starts with, words after it (hostile 11 F1).
         ("+14155550199 (mobile)", "+1••••••••99 (mobile)"), ("+14155550188.", "+1••••••••88."),
         ("(415) 555-0177 home", "••••••••77 home"), ("+1 415 555 0166#2", "+1••••••••66#2"), ("+14155550100abc", "+14155550100abc"),
+        // After spaces of any kind, invisible characters, quotes or brackets (review 66, item 7).
+        ("\u{A0}+14155550199 (mobile)", "\u{A0}+1••••••••99 (mobile)"), ("\u{200B}+14155550199 (mobile)", "\u{200B}+1••••••••99 (mobile)"),
+        ("\u{FEFF}+14155550199 (mobile)", "\u{FEFF}+1••••••••99 (mobile)"), ("'+14155550199 (mobile)", "'+1••••••••99 (mobile)"),
+        ("\"+14155550199\" mobile", "\"+1••••••••99\" mobile"), ("[+14155550199] old", "[+1••••••••99] old"),
+        // Zero-padded and dated ids are ids, not numbers (review 66, item 8).
+        ("(2026) 000123 v2", "(2026) 000123 v2"), ("0012345 old", "0012345 old"), ("00123456789.x", "00123456789.x"),
     ])
     func aSubjectIdIsMaskedOnlyWhenItIsAnAddressOrANumber(id: String, shown: String) {
         #expect(PIIMasker().maskSubjectID(id) == shown)

@@ -54,9 +54,18 @@ public struct PIIMasker: Sendable {
         func endsWord(_ index: Int) -> Bool {
             !original.indices.contains(index) || !(original[index].properties.isAlphabetic || original[index].properties.numericType != nil)
         }
-        // An international number the id starts with, words after it (`+14155550199 (mobile)`,
-        // `+14155550188.`): nothing before it to set it apart, it is set apart by being first.
-        func startsID(_ index: Int) -> Bool { index <= start && original.indices.contains(start) && isInternational(start) }
+        // A number the id starts with, words after it (`+14155550199 (mobile)`, `+14155550188.`,
+        // `(415) 555-0177 home`): nothing before it to set it apart, it is set apart by being
+        // first, after spaces, invisible characters, quotes or brackets (`\u{A0}+1…`, `'+1…'`,
+        // `[+1…] old`). Written with its `+`, or an area code in parentheses: zero-padded and
+        // dated ids (`0012345 old`, `(2026) 000123 v2`) are ids.
+        func startsID(_ index: Int) -> Bool {
+            guard original.indices.contains(index), original[..<index].allSatisfy(Self.opensText) else { return false }
+            if original[index] == "+" { return true }
+            let areaCode = original[index...].prefix(5)
+            return areaCode.count == 5 && areaCode.first == "(" && areaCode.last == ")"
+                && areaCode.dropFirst().dropLast().allSatisfy { ("0"..."9").contains($0) }
+        }
         let kept = masks.filter { mask in
             mask.replacement.contains("@") || (mask.range.lowerBound <= start && mask.range.upperBound >= end)
                 || ((setsApart(mask.range.lowerBound - 1) || Self.phoneLabel(original, numberAt: mask.range.lowerBound) != nil
@@ -64,6 +73,14 @@ public struct PIIMasker: Sendable {
                     && endsWord(mask.range.upperBound))
         }
         return kept.isEmpty ? id : Self.text(original, with: kept)
+    }
+
+    /// Whether `scalar` may come before the first word of a text without being part of it: a
+    /// space of any kind, an invisible (format) character, an opening bracket or quote.
+    private static func opensText(_ scalar: Unicode.Scalar) -> Bool {
+        let properties = scalar.properties
+        return properties.isWhitespace || scalar == "'" || scalar == "\""
+            || [.format, .openPunctuation, .initialPunctuation].contains(properties.generalCategory)
     }
 
     /// A text with each whole `id` in it masked as a subject id (`maskSubjectID`) and the rest
