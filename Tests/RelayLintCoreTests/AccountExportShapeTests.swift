@@ -6,7 +6,9 @@ import Testing
 /// `--accounts` tells CSV from JSON by the name; a file of the other kind, or a log, is told for
 /// what it is at line 1 rather than read as a run of invalid rows (hostile 11 F2).
 @Suite struct AccountExportShapeTests {
-    static func problem(_ text: String, csv: Bool) -> String? {
+    static func problem(_ text: String, csv: Bool) -> String? { shape(text, csv: csv)?.message }
+
+    static func shape(_ text: String, csv: Bool) -> (message: String, line: Int)? {
         Array(text.utf8).withUnsafeBufferPointer { AccountExportShape.problem(startOf: $0, isCSV: csv) }
     }
 
@@ -22,6 +24,27 @@ import Testing
         #expect(Self.problem(row + "\r" + row + "\r", csv: true)?.hasPrefix("this file's lines end in a carriage return alone") == true)
         #expect(Self.problem("u1,\"line one\rline two\"" + String(repeating: ",", count: 26) + "\n" + row + "\n", csv: true) == nil)
         #expect(Self.problem(row + "\r\n" + row + "\r\n", csv: true) == nil)
+    }
+
+    /// A uid is any text: a braced or bracketed one opens a CSV export, which was refused as
+    /// JSON (review 66, item 2).
+    @Test(arguments: ["{3F2504E0-4F89-11D3-9A0C-0305E82C3301}", "[legacy]7", "{legacy-7}"])
+    func aCSVExportWhoseFirstUidIsBracedIsCSV(uid: String) {
+        #expect(Self.problem(uid + ",jane@example.com,true" + String(repeating: ",", count: 25) + "\n", csv: true) == nil)
+    }
+
+    /// A one-row export without a final line feed whose quoted name holds a carriage return
+    /// has no row ended by one (review 66, item 4).
+    @Test func aCarriageReturnInAQuotedCellOfOneRowIsTheCells() {
+        #expect(Self.problem("u1,\"line one\rline two\"" + String(repeating: ",", count: 26), csv: true) == nil)
+        #expect(Self.problem("u1,\"a\"\"\rb\"" + String(repeating: ",", count: 26) + "\ru2,x", csv: true) != nil)
+    }
+
+    /// Told at the line the first record starts on, after blank lines, as a log's refusals are.
+    @Test func theProblemIsToldAtTheFirstRecordsLine() {
+        let line = #"{"id":"e1","time":"2026-01-01T00:00:00Z","subject":"u1","type":"signin"}"#
+        #expect(Self.shape("\n\n" + line + "\n", csv: false)?.line == 3)
+        #expect(Self.shape("\r\n" + #"{"users": []}"#, csv: true)?.line == 2)
     }
 
     @Test func aCSVExportNamedJSONIsToldAsCSV() {

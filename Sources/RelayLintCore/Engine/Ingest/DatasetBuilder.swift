@@ -337,7 +337,7 @@ struct DatasetBuilder {
             throw InputError.refused([Diagnostic(.error, encoding, at: SourceLocation(file: path, line: 1))])
         }
         if let problem = file.withBytes({ AccountExportShape.problem(startOf: $0, isCSV: isCSV) }) {
-            throw InputError.refused([Diagnostic(.error, problem, at: SourceLocation(file: path, line: 1))])
+            throw InputError.refused([Diagnostic(.error, problem.message, at: SourceLocation(file: path, line: problem.line))])
         }
         let sha256 = file.sha256()
         let bad: InvalidRecordList

@@ -5,28 +5,33 @@
 /// value" that said nothing of what the file was.
 enum AccountExportShape {
     /// The problem with the start of a file read as an export (CSV when `isCSV`), said as
-    /// `--events` says what a file of another kind is; nil for a file that may be one.
-    static func problem(startOf bytes: UnsafeBufferPointer<UInt8>, isCSV: Bool) -> String? {
+    /// `--events` says what a file of another kind is, with the line its first record starts on
+    /// (after blank lines); nil for a file that may be one.
+    static func problem(startOf bytes: UnsafeBufferPointer<UInt8>, isCSV: Bool) -> (message: String, line: Int)? {
         var start = 0
         if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { start = 3 }
         while start < bytes.count, [0x20, 0x09, 0x0D, 0x0A].contains(bytes[start]) { start += 1 }
         guard start < bytes.count else { return nil }
-        let opensJSON = bytes[start] == UInt8(ascii: "{") || bytes[start] == UInt8(ascii: "[")
+        let line = 1 + UnsafeBufferPointer(rebasing: bytes[..<start]).count { $0 == 0x0A }
+        let opensJSON = opensJSONRecord(UnsafeBufferPointer(rebasing: bytes[start...]))
         if isCSV {
             guard opensJSON else {
                 // Only a file with no line feed at all: a quoted cell may hold a carriage return.
                 guard !bytes[start...].contains(0x0A) else { return nil }
-                return EventLogFormat.endsLinesInCarriageReturn(UnsafeBufferPointer(rebasing: bytes[start...]))
-                    ? EventLogFormat.carriageReturnRefusal(convertedTo: "FILE.csv") : nil
+                return endsRowsInCarriageReturn(UnsafeBufferPointer(rebasing: bytes[start...]))
+                    ? (EventLogFormat.carriageReturnRefusal(convertedTo: "FILE.csv"), line) : nil
             }
-            return "this is JSON, not CSV: a CSV export is told by its .csv name; give a JSON export a name that does not end in .csv"
+            return (
+                "this is JSON, not CSV: a CSV export is told by its .csv name; give a JSON export a name that does not end in .csv",
+                line
+            )
         }
         let lineEnd = UnsafeBufferPointer(rebasing: bytes[start...]).firstIndex(of: 0x0A).map { $0 + start } ?? bytes.count
         let firstLine = UnsafeBufferPointer(rebasing: bytes[start..<lineEnd])
         guard opensJSON else {
             // A Firebase CSV row: 28 or 52 cells, the uid first.
             return firstLine.count(where: { $0 == UInt8(ascii: ",") }) >= 27
-                ? "this looks like CSV: a CSV export is told by its .csv name; give it a name that ends in .csv" : nil
+                ? ("this looks like CSV: a CSV export is told by its .csv name; give it a name that ends in .csv", line) : nil
         }
         // One record on the first line: a log's, or an export written on one line.
         guard case .object(let members)? = try? JSONParser.parseRecord(firstLine), members["users"] == nil else { return nil }
@@ -42,6 +47,31 @@ enum AccountExportShape {
         } else {
             log = nil
         }
-        return log.map { "this is \($0), not an account export: pass it with --events" }
+        return log.map { ("this is \($0), not an account export: pass it with --events", line) }
+    }
+
+    /// Whether `text` opens a JSON object or array as an export or a log does: `{` before a key
+    /// or `}`, `[` before a record, a string or `]`. A CSV export's first cell is a uid, which
+    /// may be a braced GUID (`{3F2504E0-…}`) or bracketed, and was refused as JSON.
+    private static func opensJSONRecord(_ text: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard let bracket = text.first, bracket == UInt8(ascii: "{") || bracket == UInt8(ascii: "[") else { return false }
+        guard let next = text.dropFirst().first(where: { ![0x20, 0x09, 0x0D, 0x0A].contains($0) }) else { return true }
+        let follows: [UInt8] = bracket == UInt8(ascii: "{") ? Array("\"}".utf8) : Array("{[\"]".utf8)
+        return follows.contains(next)
+    }
+
+    /// Whether a CSV text without a line feed holds rows ended by a carriage return alone:
+    /// one outside a quoted cell with more text after it. A one-row export whose quoted name
+    /// holds a carriage return was refused.
+    private static func endsRowsInCarriageReturn(_ text: UnsafeBufferPointer<UInt8>) -> Bool {
+        var quoted = false
+        for (index, byte) in text.enumerated() {
+            if byte == UInt8(ascii: "\"") {
+                quoted.toggle()
+            } else if byte == 0x0D, !quoted, text[(index + 1)...].contains(where: { ![0x20, 0x09, 0x0D].contains($0) }) {
+                return true
+            }
+        }
+        return false
     }
 }
