@@ -690,6 +690,9 @@ import Testing
     /// not JSON, or in an array.
     @Test(arguments: [
         ("\n\n{\"foo\": 1}\n", 3), ("junk\n\n{\"foo\": 1}\n", 3), ("[\n\n {\"foo\": 1}]\n", 3), ("\n{\"apps\": []}\n", 2),
+        // Refusals of the whole file by its first record, after blank lines (review 66, item 5).
+        ("\n\n{\"id\":\"e1\"}\r{\"id\":\"e2\"}\r", 3), ("\n\n[[{\"insertId\": \"a\"}]]\n", 3), ("\n\nname: x\n", 3),
+        ("\n\n{\"users\": []}\n", 3),
     ])
     func aRefusedFirstRecordIsNamedAtItsLine(contents: String, line: Int) throws {
         let path = try Fixtures.temporaryFile(named: "input.jsonl", contents: contents)
@@ -700,6 +703,21 @@ import Testing
         } throws: { error in
             (error as? DiagnosticsError)?.diagnostics.first?.location == SourceLocation(file: path, line: line)
         }
+    }
+
+    /// A first line of other text that holds carriage returns (a progress meter captured with
+    /// the log) is one bad line, skipped with --skip-invalid; only a carriage return between two
+    /// records tells a file whose lines end in one (review 66, item 3).
+    @Test func aProgressMeterOnTheFirstLineIsOneBadLine() throws {
+        let event = { (id: String) in #"{"id":"\#(id)","time":"2026-01-01T00:00:00Z","subject":"u1","type":"signin"}"# }
+        let path = try Fixtures.temporaryFile(
+            named: "events.jsonl", contents: "Copying gs://sink/a.json... 0%\r50%\r100%\n" + event("e1") + "\n" + event("e2") + "\n")
+        var request = try Self.request(events: [])
+        request.eventPaths = [path]
+        request.skipInvalid = true
+        let report = try Linter.run(request)
+        #expect(report.summary.events == 2)
+        #expect(report.skipped.map(\.location.line) == [1])
     }
 
     /// UTF-16 text, as Windows tools save "Unicode" files, with or without a byte order mark: it

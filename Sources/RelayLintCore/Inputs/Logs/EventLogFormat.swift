@@ -217,10 +217,13 @@ enum EventLogFormat {
         parser.skipWhitespace()
         // Empty: nothing to recognise; read as relaylint events (which counts no record).
         guard parser.offset < bytes.count else { return .native }
+        // The line the first record starts on, after blank lines: where a refusal of the whole
+        // file by its first record is told.
+        let startLine = 1 + UnsafeBufferPointer(rebasing: bytes[..<parser.offset]).count { $0 == 0x0A }
         let head = String(
             decoding: UnsafeBufferPointer(rebasing: bytes[parser.offset..<min(bytes.count, parser.offset + 512)]), as: UTF8.self)
         if head.range(of: #"^\{\s*"users"\s*:"#, options: .regularExpression) != nil {
-            throw refusal(path, "this is a Firebase account export (firebase auth:export): pass it with --accounts")
+            throw refusal(path, "this is a Firebase account export (firebase auth:export): pass it with --accounts", line: startLine)
         }
         var first: JSONValue?
         // Where the record recognised starts: a refusal names its line.
@@ -261,7 +264,8 @@ enum EventLogFormat {
                 throw refusal(
                     path,
                     "this is a JSON array of arrays (as `jq -s` makes of several arrays), not a log: a log is one array of "
-                        + "records (`jq '[.[][]]'` flattens it) or one record per line; or give each array's file to --events")
+                        + "records (`jq '[.[][]]'` flattens it) or one record per line; or give each array's file to --events",
+                    line: startLine)
             }
             if first == nil, isWhole || element.offset < bytes.count {
                 // An array none of whose first elements parses: the reader reports where, as
@@ -275,7 +279,7 @@ enum EventLogFormat {
             let lineEnd =
                 UnsafeBufferPointer(rebasing: bytes[parser.offset...]).firstIndex(of: 0x0A).map { $0 + parser.offset } ?? bytes.count
             if Self.endsLinesInCarriageReturn(UnsafeBufferPointer(rebasing: bytes[parser.offset..<lineEnd])) {
-                throw refusal(path, Self.carriageReturnRefusal())
+                throw refusal(path, Self.carriageReturnRefusal(), line: startLine)
             }
             first = try? JSONParser.parseRecord(UnsafeBufferPointer(rebasing: bytes[parser.offset..<lineEnd]))
             if first == nil {
@@ -287,7 +291,7 @@ enum EventLogFormat {
                 if let next = firstJSONLine(in: bytes, from: lineEnd, isWhole: isWhole, objectsOnly: true) {
                     (first, firstOffset) = next
                 } else {
-                    _ = try notJSON(head, path: path)
+                    _ = try notJSON(head, path: path, line: startLine)
                     // No line is a JSON object, none starts as a record does (a record longer
                     // than the prefix, cut), and the first does not either: a text log or a web
                     // page given for the log. Read as relaylint events, each line was an invalid
@@ -299,7 +303,8 @@ enum EventLogFormat {
                             path,
                             isWhole
                                 ? refusal
-                                : refusal + " (no line of its first MiB is one; to read it anyway, name its format with --events-format)")
+                                : refusal + " (no line of its first MiB is one; to read it anyway, name its format with --events-format)",
+                            line: startLine)
                     }
                     guard let next = firstJSONLine(in: bytes, from: lineEnd, isWhole: isWhole) else { return .native }
                     (first, firstOffset) = next
@@ -454,17 +459,20 @@ enum EventLogFormat {
 
     /// Whether a line holds records ended by a carriage return alone (`{…}\r{…}`), as classic
     /// Mac tools and Excel's "CSV (Macintosh)" end lines: read as one line, a log of them was one
-    /// invalid record, and with --skip-invalid a clean run.
+    /// invalid record, and with --skip-invalid a clean run. Only a carriage return between the
+    /// end of a record and the start of another counts: a line of other text that holds some (a
+    /// progress meter captured with the log, `0%\r50%\r100%`) is one bad line, and the records
+    /// after it are read.
     static func endsLinesInCarriageReturn(_ line: UnsafeBufferPointer<UInt8>) -> Bool {
-        guard let firstCR = line.firstIndex(of: 0x0D) else { return false }
-        var index = firstCR
-        while index < line.count {
-            if line[index] == 0x0D, index + 1 < line.count, line[index + 1] != 0x0A,
-                let next = line[(index + 1)...].first(where: { $0 != 0x20 && $0 != 0x09 && $0 != 0x0D }), next != 0x0A
-            {
-                return true
-            }
-            index += 1
+        let blank: Set<UInt8> = [0x20, 0x09, 0x0D]
+        var index = 0
+        while let cr = line[index...].firstIndex(of: 0x0D) {
+            index = cr + 1
+            guard let before = line[..<cr].last(where: { !blank.contains($0) }),
+                before == UInt8(ascii: "}") || before == UInt8(ascii: "]"),
+                let after = line[index...].first(where: { !blank.contains($0) })
+            else { continue }
+            if after == UInt8(ascii: "{") || after == UInt8(ascii: "[") { return true }
         }
         return false
     }
@@ -480,12 +488,12 @@ enum EventLogFormat {
     private static let keySetRefusal =
         "this is a JSON Web Key Set (Apple's public keys): pass it with --apple-keys to verify notifications' signatures"
 
-    private static func notJSON(_ head: String, path: String) throws(InputError) -> EventLogFormat {
+    private static func notJSON(_ head: String, path: String, line: Int) throws(InputError) -> EventLogFormat {
         let firstLine = head.split(separator: "\n", maxSplits: 1).first.map(String.init) ?? ""
         // Any `key: value` line is YAML's (`name: x` too): no log record starts so.
         let yamlKey = firstLine.range(of: #"^[A-Za-z_][A-Za-z0-9_.-]*:(\s|$)"#, options: .regularExpression) != nil
         if yamlKey || firstLine.hasPrefix("#") || firstLine.hasPrefix("---") {
-            throw refusal(path, "this looks like YAML (a manifest, rule, mapping or configuration file), not a log")
+            throw refusal(path, "this looks like YAML (a manifest, rule, mapping or configuration file), not a log", line: line)
         }
         // A lone '{' on the first line: one JSON value over several lines, as `jq .` and most
         // editors write it. Each of its lines was an invalid record of its own.
@@ -498,22 +506,24 @@ enum EventLogFormat {
                 throw refusal(
                     path,
                     "this looks like a relaylint report, not a log: pass it with --baseline to report only findings new since it "
-                        + "(or, a shard's report, to relaylint merge)")
+                        + "(or, a shard's report, to relaylint merge)",
+                    line: line)
             }
             // Apple's key set as `https://appleid.apple.com/auth/keys` serves it, pretty-printed.
             if head.range(of: #"^\{\s*"keys"\s*:\s*\[\s*\{"#, options: .regularExpression) != nil, head.contains("\"kty\"") {
-                throw refusal(path, keySetRefusal)
+                throw refusal(path, keySetRefusal, line: line)
             }
             throw refusal(
                 path,
                 "this looks like JSON written over several lines (pretty-printed, as `jq .` writes it); a log holds one record "
-                    + "per line (`jq -c .` writes them so) or one JSON array")
+                    + "per line (`jq -c .` writes them so) or one JSON array",
+                line: line)
         }
         // A JSON record starts with '{' (or '[', or a token's '"'); a Firebase CSV row starts with
         // its uid, and may hold '{' further on (custom claims in the 28th column).
         let start = firstLine.drop { $0.isWhitespace || $0 == "\u{FEFF}" }.first
         if firstLine.contains(","), start != "{", start != "[", start != "\"" {
-            throw refusal(path, "this looks like CSV: a Firebase account export in CSV goes to --accounts; logs must be JSON")
+            throw refusal(path, "this looks like CSV: a Firebase account export in CSV goes to --accounts; logs must be JSON", line: line)
         }
         // Not JSON at all: the relaylint reader reports the line and column.
         return .native
