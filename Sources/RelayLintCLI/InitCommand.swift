@@ -50,6 +50,14 @@ struct InitCommand: ParsableCommand {
                 "\(StandardError.escaped(path)): error: already exists; relaylint init never overwrites a file (move it away first)")
             throw ExitCode(ExitStatus.invalidInput)
         }
+        // In a folder of logs the manifest would be read as one of them by the command printed
+        // (`init --events .`); the configuration is hidden, never read as a log.
+        for folder in eventPaths where InputFolder.isFolder(folder) && InputFolder.reads(manifestOutput, under: folder) {
+            StandardError.write(
+                "\(StandardError.escaped(manifestOutput)): error: would be written inside the folder --events "
+                    + "'\(StandardError.escaped(folder))', whose every file is read as a log; give --output-directory another folder")
+            throw ExitCode(ExitStatus.invalidInput)
+        }
         let survey: InputSurvey
         do {
             survey = try InputSurvey.survey(

@@ -158,18 +158,12 @@ struct ReportOutputOptions: ParsableArguments {
 
     /// Refuses a report written inside a folder of inputs (`--events logs/ --output
     /// logs/report.json`): even where no report is there yet, the next run would read this one
-    /// as a log of the folder.
+    /// as a log of the folder. A hidden one (`logs/.report.json`) is never read.
     func refuseReportsInside(folder: String, option: String) throws {
-        let inside = URL(fileURLWithPath: folder).resolvingSymlinksInPath().path
-        for report in reportPaths {
-            // The report's folder resolved, as it may not exist yet itself.
-            let url = URL(fileURLWithPath: report)
-            let path = url.deletingLastPathComponent().resolvingSymlinksInPath().path + "/" + url.lastPathComponent
-            if path.hasPrefix(inside.hasSuffix("/") ? inside : inside + "/") {
-                throw ValidationError(
-                    "the report '\(StandardError.escaped(report))' lies inside the folder \(option) '\(StandardError.escaped(folder))', whose every file is read as a log: write it to another folder"
-                )
-            }
+        for report in reportPaths where InputFolder.reads(report, under: folder) {
+            throw ValidationError(
+                "the report '\(StandardError.escaped(report))' lies inside the folder \(option) '\(StandardError.escaped(folder))', whose every file is read as a log: write it to another folder"
+            )
         }
     }
 

@@ -325,6 +325,21 @@ import Testing
         #expect(check.status == 1, "\(check.stderr)")
     }
 
+    /// A folder with a space is quoted in the printed command, which runs as printed in a shell
+    /// (review 66, item 6).
+    @Test func initsCommandQuotesAPathWithASpace() throws {
+        let (folder, result) = try Self.initInNewFolder(["--output-directory", "my compliance"])
+        #expect(result.status == 0, "\(result.stderr)")
+        let command = try #require(result.stdout.split(separator: "\n").last?.trimmingCharacters(in: .whitespaces))
+        #expect(command.hasPrefix("relaylint check --config 'my compliance/.relaylint.yml' "), "\(command)")
+        #expect(command.hasSuffix(" --manifest 'my compliance/relaylint-apps.yml'"), "\(command)")
+        let binary = CommandRunner.productsDirectory.appendingPathComponent("relaylint").path
+        let check = try CommandRunner.run(
+            ["-c", "exec '\(binary)'" + command.dropFirst("relaylint".count) + " -q"], in: folder,
+            executable: URL(fileURLWithPath: "/bin/sh"))
+        #expect(check.status == 1, "\(check.stderr)")
+    }
+
     @Test func initsPlaceholderIsNoAppOfTheInputs() throws {
         let lines = [
             #"{"id":"e1","time":"2026-01-01T00:00:00Z","subject":"u1","type":"signin","app":"com.example.app"}"#,

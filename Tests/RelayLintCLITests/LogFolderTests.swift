@@ -85,4 +85,24 @@ import Testing
         #expect(result.stderr.contains("lies inside the folder --events"))
         #expect(!FileManager.default.fileExists(atPath: folder.path + "/2026/report.json"))
     }
+
+    /// A hidden report is never read as a log of the folder: written (review 66, item 9).
+    @Test func aHiddenReportInsideTheFolderIsWritten() throws {
+        let folder = try Self.sinkFolder()
+        let result = try CommandRunner.run(Self.common + ["--events", folder.path, "--output", folder.path + "/.report.json"])
+        #expect(result.status == 1, "\(result.stderr)")
+        let again = try CommandRunner.run(Self.common + ["--events", folder.path])
+        #expect(try Self.inputs(again).count == Self.logs.count)
+    }
+
+    /// `init --events .` wrote its manifest into the folder, and the command it printed then
+    /// read the manifest as a log (review 66, item 6): refused, nothing written.
+    @Test func initRefusesToWriteItsManifestIntoAFolderOfLogs() throws {
+        let folder = try Self.sinkFolder()
+        let result = try CommandRunner.run(["init", "--accounts", Fixtures.path("Examples/accounts.json"), "--events", "."], in: folder)
+        #expect(result.status == 2)
+        #expect(result.stderr.contains("relaylint-apps.yml: error: would be written inside the folder --events '.'"), "\(result.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: folder.path + "/relaylint-apps.yml"))
+        #expect(!FileManager.default.fileExists(atPath: folder.path + "/.relaylint.yml"))
+    }
 }

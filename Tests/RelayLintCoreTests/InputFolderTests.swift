@@ -69,4 +69,36 @@ import Testing
         try FileManager.default.createSymbolicLink(atPath: folder.path + "/day/loop", withDestinationPath: folder.path)
         #expect(try InputFolder.files(at: folder.path) == [folder.path + "/day/a.jsonl"])
     }
+
+    /// A name that is not UTF-8 cannot be opened by a name read as text: refused, named with its
+    /// bytes (review 66, item 10); it was called "not a regular file".
+    @Test func aNameThatIsNotUTF8IsAnErrorNamingItsBytes() throws {
+        let folder = try Fixtures.temporaryDirectory()
+        try Self.make(["a.jsonl"], in: folder)
+        let bytes = Array((folder.path + "/caf").utf8) + [0xE9] + Array(".jsonl".utf8) + [0]
+        let descriptor = bytes.withUnsafeBufferPointer {
+            open(UnsafeRawPointer($0.baseAddress!).assumingMemoryBound(to: CChar.self), O_CREAT | O_WRONLY, 0o644)
+        }
+        try #require(descriptor >= 0)
+        close(descriptor)
+        #expect(
+            throws: InputError.unreadable(
+                path: folder.path + "/caf\\xE9.jsonl",
+                reason: "the file's name is not UTF-8 text, which relaylint cannot open by name; rename it")
+        ) {
+            try InputFolder.files(at: folder.path)
+        }
+    }
+
+    /// A file is read as one of a folder's logs when it lies under it and no name on the way is
+    /// hidden: a report written at a hidden path is never read (review 66, item 9).
+    @Test(arguments: [
+        ("report.json", true), ("2026/01/report.json", true), (".report.json", false), (".reports/r.json", false),
+        ("day/.r.json", false), ("../report.json", false),
+    ])
+    func aFileIsReadUnderAFolderUnlessHidden(relative: String, read: Bool) throws {
+        let folder = try Fixtures.temporaryDirectory().appendingPathComponent("sink")
+        try Self.make(["2026/01/a.jsonl", "day/b.jsonl"], in: folder)
+        #expect(InputFolder.reads(folder.path + "/" + relative, under: folder.path) == read)
+    }
 }

@@ -209,13 +209,14 @@ public enum StarterFiles {
     ///     the check names the configuration and the manifest there (it printed the manifest's
     ///     bare name, which was no file, and left the configuration unread).
     public static func checkCommand(for survey: InputSurvey, mappingPaths: [String] = [], directory: String = ".") -> String {
-        let accounts = survey.accountPaths.map { "--accounts \($0)" }
-        let mappings = mappingPaths.map { "--mapping \($0)" }
-        let events = survey.eventPaths.isEmpty ? ["--events events.jsonl"] : survey.eventPaths.map { "--events \($0)" }
+        let option = { (name: String, path: String) in "\(name) \(ShellWord.quoted(path))" }
+        let accounts = survey.accountPaths.map { option("--accounts", $0) }
+        let mappings = mappingPaths.map { option("--mapping", $0) }
+        let events = survey.eventPaths.isEmpty ? ["--events events.jsonl"] : survey.eventPaths.map { option("--events", $0) }
         guard directory != "." else {
             return (["relaylint check"] + accounts + mappings + events + ["--manifest \(manifestName)"]).joined(separator: " ")
         }
-        let written = { (name: String) in (directory as NSString).appendingPathComponent(name) }
+        let written = { (name: String) in ShellWord.quoted((directory as NSString).appendingPathComponent(name)) }
         return
             (["relaylint check --config \(written(configurationName))"] + accounts + mappings + events + [
                 "--manifest \(written(manifestName))"

@@ -33,6 +33,19 @@ public enum InputFolder {
         return files.map(\.path)
     }
 
+    /// Whether a file written at `path` (which need not exist yet) would be read as one of the
+    /// logs of `folder`: it lies under it, links resolved, and no name on the way down is
+    /// hidden. A report or manifest written there would be read by the next run as a log.
+    public static func reads(_ path: String, under folder: String) -> Bool {
+        let inside = URL(fileURLWithPath: folder).resolvingSymlinksInPath().path
+        let prefix = inside.hasSuffix("/") ? inside : inside + "/"
+        // The file's folder resolved, as the file may not exist yet.
+        let url = URL(fileURLWithPath: path)
+        let resolved = url.deletingLastPathComponent().resolvingSymlinksInPath().path + "/" + url.lastPathComponent
+        guard resolved.hasPrefix(prefix) else { return false }
+        return !resolved.dropFirst(prefix.count).split(separator: "/").contains { $0.hasPrefix(".") }
+    }
+
     /// Whether `path` names a folder, or a link to one.
     public static func isFolder(_ path: String) -> Bool {
         var status = stat()
@@ -44,6 +57,30 @@ public enum InputFolder {
         var inode: UInt64
     }
 
+    /// The names in a folder, hidden ones (`.DS_Store`, `.git`, `.` and `..`) left out. A name that is not UTF-8 (a file copied from
+    /// an old Latin-1 system) is an error that names it escaped: it cannot be opened by a name
+    /// read as text, and was called "not a regular file".
+    private static func entryNames(of folder: String) throws(InputError) -> [String] {
+        guard let stream = opendir(folder) else {
+            throw .unreadable(path: folder, reason: "cannot list the folder: \(String(cString: strerror(errno)))")
+        }
+        defer { closedir(stream) }
+        var names: [String] = []
+        while let entry = readdir(stream) {
+            let bytes = withUnsafeBytes(of: entry.pointee.d_name) { raw in Array(raw.prefix { $0 != 0 }) }
+            guard bytes.first != UInt8(ascii: ".") else { continue }
+            guard let name = String(validating: bytes, as: UTF8.self) else {
+                // Shown with each byte outside ASCII as `\xE9`.
+                let shown = bytes.map { $0 < 0x80 ? String(UnicodeScalar($0)) : "\\x" + String($0, radix: 16, uppercase: true) }.joined()
+                throw .unreadable(
+                    path: folder.hasSuffix("/") ? folder + shown : folder + "/" + shown,
+                    reason: "the file's name is not UTF-8 text, which relaylint cannot open by name; rename it")
+            }
+            names.append(name)
+        }
+        return names
+    }
+
     private static func collect(
         folder: String, components: [[UInt8]], into files: inout [(path: String, components: [[UInt8]])],
         visited: inout Set<FolderIdentity>
@@ -51,13 +88,8 @@ public enum InputFolder {
         var status = stat()
         guard stat(folder, &status) == 0 else { throw .unreadable(path: folder, reason: FileBytes.openFailureReason(folder)) }
         guard visited.insert(FolderIdentity(device: UInt64(status.st_dev), inode: UInt64(status.st_ino))).inserted else { return }
-        let names: [String]
-        do {
-            names = try FileManager.default.contentsOfDirectory(atPath: folder)
-        } catch {
-            throw .unreadable(path: folder, reason: "cannot list the folder: \(InputError.systemReason(error))")
-        }
-        for name in names where !name.hasPrefix(".") {
+        let names = try entryNames(of: folder)
+        for name in names {
             let path = folder.hasSuffix("/") ? folder + name : folder + "/" + name
             let inner = components + [Array(name.utf8)]
             // One `stat` tells a folder from a file (a link followed); none, a broken link.
