@@ -47,8 +47,22 @@ import Testing
         #expect(
             try EventVocabulary.builtIn().warnings(for: mail).map(\.message).first?.contains(
                 "{event.recipient}: no event type of email.sent declares a field 'recipient'") == true)
-        // At the message that holds the placeholder.
-        #expect(try EventVocabulary.builtIn().warnings(for: mail).first?.location == SourceLocation(file: "rule.yml", line: 3, column: 10))
+        // At the placeholder in the message.
+        #expect(try EventVocabulary.builtIn().warnings(for: mail).first?.location == SourceLocation(file: "rule.yml", line: 3, column: 19))
+
+        // In a message over several lines, at the line that holds it (review 66, item 11); one
+        // the next key holds is not taken for it.
+        let folded = try Self.rule(
+            """
+            id: mail
+            severity: warning
+            message: >-
+              mail {event.id} to someone,
+              sent as {event.too}
+            when: {type: email.sent, where: {subject: {equals: "{event.too}"}}}
+            """)
+        #expect(
+            try EventVocabulary.builtIn().warnings(for: folded).map(\.location) == [SourceLocation(file: "rule.yml", line: 5, column: 11)])
     }
 
     /// The README's custom rule, written as it is there, validates without a warning: a new user

@@ -90,7 +90,8 @@ public struct EventVocabulary: Sendable {
         for case .placeholder(let name) in rule.message.parts where name.hasPrefix("event.") {
             let field = String(name.dropFirst("event.".count))
             if !Event.reservedFields.contains(field), !triggerFields.contains(field) {
-                warnings.append(("{\(name)}: " + message(field: field, types: triggerTypes, known: triggerFields), rule.messageLocation))
+                warnings.append(
+                    ("{\(name)}: " + message(field: field, types: triggerTypes, known: triggerFields), rule.placeholderLocations[name]))
             }
         }
         return warnings.map { Diagnostic(.warning, "rule '\(rule.id)': \($0.message)", at: $0.location ?? rule.location) }

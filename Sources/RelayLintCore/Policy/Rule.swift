@@ -61,8 +61,9 @@ public struct Rule: Sendable, Equatable, Identifiable {
     public var examples: [RuleExample]
     /// Where the rule's `id` is written.
     public var location: SourceLocation
-    /// Where its `message` is written, for a warning about a placeholder in it.
-    public var messageLocation: SourceLocation? = nil
+    /// Where each placeholder of its `message` is written (`event.too`), for a warning about
+    /// it: a message over several lines (`>-`) was told at its first.
+    public var placeholderLocations: [String: SourceLocation] = [:]
     /// The SHA-256 of the rule's file.
     public var fileSHA256: String
 

@@ -9,6 +9,8 @@ struct RuleLoader {
     private var forEachDepth = 0
     private let path: String
     private let sha256: String
+    /// The file's lines, where a placeholder of a message is looked for.
+    private var lines: [Substring] = []
     /// Parameter values from configuration, by rule id and parameter name.
     private let parameterOverrides: [String: [String: YAMLTree]]
 
@@ -44,6 +46,7 @@ struct RuleLoader {
             return ([], [Diagnostic(.error, "rule file is empty", at: SourceLocation(file: path, line: 1, column: 1))])
         }
         var loader = RuleLoader(path: path, sha256: sha256, parameterOverrides: parameterOverrides)
+        loader.lines = text.split(separator: "\n", omittingEmptySubsequences: false)
         var rules: [Rule] = []
         if case .mapping(let pairs) = tree.content, pairs.count == 1, pairs[0].key == "rules" {
             if let list = loader.reader.list(pairs[0].value, what: "'rules'") {
@@ -156,8 +159,36 @@ struct RuleLoader {
             appCondition: appCondition,
             requirement: requirement, message: message, examples: examples,
             location: map["id"]?.value.location ?? tree.location, fileSHA256: sha256, declarationNeed: declarationNeed)
-        rule.messageLocation = map["message"]?.value.location
+        if let node = map["message"]?.value {
+            // The message's value ends before the rule's next key.
+            let nextKey = map.values.map(\.keyLocation.line).filter { $0 > node.location.line }.min()
+            rule.placeholderLocations = placeholderLocations(of: message, writtenAt: node.location, before: nextKey)
+        }
         return rule
+    }
+
+    /// Where each placeholder of `message` is first written, in the file's text from where the
+    /// message's value starts (its line, or the lines of a block `>-` under it) to the line
+    /// `before` (the next key's); the value's start for one not found as written (escaped in
+    /// a quoted string).
+    private func placeholderLocations(
+        of message: MessageTemplate, writtenAt start: SourceLocation, before end: Int?
+    ) -> [String: SourceLocation] {
+        var found: [String: SourceLocation] = [:]
+        for case .placeholder(let name) in message.parts where found[name] == nil {
+            let written = "{\(name)}"
+            found[name] = start
+            for index in max(0, start.line - 1)..<max(start.line, min(lines.count, (end ?? .max) - 1)) {
+                var line = lines[index]
+                if index == start.line - 1, let column = start.column { line = line.dropFirst(max(0, column - 1)) }
+                if let range = line.range(of: written) {
+                    let column = lines[index].distance(from: lines[index].startIndex, to: range.lowerBound) + 1
+                    found[name] = SourceLocation(file: path, line: index + 1, column: column)
+                    break
+                }
+            }
+        }
+        return found
     }
 
     /// `needs_declaration: {manifest: KEY, message: …}`, for subject rules fired by events.
