@@ -198,7 +198,7 @@ import Testing
     /// A relaylint event or an Apple notification among Cloud Logging entries is not of the
     /// file's format: it is skipped as the contract says ("not an account change"), and a note
     /// says what it is, at its line, so the evidence it holds is not lost without a word. Another
-    /// service's entry in a sink is of no format relaylint reads, and gets no note.
+    /// service's entry in a sink is of the file's format (an entry), and gets no note.
     @Test func aRecordOfAnotherFormatInALogIsSkippedWithANoteSayingWhatItIs() throws {
         let cloud = try String(contentsOfFile: Fixtures.path(Self.realLogs + "identity-platform.jsonl"), encoding: .utf8)
             .split(separator: "\n").prefix(2)
@@ -223,6 +223,29 @@ import Testing
                 == "2 records are relaylint events, not of 'cloud-logging-by-app', the file's format: skipped as 'not an account change', "
                 + "so no rule saw them; give them to --events in a file of their own")
         #expect(notes.last?.message.hasPrefix("1 record is of 'apple-notifications', not of 'cloud-logging-by-app'") == true)
+    }
+
+    /// A record that holds none of the keys the file's format recognises its records by is of
+    /// no format at all: skipped under the format's reason, as before, and now told in a note at
+    /// its line (audit 6, F4). Another service's entry holds `insertId`, and gets none.
+    @Test func aRecordOfNoFormatInALogIsSkippedWithANote() throws {
+        let cloud = try String(contentsOfFile: Fixtures.path(Self.realLogs + "identity-platform.jsonl"), encoding: .utf8)
+            .split(separator: "\n")[0]
+        let unknown = #"{"ts":"2026-02-01T00:00:00Z","rid":"r9","user":"u1","action":"deletion_requested"}"#
+        let otherService = #"{"insertId":"r1","timestamp":"2026-01-05T00:00:00Z","jsonPayload":{"message":"GET /"}}"#
+        let log = try Fixtures.temporaryFile(
+            named: "sink.jsonl", contents: [String(cloud), otherService, unknown, unknown].joined(separator: "\n") + "\n")
+        var request = try Self.request(events: [])
+        request.eventPaths = [log]
+        let report = try Linter.run(request)
+        let notes = report.notes.filter { $0.message.contains("the file's format") }
+        #expect(notes.map(\.location.line) == [3])
+        #expect(
+            notes.first?.message
+                == "2 records are of no format relaylint reads (holding none of the keys 'cloud-logging-by-app' recognises its records "
+                + "by), not of 'cloud-logging-by-app', the file's format: skipped as 'not an account change', so no rule saw them; if "
+                + "they are of a log of your own, give them to --events in a file of their own with a mapping (--mapping)")
+        #expect(report.inputs.last?.records == 4)
     }
 
     /// A notification log is read after every other input, but its notes and invalid records

@@ -162,14 +162,23 @@ extension DatasetBuilder {
         }
         for other in otherFormats {
             let one = other.count == 1
+            let unknown = other.format == MappedLogReader.unknownFormat
             let what =
-                other.format == MappedLogReader.nativeFormat
-                ? (one ? "1 record is a relaylint event" : "\(other.count) records are relaylint events")
-                : (one ? "1 record is" : "\(other.count) records are") + " of \(other.format)"
+                unknown
+                ? (one ? "1 record is" : "\(other.count) records are") + " of no format relaylint reads (holding none of the keys "
+                    + "'\(mapping.id)' recognises its records by)"
+                : other.format == MappedLogReader.nativeFormat
+                    ? (one ? "1 record is a relaylint event" : "\(other.count) records are relaylint events")
+                    : (one ? "1 record is" : "\(other.count) records are") + " of \(other.format)"
+            let remedy =
+                unknown
+                ? "if \(one ? "it is" : "they are") of a log of your own, give \(one ? "it" : "them") to --events in a file of "
+                    + "\(one ? "its" : "their") own with a mapping (--mapping)"
+                : "give \(one ? "it" : "them") to --events in a file of \(one ? "its" : "their") own"
             addNote(
                 .warning,
                 "\(what), not of '\(mapping.id)', the file's format: skipped as '\(other.reason)', so no rule saw "
-                    + "\(one ? "it" : "them"); give \(one ? "it" : "them") to --events in a file of \(one ? "its" : "their") own",
+                    + "\(one ? "it" : "them"); \(remedy)",
                 at: other.first)
         }
         if totals.unsignedRecords > 0, keys != nil {

@@ -62,6 +62,8 @@ struct MappedLogReader: Sendable {
 
     /// What `Worker.otherFormat(of:)` calls relaylint's own events.
     static let nativeFormat = "relaylint events"
+    /// What `Worker.otherFormat(of:)` calls a record of no format relaylint reads.
+    static let unknownFormat = "no known format"
 
     /// What the whole file held besides its records.
     struct Totals {
@@ -107,6 +109,8 @@ struct MappedLogReader: Sendable {
         }
         /// What a relaylint event holds: its four required fields.
         private static let nativeKeys = KeyMentions(["id", "time", "subject", "type"], all: true)
+        /// The keys the log's own format recognises its records by, any one of them.
+        private lazy var ownKeys = KeyMentions(RecordProjection.recognizedKeys(mapper.mapping), all: false)
 
         /// - Parameter mapping: one no other worker reads (`LogMapping.copyForThread`).
         init(
@@ -128,17 +132,19 @@ struct MappedLogReader: Sendable {
         }
 
         /// What a record that is not of the log's format is instead: relaylint events, or the
-        /// id of another mapping that recognises it; nil for anything else (another service's
-        /// entry in a sink).
+        /// id of another mapping that recognises it; `unknownFormat` for one that holds none of
+        /// the keys the log's own format recognises its records by (`{"ts": …, "action": …}` in
+        /// a Cloud Logging file: counted under the log's reason, it went unremarked); nil for
+        /// anything else (another service's entry in a sink, which is one of the format).
         func otherFormat(of record: UnsafeBufferPointer<UInt8>) -> String? {
             // Parsed only when its bytes mention the keys of a format (`KeyMentions`).
             let mayBeNative = Self.nativeKeys.match(record)
             let candidates = otherMappers.filter { $0.keys.match(record) }
-            guard mayBeNative || !candidates.isEmpty,
-                let value = try? JSONParser.parseRecord(record), case .object(let members) = value
-            else { return nil }
-            if mayBeNative, EventLogFormat.isNativeEvent(members) { return MappedLogReader.nativeFormat }
-            return candidates.first { $0.mapper.recognizes(value) }.map { "'\($0.mapper.mapping.id)'" }
+            if mayBeNative || !candidates.isEmpty, let value = try? JSONParser.parseRecord(record), case .object(let members) = value {
+                if mayBeNative, EventLogFormat.isNativeEvent(members) { return MappedLogReader.nativeFormat }
+                if let other = candidates.first(where: { $0.mapper.recognizes(value) }) { return "'\(other.mapper.mapping.id)'" }
+            }
+            return ownKeys.match(record) ? nil : MappedLogReader.unknownFormat
         }
     }
 
