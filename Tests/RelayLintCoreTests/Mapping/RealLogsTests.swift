@@ -743,6 +743,43 @@ import Testing
         #expect(report.skipped.map(\.location.line) == [1])
     }
 
+    /// A carriage return between two records is told wherever it stands in the first MiB, and
+    /// between records of any kind: after a progress meter's line, records of that line were
+    /// one invalid record, and with --skip-invalid a clean run of no event; Apple's JWS strings
+    /// (`"…"\r"…"`) were one invalid record (review 67, items 1 and 2).
+    @Test(arguments: [
+        ("Copying… 0%\r100%\n{\"id\":\"e1\"}\r{\"id\":\"e2\"}\r", 2), ("\"eyJ.a.b\"\r\"eyJ.c.d\"\r", 1),
+        ("{\"id\":\"e1\"}\n\n{\"id\":\"e2\"} \r [1]\n", 3),
+    ])
+    func aCarriageReturnBetweenRecordsIsToldAtItsLine(contents: String, line: Int) throws {
+        let path = try Fixtures.temporaryFile(named: "events.jsonl", contents: contents)
+        var request = try Self.request(events: [])
+        request.eventPaths = [path]
+        request.skipInvalid = true
+        let error = #expect(throws: DiagnosticsError.self) { try Linter.run(request) }
+        #expect(error?.diagnostics.first?.message.hasPrefix("this file's lines end in a carriage return alone") == true)
+        #expect(error?.diagnostics.first?.location.line == line)
+    }
+
+    /// A `gcloud` array over lines ended by a carriage return alone, or after a line of a
+    /// no-break space or a form feed (blank in a log of lines, not JSON whitespace): refused at
+    /// once, where the array's places were told at line 1, or its lines read as a log of invalid
+    /// lines and with --skip-invalid a clean run (hostile 12, F4 and F6).
+    @Test(arguments: [
+        ("[\r  {\"insertId\": \"a\"},\r  {\"insertId\": \"b\"}\r]\r", "this file's lines end in a carriage return alone"),
+        ("\u{A0}\n[\n  {\"insertId\": \"a\"}\n]\n", "this is a JSON array after a line of whitespace JSON does not allow"),
+        ("\u{C}\n\n[{\"insertId\": \"a\"}]\n", "this is a JSON array after 2 lines of whitespace JSON does not allow"),
+    ])
+    func anArrayJSONWouldMisplaceIsRefused(contents: String, message: String) throws {
+        let path = try Fixtures.temporaryFile(named: "entries.json", contents: contents)
+        var request = try Self.request(events: [])
+        request.eventPaths = [path]
+        request.skipInvalid = true
+        let error = #expect(throws: DiagnosticsError.self) { try Linter.run(request) }
+        #expect(error?.diagnostics.first?.message.hasPrefix(message) == true, "\(String(describing: error))")
+        #expect(error?.diagnostics.first?.location.line == 1)
+    }
+
     /// UTF-16 text, as Windows tools save "Unicode" files, with or without a byte order mark: it
     /// was said to look like CSV, or to be invalid JSON at its first character.
     @Test(arguments: [String.Encoding.utf16, .utf16LittleEndian, .utf16BigEndian])

@@ -225,10 +225,16 @@ enum EventLogFormat {
         if head.range(of: #"^\{\s*"users"\s*:"#, options: .regularExpression) != nil {
             throw refusal(path, "this is a Firebase account export (firebase auth:export): pass it with --accounts", line: startLine)
         }
+        try refuseArrayAfterUnicodeBlankLines(bytes, from: parser.offset, line: startLine, path: path)
         var first: JSONValue?
         // Where the record recognised starts: a refusal names its line.
         var firstOffset = parser.offset
         if bytes[parser.offset] == UInt8(ascii: "[") {
+            // Lines of a JSON array ended by a carriage return alone: valid JSON, but every
+            // finding and error of it was told at line 1.
+            if Self.endsLinesInCarriageReturnOnly(UnsafeBufferPointer(rebasing: bytes[parser.offset...])) {
+                throw refusal(path, Self.carriageReturnRefusal(convertedTo: "FILE.json"), line: startLine)
+            }
             var element = JSONParser.forRecord(bytes, offset: parser.offset + 1)
             // The first element that is an object tells the format. Elements that are not
             // objects (`1`, `null`), or not JSON while the array's structure holds, are invalid
@@ -278,8 +284,11 @@ enum EventLogFormat {
         } else {
             let lineEnd =
                 UnsafeBufferPointer(rebasing: bytes[parser.offset...]).firstIndex(of: 0x0A).map { $0 + parser.offset } ?? bytes.count
-            if Self.endsLinesInCarriageReturn(UnsafeBufferPointer(rebasing: bytes[parser.offset..<lineEnd])) {
-                throw refusal(path, Self.carriageReturnRefusal(), line: startLine)
+            // Anywhere in the prefix: after a first line of other text (a progress meter), the
+            // records' line was read as one invalid record.
+            if let cr = Self.carriageReturnBetweenRecords(in: UnsafeBufferPointer(rebasing: bytes[parser.offset...])) {
+                let line = startLine + UnsafeBufferPointer(rebasing: bytes[parser.offset..<(parser.offset + cr)]).count { $0 == 0x0A }
+                throw refusal(path, Self.carriageReturnRefusal(), line: line)
             }
             first = try? JSONParser.parseRecord(UnsafeBufferPointer(rebasing: bytes[parser.offset..<lineEnd]))
             if first == nil {
@@ -457,24 +466,61 @@ enum EventLogFormat {
         return nil
     }
 
-    /// Whether a line holds records ended by a carriage return alone (`{…}\r{…}`), as classic
-    /// Mac tools and Excel's "CSV (Macintosh)" end lines: read as one line, a log of them was one
-    /// invalid record, and with --skip-invalid a clean run. Only a carriage return between the
-    /// end of a record and the start of another counts: a line of other text that holds some (a
-    /// progress meter captured with the log, `0%\r50%\r100%`) is one bad line, and the records
-    /// after it are read.
-    static func endsLinesInCarriageReturn(_ line: UnsafeBufferPointer<UInt8>) -> Bool {
-        let blank: Set<UInt8> = [0x20, 0x09, 0x0D]
+    /// Where the first carriage return stands alone between two records (`{…}\r{…}`,
+    /// `"…"\r"…"`), as classic Mac tools and Excel's "CSV (Macintosh)" end lines; nil when none
+    /// does. Read as one line, a log of them was one invalid record, and with --skip-invalid a
+    /// clean run. No JSON line holds one: between a record's end and another's start, JSON puts
+    /// a `,` or `:`. A line of other text that holds some (a progress meter captured with the
+    /// log, `0%\r50%\r100%`) is one bad line, and the records after it are read.
+    static func carriageReturnBetweenRecords(in text: UnsafeBufferPointer<UInt8>) -> Int? {
+        let blank: [UInt8] = [0x20, 0x09, 0x0D]
+        let ends: [UInt8] = Array("}]\"".utf8)
+        let starts: [UInt8] = Array("{[\"".utf8)
         var index = 0
-        while let cr = line[index...].firstIndex(of: 0x0D) {
+        while index < text.count, let cr = text[index...].firstIndex(of: 0x0D) {
             index = cr + 1
-            guard let before = line[..<cr].last(where: { !blank.contains($0) }),
-                before == UInt8(ascii: "}") || before == UInt8(ascii: "]"),
-                let after = line[index...].first(where: { !blank.contains($0) })
+            guard let before = text[..<cr].last(where: { !blank.contains($0) }), ends.contains(before),
+                let after = text[index...].first(where: { !blank.contains($0) }), starts.contains(after)
             else { continue }
-            if after == UInt8(ascii: "{") || after == UInt8(ascii: "[") { return true }
+            return cr
         }
-        return false
+        return nil
+    }
+
+    /// Whether JSON text is written over lines ended by a carriage return alone: no line feed, and
+    /// a carriage return with more text after it. Valid JSON (a carriage return is whitespace),
+    /// but every place in it was told at line 1; an editor shows its lines.
+    static func endsLinesInCarriageReturnOnly(_ text: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard !text.contains(0x0A), let cr = text.firstIndex(of: 0x0D),
+            let last = text.lastIndex(where: { ![0x20, 0x09, 0x0D].contains($0) })
+        else { return false }
+        return cr < last
+    }
+
+    /// Refuses a JSON array after lines of whitespace that JSON does not take for whitespace (a
+    /// no-break space, a form feed): blank lines of a log of lines, they made the array's file
+    /// a log of lines, each line of it an invalid record, and with --skip-invalid a clean run.
+    private static func refuseArrayAfterUnicodeBlankLines(
+        _ bytes: UnsafeBufferPointer<UInt8>, from start: Int, line: Int, path: String
+    ) throws(InputError) {
+        var offset = start
+        var blankLines = 0
+        while offset < bytes.count {
+            let end = UnsafeBufferPointer(rebasing: bytes[offset...]).firstIndex(of: 0x0A).map { $0 + offset } ?? bytes.count
+            let text = UnsafeBufferPointer(rebasing: bytes[offset..<end])
+            guard EventLogReader.isBlank(text) else {
+                if blankLines > 0, firstRecordByte(in: text).map({ text[$0] == UInt8(ascii: "[") }) == true {
+                    throw refusal(
+                        path,
+                        "this is a JSON array after \(blankLines == 1 ? "a line" : "\(blankLines) lines") of whitespace JSON does not "
+                            + "allow before it (a no-break space, a form feed): remove \(blankLines == 1 ? "it" : "them")",
+                        line: line)
+                }
+                return
+            }
+            blankLines += 1
+            offset = end + 1
+        }
     }
 
     /// What a file whose lines end in a carriage return alone is told, with the name its
