@@ -27,8 +27,8 @@ import Testing
     }
 
     /// A uid is any text: a braced or bracketed one opens a CSV export, which was refused as
-    /// JSON (review 66, item 2).
-    @Test(arguments: ["{3F2504E0-4F89-11D3-9A0C-0305E82C3301}", "[legacy]7", "{legacy-7}"])
+    /// JSON (review 66, item 2; hostile 12, F5).
+    @Test(arguments: ["{3F2504E0-4F89-11D3-9A0C-0305E82C3301}", "[legacy]7", "{legacy-7}", "{}", "[]", "{}x", "[{}]"])
     func aCSVExportWhoseFirstUidIsBracedIsCSV(uid: String) {
         #expect(Self.problem(uid + ",jane@example.com,true" + String(repeating: ",", count: 25) + "\n", csv: true) == nil)
     }
@@ -45,6 +45,15 @@ import Testing
         let line = #"{"id":"e1","time":"2026-01-01T00:00:00Z","subject":"u1","type":"signin"}"#
         #expect(Self.shape("\n\n" + line + "\n", csv: false)?.line == 3)
         #expect(Self.shape("\r\n" + #"{"users": []}"#, csv: true)?.line == 2)
+    }
+
+    /// A JSON export whose lines end in a carriage return alone is valid JSON, but every place
+    /// in it was told at line 1 (hostile 12, F6); one on a single line is no problem.
+    @Test func aJSONExportOfCarriageReturnLinesIsTold() {
+        #expect(
+            Self.problem("{\r  \"users\": [\r    {\"localId\": \"u1\"}\r  ]\r}\r", csv: false)?.hasPrefix(
+                "this file's lines end in a carriage return alone") == true)
+        #expect(Self.problem(#"{"users": [{"localId": "u1"}]}"# + "\r", csv: false) == nil)
     }
 
     @Test func aCSVExportNamedJSONIsToldAsCSV() {

@@ -13,7 +13,9 @@ enum AccountExportShape {
         while start < bytes.count, [0x20, 0x09, 0x0D, 0x0A].contains(bytes[start]) { start += 1 }
         guard start < bytes.count else { return nil }
         let line = 1 + UnsafeBufferPointer(rebasing: bytes[..<start]).count { $0 == 0x0A }
-        let opensJSON = opensJSONRecord(UnsafeBufferPointer(rebasing: bytes[start...]))
+        let lineEnd = UnsafeBufferPointer(rebasing: bytes[start...]).firstIndex(of: 0x0A).map { $0 + start } ?? bytes.count
+        let firstLine = UnsafeBufferPointer(rebasing: bytes[start..<lineEnd])
+        let opensJSON = (bytes[start] == UInt8(ascii: "{") || bytes[start] == UInt8(ascii: "[")) && !isCSVRow(firstLine)
         if isCSV {
             guard opensJSON else {
                 // Only a file with no line feed at all: a quoted cell may hold a carriage return.
@@ -26,12 +28,13 @@ enum AccountExportShape {
                 line
             )
         }
-        let lineEnd = UnsafeBufferPointer(rebasing: bytes[start...]).firstIndex(of: 0x0A).map { $0 + start } ?? bytes.count
-        let firstLine = UnsafeBufferPointer(rebasing: bytes[start..<lineEnd])
         guard opensJSON else {
-            // A Firebase CSV row: 28 or 52 cells, the uid first.
-            return firstLine.count(where: { $0 == UInt8(ascii: ",") }) >= 27
+            return isCSVRow(firstLine)
                 ? ("this looks like CSV: a CSV export is told by its .csv name; give it a name that ends in .csv", line) : nil
+        }
+        // Valid JSON, but every place in it was told at line 1.
+        if EventLogFormat.endsLinesInCarriageReturnOnly(UnsafeBufferPointer(rebasing: bytes[start...])) {
+            return (EventLogFormat.carriageReturnRefusal(convertedTo: "FILE.json"), line)
         }
         // One record on the first line: a log's, or an export written on one line.
         guard case .object(let members)? = try? JSONParser.parseRecord(firstLine), members["users"] == nil else { return nil }
@@ -50,14 +53,17 @@ enum AccountExportShape {
         return log.map { ("this is \($0), not an account export: pass it with --events", line) }
     }
 
-    /// Whether `text` opens a JSON object or array as an export or a log does: `{` before a key
-    /// or `}`, `[` before a record, a string or `]`. A CSV export's first cell is a uid, which
-    /// may be a braced GUID (`{3F2504E0-…}`) or bracketed, and was refused as JSON.
-    private static func opensJSONRecord(_ text: UnsafeBufferPointer<UInt8>) -> Bool {
-        guard let bracket = text.first, bracket == UInt8(ascii: "{") || bracket == UInt8(ascii: "[") else { return false }
-        guard let next = text.dropFirst().first(where: { ![0x20, 0x09, 0x0D, 0x0A].contains($0) }) else { return true }
-        let follows: [UInt8] = bracket == UInt8(ascii: "{") ? Array("\"}".utf8) : Array("{[\"]".utf8)
-        return follows.contains(next)
+    /// Whether a first line is a Firebase CSV row: 28 or 52 cells (27 commas or more outside
+    /// quoted cells), and no JSON value as a whole. Its uid may open with a bracket (a braced
+    /// GUID `{3F2504E0-…}`, `[]`), which was taken for JSON; a JSON export on one line, with as
+    /// many commas, is one JSON value.
+    private static func isCSVRow(_ line: UnsafeBufferPointer<UInt8>) -> Bool {
+        var quoted = false
+        var commas = 0
+        for byte in line {
+            if byte == UInt8(ascii: "\"") { quoted.toggle() } else if byte == UInt8(ascii: ","), !quoted { commas += 1 }
+        }
+        return commas >= 27 && (try? JSONParser.parseRecord(line)) == nil
     }
 
     /// Whether a CSV text without a line feed holds rows ended by a carriage return alone:
