@@ -32,8 +32,13 @@ import Testing
         ("\u{A0}+14155550199 (mobile)", "\u{A0}+1••••••••99 (mobile)"), ("\u{200B}+14155550199 (mobile)", "\u{200B}+1••••••••99 (mobile)"),
         ("\u{FEFF}+14155550199 (mobile)", "\u{FEFF}+1••••••••99 (mobile)"), ("'+14155550199 (mobile)", "'+1••••••••99 (mobile)"),
         ("\"+14155550199\" mobile", "\"+1••••••••99\" mobile"), ("[+14155550199] old", "[+1••••••••99] old"),
-        // Zero-padded and dated ids are ids, not numbers (review 66, item 8).
-        ("(2026) 000123 v2", "(2026) 000123 v2"), ("0012345 old", "0012345 old"), ("00123456789.x", "00123456789.x"),
+        // After any character that is no letter or digit (review 67).
+        ("<+14155550199> old", "<+1••••••••99> old"), ("`+14155550199`", "`+1••••••••99`"), ("#+14155550199 x", "#+1••••••••99 x"),
+        ("++14155550208", "++1••••••••08"), ("\u{2039}+14155550199>", "\u{2039}+1••••••••99>"),
+        // With 00 or an area code in parentheses, ten digits or more are a number (review 67);
+        // fewer are an id's (review 66, item 8).
+        ("0044 20 7946 0958 home", "••••••••••••58 home"), ("(0161) 496 0000 old", "•••••••••00 old"),
+        ("(11) 91234-5678 x", "•••••••••78 x"), ("0012345 old", "0012345 old"), ("(2026) 0123 v2", "(2026) 0123 v2"),
     ])
     func aSubjectIdIsMaskedOnlyWhenItIsAnAddressOrANumber(id: String, shown: String) {
         #expect(PIIMasker().maskSubjectID(id) == shown)

@@ -52,35 +52,36 @@ public struct PIIMasker: Sendable {
             return (scalar == " " || scalar == "_") && original[index + 1] == "+"
         }
         func endsWord(_ index: Int) -> Bool {
-            !original.indices.contains(index) || !(original[index].properties.isAlphabetic || original[index].properties.numericType != nil)
+            !original.indices.contains(index) || !Self.isWordScalar(original[index])
         }
         // A number the id starts with, words after it (`+14155550199 (mobile)`, `+14155550188.`,
         // `(415) 555-0177 home`): nothing before it to set it apart, it is set apart by being
-        // first, after spaces, invisible characters, quotes or brackets (`\u{A0}+1…`, `'+1…'`,
-        // `[+1…] old`). Written with its `+`, or an area code in parentheses: zero-padded and
-        // dated ids (`0012345 old`, `(2026) 000123 v2`) are ids.
-        func startsID(_ index: Int) -> Bool {
-            guard original.indices.contains(index), original[..<index].allSatisfy(Self.opensText) else { return false }
-            if original[index] == "+" { return true }
-            let areaCode = original[index...].prefix(5)
-            return areaCode.count == 5 && areaCode.first == "(" && areaCode.last == ")"
-                && areaCode.dropFirst().dropLast().allSatisfy { ("0"..."9").contains($0) }
+        // the first word, whatever comes before it that is no letter or digit (`\u{A0}+1…`,
+        // `'+1…'`, `[+1…] old`, `<+1…>`). Written with its `+`; or with `00` or an area code in
+        // parentheses and ten digits or more, a whole national or international number
+        // (`0044 20 7946 0958`, `(0161) 496 0000`, `(11) 91234-5678`): fewer are an id's
+        // (`0012345 old`), and an id of ten such digits is masked as the number it reads as.
+        func startsID(_ number: Range<Int>) -> Bool {
+            guard original.indices.contains(number.lowerBound), original[..<number.lowerBound].allSatisfy({ !Self.isWordScalar($0) })
+            else { return false }
+            let first = original[number.lowerBound]
+            if first == "+" { return true }
+            let twoZeros = first == "0" && original.indices.contains(number.lowerBound + 1) && original[number.lowerBound + 1] == "0"
+            guard first == "(" || twoZeros else { return false }
+            return original[number].count { $0.properties.numericType != nil } >= 10
         }
         let kept = masks.filter { mask in
             mask.replacement.contains("@") || (mask.range.lowerBound <= start && mask.range.upperBound >= end)
                 || ((setsApart(mask.range.lowerBound - 1) || Self.phoneLabel(original, numberAt: mask.range.lowerBound) != nil
-                    || startsID(mask.range.lowerBound))
+                    || startsID(mask.range))
                     && endsWord(mask.range.upperBound))
         }
         return kept.isEmpty ? id : Self.text(original, with: kept)
     }
 
-    /// Whether `scalar` may come before the first word of a text without being part of it: a
-    /// space of any kind, an invisible (format) character, an opening bracket or quote.
-    private static func opensText(_ scalar: Unicode.Scalar) -> Bool {
-        let properties = scalar.properties
-        return properties.isWhitespace || scalar == "'" || scalar == "\""
-            || [.format, .openPunctuation, .initialPunctuation].contains(properties.generalCategory)
+    /// Whether `scalar` is part of a word: a letter or a digit of any script.
+    private static func isWordScalar(_ scalar: Unicode.Scalar) -> Bool {
+        scalar.properties.isAlphabetic || scalar.properties.numericType != nil
     }
 
     /// A text with each whole `id` in it masked as a subject id (`maskSubjectID`) and the rest
@@ -439,7 +440,9 @@ public struct PIIMasker: Sendable {
             // But a number joined by its `+` to a word that names one is one (`phone+14155550404`),
             // as is one joined to a word of another script than Latin's ASCII (`핸드폰+8210…`):
             // ids, versions and queries are ASCII.
-            if isASCIIAlphanumeric(before) || before.properties.isAlphabetic || "+•".unicodeScalars.contains(before),
+            // A `+` doubled at a word's start (`++14155550208`, a slip) leaves the number one.
+            let joinedPlus = before == "+" && start >= 2 && isWordScalar(scalars[start - 2])
+            if isASCIIAlphanumeric(before) || before.properties.isAlphabetic || before == "•" || joinedPlus,
                 !(first == "+" && (isNonASCIIWordBeforeNumber(scalars, plusAt: start) || wordBeforeNamesPhoneNumber(scalars, at: start)))
             {
                 return nil
