@@ -340,6 +340,19 @@ import Testing
         #expect(check.status == 1, "\(check.stderr)")
     }
 
+    /// A log whose name starts with `-` is joined to its option, or the parser reads it as one
+    /// (review 67, item 9).
+    @Test func initsCommandJoinsAPathThatLooksLikeAnOption() throws {
+        let folder = try Fixtures.temporaryDirectory()
+        try FileManager.default.copyItem(atPath: Fixtures.path("Examples/events.jsonl"), toPath: folder.path + "/-x.jsonl")
+        let result = try CommandRunner.run(["init", "--events=-x.jsonl", "--output-directory", "o"], in: folder)
+        #expect(result.status == 0, "\(result.stderr)")
+        let command = try #require(result.stdout.split(separator: "\n").last?.trimmingCharacters(in: .whitespaces))
+        #expect(command.contains(" --events=-x.jsonl "), "\(command)")
+        let check = try CommandRunner.run(Array(command.split(separator: " ").dropFirst().map(String.init)) + ["-q"], in: folder)
+        #expect(check.status == 1, "\(check.stderr)")
+    }
+
     @Test func initsPlaceholderIsNoAppOfTheInputs() throws {
         let lines = [
             #"{"id":"e1","time":"2026-01-01T00:00:00Z","subject":"u1","type":"signin","app":"com.example.app"}"#,

@@ -209,7 +209,11 @@ public enum StarterFiles {
     ///     the check names the configuration and the manifest there (it printed the manifest's
     ///     bare name, which was no file, and left the configuration unread).
     public static func checkCommand(for survey: InputSurvey, mappingPaths: [String] = [], directory: String = ".") -> String {
-        let option = { (name: String, path: String) in "\(name) \(ShellWord.quoted(path))" }
+        // A path that starts with `-` (but standard input's) joined to its option by `=`: given
+        // as a word of its own, it is read as an option (`--events -x.jsonl`: "missing value").
+        let option = { (name: String, path: String) in
+            path.hasPrefix("-") && path != "-" ? "\(name)=\(ShellWord.quoted(path))" : "\(name) \(ShellWord.quoted(path))"
+        }
         let accounts = survey.accountPaths.map { option("--accounts", $0) }
         let mappings = mappingPaths.map { option("--mapping", $0) }
         let events = survey.eventPaths.isEmpty ? ["--events events.jsonl"] : survey.eventPaths.map { option("--events", $0) }
