@@ -101,4 +101,22 @@ import Testing
         try Self.make(["2026/01/a.jsonl", "day/b.jsonl"], in: folder)
         #expect(InputFolder.reads(folder.path + "/" + relative, under: folder.path) == read)
     }
+
+    /// The walk follows a link by its own name: a report at `visible/` linked to a hidden
+    /// folder (and so in that folder), or in a folder outside linked into it, is read by it; one
+    /// in a folder not yet made under it too (review 67, item 5).
+    @Test func aFileIsReadThroughALinkAsTheWalkFollowsIt() throws {
+        let root = try Fixtures.temporaryDirectory()
+        let folder = root.appendingPathComponent("sink")
+        try Self.make(["a.jsonl", ".hidden/b.jsonl", ".git/config", "../real/c.jsonl"], in: folder)
+        try FileManager.default.createSymbolicLink(atPath: folder.path + "/visible", withDestinationPath: folder.path + "/.hidden")
+        try FileManager.default.createSymbolicLink(atPath: folder.path + "/hour01", withDestinationPath: root.path + "/real")
+        #expect(InputFolder.reads(folder.path + "/visible/report.json", under: folder.path))
+        #expect(InputFolder.reads(root.path + "/real/report.json", under: folder.path))
+        #expect(InputFolder.reads(folder.path + "/new/day/report.json", under: folder.path))
+        #expect(InputFolder.reads(folder.path + "/.hidden/report.json", under: folder.path))
+        #expect(!InputFolder.reads(folder.path + "/.git/report.json", under: folder.path))
+        #expect(!InputFolder.reads(folder.path + "/new/.day/report.json", under: folder.path))
+        #expect(!InputFolder.reads(root.path + "/report.json", under: folder.path))
+    }
 }

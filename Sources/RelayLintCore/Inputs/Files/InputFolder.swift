@@ -33,17 +33,33 @@ public enum InputFolder {
         return files.map(\.path)
     }
 
-    /// Whether a file written at `path` (which need not exist yet) would be read as one of the
-    /// logs of `folder`: it lies under it, links resolved, and no name on the way down is
-    /// hidden. A report or manifest written there would be read by the next run as a log.
+    /// Whether a file written at `path` (which need not exist yet, nor its folders) would be read
+    /// as one of the logs of `folder`: the folder walk (`files(at:)`, links followed, hidden
+    /// names left out) reaches the nearest folder on its way that exists, and no name below that
+    /// is hidden. A report or manifest written there would be read by the next run as a log.
+    /// Compared by device and inode: a link into the folder (`sink/hour01 -> ../real`) or to a
+    /// hidden folder of it is followed as the walk follows it.
     public static func reads(_ path: String, under folder: String) -> Bool {
-        let inside = URL(fileURLWithPath: folder).resolvingSymlinksInPath().path
-        let prefix = inside.hasSuffix("/") ? inside : inside + "/"
-        // The file's folder resolved, as the file may not exist yet.
-        let url = URL(fileURLWithPath: path)
-        let resolved = url.deletingLastPathComponent().resolvingSymlinksInPath().path + "/" + url.lastPathComponent
-        guard resolved.hasPrefix(prefix) else { return false }
-        return !resolved.dropFirst(prefix.count).split(separator: "/").contains { $0.hasPrefix(".") }
+        var existing = URL(fileURLWithPath: path)
+        var below: [String] = []
+        var status = stat()
+        repeat {
+            below.append(existing.lastPathComponent)
+            existing.deleteLastPathComponent()
+        } while stat(existing.path, &status) != 0 && existing.path != "/"
+        guard (status.st_mode & S_IFMT) == S_IFDIR, !below.contains(where: { $0.hasPrefix(".") }) else { return false }
+        var visited: Set<FolderIdentity> = []
+        return walk(reaches: FolderIdentity(status), from: folder, visited: &visited)
+    }
+
+    /// Whether the folder walk from `folder` reaches the folder `target`.
+    private static func walk(reaches target: FolderIdentity, from folder: String, visited: inout Set<FolderIdentity>) -> Bool {
+        var status = stat()
+        guard stat(folder, &status) == 0, (status.st_mode & S_IFMT) == S_IFDIR else { return false }
+        let identity = FolderIdentity(status)
+        if identity == target { return true }
+        guard visited.insert(identity).inserted, let names = try? entryNames(of: folder) else { return false }
+        return names.contains { walk(reaches: target, from: folder.hasSuffix("/") ? folder + $0 : folder + "/" + $0, visited: &visited) }
     }
 
     /// Whether `path` names a folder, or a link to one.
@@ -55,6 +71,11 @@ public enum InputFolder {
     private struct FolderIdentity: Hashable {
         var device: UInt64
         var inode: UInt64
+
+        init(_ status: stat) {
+            device = UInt64(status.st_dev)
+            inode = UInt64(status.st_ino)
+        }
     }
 
     /// The names in a folder, hidden ones (`.DS_Store`, `.git`, `.` and `..`) left out. A name that is not UTF-8 (a file copied from
@@ -87,7 +108,7 @@ public enum InputFolder {
     ) throws(InputError) {
         var status = stat()
         guard stat(folder, &status) == 0 else { throw .unreadable(path: folder, reason: FileBytes.openFailureReason(folder)) }
-        guard visited.insert(FolderIdentity(device: UInt64(status.st_dev), inode: UInt64(status.st_ino))).inserted else { return }
+        guard visited.insert(FolderIdentity(status)).inserted else { return }
         let names = try entryNames(of: folder)
         for name in names {
             let path = folder.hasSuffix("/") ? folder + name : folder + "/" + name
