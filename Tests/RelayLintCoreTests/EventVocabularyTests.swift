@@ -63,6 +63,18 @@ import Testing
             """)
         #expect(
             try EventVocabulary.builtIn().warnings(for: folded).map(\.location) == [SourceLocation(file: "rule.yml", line: 5, column: 11)])
+
+        // Columns count Unicode scalars, as the YAML reader's do; a placeholder written escaped
+        // is told at the value's start, not found in a later rule (review 67, items 6 and 7).
+        let accented = try Self.rule(
+            "id: mail\nseverity: warning\nmessage: \"cafe\u{301} \u{1F469}\u{200D}\u{1F4BB} {event.too}\"\nwhen: {type: email.sent}\n")
+        #expect(
+            try EventVocabulary.builtIn().warnings(for: accented).map(\.location) == [SourceLocation(file: "rule.yml", line: 3, column: 21)]
+        )
+        let escaped = try Self.rule(
+            "id: mail\nseverity: warning\nwhen: {type: email.sent}\nmessage: \"mail \\x7Bevent.too}\"\n# {event.too}\n")
+        #expect(
+            try EventVocabulary.builtIn().warnings(for: escaped).map(\.location) == [SourceLocation(file: "rule.yml", line: 4, column: 10)])
     }
 
     /// The README's custom rule, written as it is there, validates without a warning: a new user

@@ -159,30 +159,42 @@ struct RuleLoader {
             appCondition: appCondition,
             requirement: requirement, message: message, examples: examples,
             location: map["id"]?.value.location ?? tree.location, fileSHA256: sha256, declarationNeed: declarationNeed)
-        if let node = map["message"]?.value {
-            // The message's value ends before the rule's next key.
-            let nextKey = map.values.map(\.keyLocation.line).filter { $0 > node.location.line }.min()
-            rule.placeholderLocations = placeholderLocations(of: message, writtenAt: node.location, before: nextKey)
+        if let entry = map["message"] {
+            rule.placeholderLocations = placeholderLocations(of: message, writtenAt: entry.value.location, key: entry.keyLocation)
         }
         return rule
     }
 
     /// Where each placeholder of `message` is first written, in the file's text from where the
-    /// message's value starts (its line, or the lines of a block `>-` under it) to the line
-    /// `before` (the next key's); the value's start for one not found as written (escaped in
-    /// a quoted string).
+    /// message's value starts to where it ends: its line, and the lines under it indented more
+    /// than its key (a block `>-`, a quoted or plain value over several lines), as YAML reads
+    /// them; the value's start for one not found as written (escaped in a quoted string).
+    /// Columns count Unicode scalars, as the YAML reader's do.
     private func placeholderLocations(
-        of message: MessageTemplate, writtenAt start: SourceLocation, before end: Int?
+        of message: MessageTemplate, writtenAt start: SourceLocation, key: SourceLocation
     ) -> [String: SourceLocation] {
+        let keyIndent = max(0, (key.column ?? 1) - 1)
+        var valueLines = [max(0, start.line - 1)]
+        for index in valueLines[0] + 1..<lines.count {
+            let line = lines[index]
+            let indent = line.prefix { $0 == " " }.count
+            // A blank line belongs to a block value; the first line indented no more than the
+            // key ends the value.
+            if indent < line.count, indent <= keyIndent { break }
+            valueLines.append(index)
+        }
         var found: [String: SourceLocation] = [:]
         for case .placeholder(let name) in message.parts where found[name] == nil {
             let written = "{\(name)}"
             found[name] = start
-            for index in max(0, start.line - 1)..<max(start.line, min(lines.count, (end ?? .max) - 1)) {
-                var line = lines[index]
-                if index == start.line - 1, let column = start.column { line = line.dropFirst(max(0, column - 1)) }
-                if let range = line.range(of: written) {
-                    let column = lines[index].distance(from: lines[index].startIndex, to: range.lowerBound) + 1
+            for index in valueLines where index < lines.count {
+                let line = lines[index]
+                var from = line.startIndex
+                if index == start.line - 1, let column = start.column {
+                    from = line.unicodeScalars.index(line.startIndex, offsetBy: column - 1, limitedBy: line.endIndex) ?? line.endIndex
+                }
+                if let range = line[from...].range(of: written) {
+                    let column = line.unicodeScalars.distance(from: line.startIndex, to: range.lowerBound) + 1
                     found[name] = SourceLocation(file: path, line: index + 1, column: column)
                     break
                 }
