@@ -388,7 +388,7 @@ struct CheckCommand: ParsableCommand {
     /// The map step: the partition's partial, for `relaylint merge`, which decides the exit code.
     /// The hint a run stopped by `error` ends with: `--skip-invalid`, where it would read on.
     private func skipInvalidHint(_ error: DiagnosticsError) -> String {
-        !skipInvalid && error.skippableRecordsMet ? " (use --skip-invalid to skip bad records)" : ""
+        !skipInvalid && error.onlySkippableRecords ? " (use --skip-invalid to skip bad records)" : ""
     }
 
     private func writePartial(_ request: LintRequest, partition: Shard) throws {

@@ -209,6 +209,14 @@ import Testing
             }
         }
 
+        // Nor a bad record beside a file refused as a whole: the option would not read on
+        // (review 67, item 8).
+        let yaml = try Fixtures.temporaryFile(named: "refused.jsonl", contents: "name: x\n")
+        let both = try CommandRunner.run(["check", "--events", yaml, "--events", bad])
+        #expect(both.status == 2)
+        #expect(both.stderr.contains("refused.jsonl:1:") && both.stderr.contains("bad.jsonl:1:"), "\(both.stderr)")
+        #expect(!both.stderr.contains("--skip-invalid"), "\(both.stderr)")
+
         // A partitioned run tells it as the whole run does.
         let partition = try CommandRunner.run(
             ["check", "--events", bad, "--partition", "1/2", "--format", "json", "--output", bad + ".partial.json"])

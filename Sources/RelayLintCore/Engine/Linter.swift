@@ -16,7 +16,7 @@ public enum Linter {
             return try evaluate(try read(request), subjectRules: subjectRules, appRules: appRules, request: request)
         } catch {
             throw DiagnosticsError(
-                masked(error.diagnostics, by: PIIMasker(isEnabled: !request.showPII)), skippableRecordsMet: error.skippableRecordsMet)
+                masked(error.diagnostics, by: PIIMasker(isEnabled: !request.showPII)), onlySkippableRecords: error.onlySkippableRecords)
         }
     }
 
@@ -29,7 +29,7 @@ public enum Linter {
             return try subjectPass(try read(request), subjectRules: subjectRules, appRules: appRules, request: request)
         } catch {
             throw DiagnosticsError(
-                masked(error.diagnostics, by: PIIMasker(isEnabled: !request.showPII)), skippableRecordsMet: error.skippableRecordsMet)
+                masked(error.diagnostics, by: PIIMasker(isEnabled: !request.showPII)), onlySkippableRecords: error.onlySkippableRecords)
         }
     }
 

@@ -24,14 +24,14 @@ public struct Diagnostic: Sendable, Hashable, Codable, CustomStringConvertible {
 /// Diagnostics that stopped an operation; thrown by loaders so the caller sees every problem.
 public struct DiagnosticsError: Error, Sendable, CustomStringConvertible {
     public var diagnostics: [Diagnostic]
-    /// Whether some of the errors are bad records that `--skip-invalid` would pass over, so
-    /// that a command line can say so; false when each is a file refused at a place, a
-    /// manifest, rule or option problem, which the option does not pass.
-    public var skippableRecordsMet: Bool
+    /// Whether every error is a bad record that `--skip-invalid` would pass over, so that a
+    /// command line can say the option reads on; false when one is a file refused at a place,
+    /// a manifest, rule or option problem, which the option does not pass.
+    public var onlySkippableRecords: Bool
 
-    public init(_ diagnostics: [Diagnostic], skippableRecordsMet: Bool = false) {
+    public init(_ diagnostics: [Diagnostic], onlySkippableRecords: Bool = false) {
         self.diagnostics = diagnostics
-        self.skippableRecordsMet = skippableRecordsMet
+        self.onlySkippableRecords = onlySkippableRecords
     }
 
     public var description: String { diagnostics.map(\.description).joined(separator: "\n") }

@@ -20,11 +20,15 @@ extension Linter {
             builder.spill(to: file, layout: layout)
         }
         var problems: [Diagnostic] = []
+        // Whether the problems are bad records --skip-invalid passes over, and only those.
         var skippableRecordsMet = false
-        func stop() -> DiagnosticsError { DiagnosticsError(problems, skippableRecordsMet: skippableRecordsMet) }
+        var otherProblemsMet = false
+        func stop() -> DiagnosticsError {
+            DiagnosticsError(problems, onlySkippableRecords: skippableRecordsMet && !otherProblemsMet)
+        }
         func add(_ error: InputError) {
             problems.append(contentsOf: error.diagnostics)
-            if case .skippableRecords = error { skippableRecordsMet = true }
+            if case .skippableRecords = error { skippableRecordsMet = true } else { otherProblemsMet = true }
         }
         if let manifestPath = request.manifestPath {
             do {
@@ -34,11 +38,13 @@ extension Linter {
                 builder.setManifest(manifest, sha256: sha256)
             } catch {
                 problems.append(contentsOf: error.diagnostics)
+                otherProblemsMet = true
             }
         }
         if let path = request.subjectMapPath {
             do { builder.addInput(try SubjectMap.load(path: path, into: &builder.appleAccounts)) } catch {
                 problems.append(contentsOf: error.diagnostics)
+                otherProblemsMet = true
             }
         }
         // The logs that are files are recognised before the accounts are read: only a log joined
