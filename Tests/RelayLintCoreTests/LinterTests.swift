@@ -27,6 +27,28 @@ import Testing
     /// accounts, which the app rule judges separately.
     func subjectFindings(_ report: LintReport) -> [Finding] { report.findings.filter { $0.event != nil } }
 
+    /// An app finding without a manifest entry points at the evidence that the app creates
+    /// accounts: its first `account.created` (by time), else the export; it pointed at line 1 of
+    /// the first log, whatever that line was (audit 6, F2).
+    @Test func anAppFindingPointsAtTheAppsFirstAccountCreation() throws {
+        let log =
+            [
+                #"{"id":"c1","time":"2026-01-01T00:00:00Z","subject":"u1","type":"consent.granted","scope":"link.email"}"#,
+                #"{"id":"c3","time":"2026-01-03T00:00:00Z","subject":"u3","type":"account.created","provider":"password"}"#,
+                #"{"id":"c2","time":"2026-01-02T00:00:00Z","subject":"u2","type":"account.created","provider":"password"}"#,
+            ].joined(separator: "\n") + "\n"
+        let fromLog = try lint(events: [log]).findings.first { $0.rule == "in-app-deletion-offered" }
+        #expect(fromLog?.location?.line == 3)
+        #expect(fromLog?.location?.file.hasSuffix("events0.jsonl") == true)
+
+        let export = #"{"users":[{"localId":"u9","email":"x@example.com","createdAt":"1767225600000"}]}"#
+        let fromExport = try lint(events: [String(log.split(separator: "\n")[0]) + "\n"], accounts: export).findings.first {
+            $0.rule == "in-app-deletion-offered"
+        }
+        #expect(fromExport?.location?.file.hasSuffix("accounts.json") == true)
+        #expect(fromExport?.location?.line == 0)
+    }
+
     func problems(events: String) -> [Diagnostic] {
         do {
             _ = try lint(events: [events])

@@ -9,7 +9,8 @@ struct AppRuleEvaluator {
         var bundleId: String
         var createsAccounts: Bool
         var manifestEntry: AppManifest.Entry?
-        /// Where an app finding points: the manifest entry, else the first line of the first log.
+        /// Where an app finding points: the manifest entry, else the app's first `account.created`,
+        /// else the export of its accounts, else the first line of the first log.
         var location: SourceLocation?
     }
 

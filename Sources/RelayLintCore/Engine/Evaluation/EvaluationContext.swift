@@ -32,8 +32,21 @@ struct EvaluationContext: Sendable {
     static func appMatchers(appRules: [Rule], subjectRules: [Rule]) -> (matchers: [EventMatcher], needs: [String?]) {
         let ofAppRules = appRules.flatMap { appMatchers(of: $0.requirement) }
         let needing = subjectRules.compactMap { rule in rule.declarationNeed.flatMap { need in rule.trigger.map { ($0, need.key) } } }
-        return (ofAppRules + needing.map(\.0), Array(repeating: nil, count: ofAppRules.count) + needing.map(\.1))
+        // Last, with app rules: each app's first account creation, where its findings point.
+        let creation = appRules.isEmpty ? [] : [accountCreation]
+        return (
+            ofAppRules + needing.map(\.0) + creation,
+            Array(repeating: nil, count: ofAppRules.count) + needing.map(\.1) + creation.map { _ in nil }
+        )
     }
+
+    /// The app matcher of an app's first `account.created`, the evidence that it creates
+    /// accounts: an app finding pointed at line 1 of the first log, whatever that line was.
+    static let accountCreation: EventMatcher = {
+        var matcher = EventMatcher()
+        matcher.types = ["account.created"]
+        return matcher
+    }()
 
     static func appMatchers(of requirement: Requirement) -> [EventMatcher] {
         switch requirement {

@@ -15,7 +15,8 @@ extension Linter {
         let appMatches = evaluation.appMatches.map { $0.mapValues(\.evidence) }
         let shard = request.shard
         let apps = appFacts(
-            seen: Set(evaluation.appsSeen), creating: Set(evaluation.appsCreatingAccounts), manifest: manifest, inputs: evaluation.inputs)
+            seen: Set(evaluation.appsSeen), creating: Set(evaluation.appsCreatingAccounts), manifest: manifest, inputs: evaluation.inputs,
+            firstCreation: appRules.isEmpty ? [:] : appMatches.last ?? [:])
         var appResult = AppRuleEvaluator(rules: appRules, context: context).evaluate(apps: apps, matches: appMatches)
         if let shard, shard.index != 1 {
             // Every shard sees every app; shard 1 alone reports them, so shard reports add up.
@@ -83,8 +84,13 @@ extension Linter {
     /// - Parameters:
     ///   - seen: the apps the data names, the exported accounts' included.
     ///   - creating: the apps whose data holds an `account.created` or an exported account.
+    ///   - firstCreation: each app's first `account.created`: where an app finding points, with
+    ///     no manifest entry to point at, is the evidence that the app creates accounts (its
+    ///     first `account.created`, else the export, the one other evidence); it pointed at line
+    ///     1 of the first log, whatever that line was.
     static func appFacts(
-        seen: Set<String>, creating: Set<String>, manifest: AppManifest?, inputs: [InputFileSummary]
+        seen: Set<String>, creating: Set<String>, manifest: AppManifest?, inputs: [InputFileSummary],
+        firstCreation: [String: Evidence] = [:]
     ) -> [AppRuleEvaluator.AppFacts] {
         var names = seen
         var creating = creating
@@ -93,11 +99,13 @@ extension Linter {
             if entry.declares("creates_accounts") { creating.insert(entry.bundleId) }
         }
         let firstLog = inputs.first { $0.kind == .events }.map { SourceLocation(file: $0.path, line: 1) }
+        let firstExport = inputs.first { $0.kind == .accounts }.map { SourceLocation(file: $0.path) }
         return names.sorted().map { name in
             let entry = manifest?.entry(for: name)
+            let evidence = firstCreation[name]?.location ?? (creating.contains(name) ? firstExport : nil)
             return AppRuleEvaluator.AppFacts(
                 bundleId: name, createsAccounts: creating.contains(name), manifestEntry: entry,
-                location: entry?.location ?? firstLog)
+                location: entry?.location ?? evidence ?? firstLog)
         }
     }
 
