@@ -67,14 +67,17 @@ enum AccountExportShape {
     }
 
     /// Whether a CSV text without a line feed holds rows ended by a carriage return alone:
-    /// one outside a quoted cell with more text after it. A one-row export whose quoted name
+    /// one outside a quoted cell with more content after it. A one-row export whose quoted name
     /// holds a carriage return was refused.
     private static func endsRowsInCarriageReturn(_ text: UnsafeBufferPointer<UInt8>) -> Bool {
+        // Only before the last byte of content: a run of trailing carriage returns was looked
+        // past for content once for each of them.
+        guard let last = text.lastIndex(where: { ![0x20, 0x09, 0x0D].contains($0) }) else { return false }
         var quoted = false
-        for (index, byte) in text.enumerated() {
+        for byte in text[..<last] {
             if byte == UInt8(ascii: "\"") {
                 quoted.toggle()
-            } else if byte == 0x0D, !quoted, text[(index + 1)...].contains(where: { ![0x20, 0x09, 0x0D].contains($0) }) {
+            } else if byte == 0x0D, !quoted {
                 return true
             }
         }

@@ -473,16 +473,25 @@ enum EventLogFormat {
     /// a `,` or `:`. A line of other text that holds some (a progress meter captured with the
     /// log, `0%\r50%\r100%`) is one bad line, and the records after it are read.
     static func carriageReturnBetweenRecords(in text: UnsafeBufferPointer<UInt8>) -> Int? {
-        let blank: [UInt8] = [0x20, 0x09, 0x0D]
-        let ends: [UInt8] = Array("}]\"".utf8)
-        let starts: [UInt8] = Array("{[\"".utf8)
-        var index = 0
-        while index < text.count, let cr = text[index...].firstIndex(of: 0x0D) {
-            index = cr + 1
-            guard let before = text[..<cr].last(where: { !blank.contains($0) }), ends.contains(before),
-                let after = text[index...].first(where: { !blank.contains($0) }), starts.contains(after)
-            else { continue }
-            return cr
+        // One pass: the last byte of content on the line so far, and a carriage return after a
+        // record's end waiting for what follows it (a run of them was looked back over each).
+        var lastContent: UInt8?
+        var afterRecord: Int?
+        for (index, byte) in text.enumerated() {
+            switch byte {
+            case 0x0D:
+                if afterRecord == nil, let last = lastContent, last == UInt8(ascii: "}") || last == UInt8(ascii: "]") || last == 0x22 {
+                    afterRecord = index
+                }
+            case 0x20, 0x09: continue
+            case 0x0A:
+                lastContent = nil
+                afterRecord = nil
+            default:
+                if let cr = afterRecord, byte == UInt8(ascii: "{") || byte == UInt8(ascii: "[") || byte == 0x22 { return cr }
+                afterRecord = nil
+                lastContent = byte
+            }
         }
         return nil
     }
