@@ -56,6 +56,15 @@ import Testing
         #expect(Self.problem(#"{"users": [{"localId": "u1"}]}"# + "\r", csv: false) == nil)
     }
 
+    /// A JSON export written one user per line has a CSV row's commas on its first line, and
+    /// one minified past the cap on a record's values parses no more: both are JSON (review 69).
+    @Test func aJSONExportWithManyCommasOnItsFirstLineIsJSON() {
+        let user = #"{"localId":"u1","email":"a@example.com","# + (1...30).map { #""k\#($0)":\#($0)"# }.joined(separator: ",") + "}"
+        let perLine = "{\"users\":[" + Array(repeating: user, count: 4).joined(separator: ",\n") + "]}\n"
+        #expect(Self.problem(perLine, csv: false) == nil)
+        #expect(Self.problem("[ " + Array(repeating: user, count: 4).joined(separator: ",") + "]", csv: false) == nil)
+    }
+
     @Test func aCSVExportNamedJSONIsToldAsCSV() {
         #expect(
             Self.problem("u1,jane@example.com,true" + String(repeating: ",", count: 25) + "\n", csv: false)?.hasPrefix(

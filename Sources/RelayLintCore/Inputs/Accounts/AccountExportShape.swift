@@ -15,7 +15,9 @@ enum AccountExportShape {
         let line = 1 + UnsafeBufferPointer(rebasing: bytes[..<start]).count { $0 == 0x0A }
         let lineEnd = UnsafeBufferPointer(rebasing: bytes[start...]).firstIndex(of: 0x0A).map { $0 + start } ?? bytes.count
         let firstLine = UnsafeBufferPointer(rebasing: bytes[start..<lineEnd])
-        let opensJSON = (bytes[start] == UInt8(ascii: "{") || bytes[start] == UInt8(ascii: "[")) && !isCSVRow(firstLine)
+        let opensJSON =
+            opensJSONMember(UnsafeBufferPointer(rebasing: bytes[start...]))
+            || ((bytes[start] == UInt8(ascii: "{") || bytes[start] == UInt8(ascii: "[")) && !isCSVRow(firstLine))
         if isCSV {
             guard opensJSON else {
                 // Only a file with no line feed at all: a quoted cell may hold a carriage return.
@@ -53,17 +55,36 @@ enum AccountExportShape {
         return log.map { ("this is \($0), not an account export: pass it with --events", line) }
     }
 
-    /// Whether a first line is a Firebase CSV row: 28 or 52 cells (27 commas or more outside
-    /// quoted cells), and no JSON value as a whole. Its uid may open with a bracket (a braced
-    /// GUID `{3F2504E0-…}`, `[]`), which was taken for JSON; a JSON export on one line, with as
-    /// many commas, is one JSON value.
+    /// Whether `text` opens JSON with a key or a record as an export does: `{` before a
+    /// string (`{"users": [`), `[` before an object that does (`[{"uid": …`). No CSV uid opens
+    /// so; a JSON export one user per line has the commas of a CSV row on its first line.
+    private static func opensJSONMember(_ text: UnsafeBufferPointer<UInt8>) -> Bool {
+        let blank: [UInt8] = [0x20, 0x09, 0x0D, 0x0A]
+        var index = 0
+        func next() -> UInt8? {
+            index += 1
+            while index < text.count, blank.contains(text[index]) { index += 1 }
+            return index < text.count ? text[index] : nil
+        }
+        guard let first = text.first else { return false }
+        if first == UInt8(ascii: "[") {
+            guard next() == UInt8(ascii: "{") else { return false }
+        } else if first != UInt8(ascii: "{") {
+            return false
+        }
+        return next() == 0x22
+    }
+
+    /// Whether a first line is a Firebase CSV row: 28 or 52 cells, 27 commas or more outside
+    /// quoted cells. Its uid may open with a bracket (a braced GUID `{3F2504E0-…}`, `[]`),
+    /// which was taken for JSON.
     private static func isCSVRow(_ line: UnsafeBufferPointer<UInt8>) -> Bool {
         var quoted = false
         var commas = 0
         for byte in line {
-            if byte == UInt8(ascii: "\"") { quoted.toggle() } else if byte == UInt8(ascii: ","), !quoted { commas += 1 }
+            if byte == 0x22 { quoted.toggle() } else if byte == UInt8(ascii: ","), !quoted { commas += 1 }
         }
-        return commas >= 27 && (try? JSONParser.parseRecord(line)) == nil
+        return commas >= 27
     }
 
     /// Whether a CSV text without a line feed holds rows ended by a carriage return alone:
