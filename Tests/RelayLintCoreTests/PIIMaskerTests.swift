@@ -39,6 +39,8 @@ import Testing
         // fewer are an id's (review 66, item 8).
         ("0044 20 7946 0958 home", "••••••••••••58 home"), ("(0161) 496 0000 old", "•••••••••00 old"),
         ("(11) 91234-5678 x", "•••••••••78 x"), ("0012345 old", "0012345 old"), ("(2026) 0123 v2", "(2026) 0123 v2"),
+        // A year in parentheses is an id's; a short area code's number is a number (review 69).
+        ("(2026) 000123 v2", "(2026) 000123 v2"), ("(030) 123456 x", "•••••••56 x"), ("(089) 12345 mobile", "••••••45 mobile"),
     ])
     func aSubjectIdIsMaskedOnlyWhenItIsAnAddressOrANumber(id: String, shown: String) {
         #expect(PIIMasker().maskSubjectID(id) == shown)

@@ -66,9 +66,15 @@ public struct PIIMasker: Sendable {
             else { return false }
             let first = original[number.lowerBound]
             if first == "+" { return true }
-            let twoZeros = first == "0" && original.indices.contains(number.lowerBound + 1) && original[number.lowerBound + 1] == "0"
-            guard first == "(" || twoZeros else { return false }
-            return original[number].count { $0.properties.numericType != nil } >= 10
+            let digits = original[number].count { $0.properties.numericType != nil }
+            if first == "0", original.indices.contains(number.lowerBound + 1), original[number.lowerBound + 1] == "0" {
+                return digits >= 10
+            }
+            guard first == "(" else { return false }
+            // An area code of four digits but for a trunk 0 is a year's (`(2026) 000123 v2`).
+            let areaCode = original[(number.lowerBound + 1)...].prefix { $0.properties.numericType != nil }
+            if areaCode.count == 4, areaCode.first != "0" { return false }
+            return digits >= 7
         }
         let kept = masks.filter { mask in
             mask.replacement.contains("@") || (mask.range.lowerBound <= start && mask.range.upperBound >= end)
