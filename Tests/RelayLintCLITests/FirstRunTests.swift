@@ -345,7 +345,7 @@ import Testing
     @Test func initsCommandJoinsAPathThatLooksLikeAnOption() throws {
         let folder = try Fixtures.temporaryDirectory()
         try FileManager.default.copyItem(atPath: Fixtures.path("Examples/events.jsonl"), toPath: folder.path + "/-x.jsonl")
-        let result = try CommandRunner.run(["init", "--events=-x.jsonl", "--output-directory", "o"], in: folder)
+        let result = try CommandRunner.run(["init", "--events=-x.jsonl", "--output-directory=-o"], in: folder)
         #expect(result.status == 0, "\(result.stderr)")
         let command = try #require(result.stdout.split(separator: "\n").last?.trimmingCharacters(in: .whitespaces))
         #expect(command.contains(" --events=-x.jsonl "), "\(command)")

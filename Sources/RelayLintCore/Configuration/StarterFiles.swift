@@ -220,10 +220,10 @@ public enum StarterFiles {
         guard directory != "." else {
             return (["relaylint check"] + accounts + mappings + events + ["--manifest \(manifestName)"]).joined(separator: " ")
         }
-        let written = { (name: String) in ShellWord.quoted((directory as NSString).appendingPathComponent(name)) }
+        let written = { (name: String) in (directory as NSString).appendingPathComponent(name) }
         return
-            (["relaylint check --config \(written(configurationName))"] + accounts + mappings + events + [
-                "--manifest \(written(manifestName))"
+            (["relaylint check " + option("--config", written(configurationName))] + accounts + mappings + events + [
+                option("--manifest", written(manifestName))
             ]).joined(separator: " ")
     }
 }

@@ -477,6 +477,11 @@ enum EventLogFormat {
         // record's end waiting for what follows it (a run of them was looked back over each).
         var lastContent: UInt8?
         var afterRecord: Int?
+        // Whether the `[` at `index` opens a JSON array: a progress bar's `[#####   ]` does not.
+        func opensValue(after index: Int) -> Bool {
+            guard let next = text[(index + 1)...].first(where: { $0 != 0x20 && $0 != 0x09 }) else { return false }
+            return Array("{[]\"-0123456789tfn".utf8).contains(next)
+        }
         for (index, byte) in text.enumerated() {
             switch byte {
             case 0x0D:
@@ -488,7 +493,11 @@ enum EventLogFormat {
                 lastContent = nil
                 afterRecord = nil
             default:
-                if let cr = afterRecord, byte == UInt8(ascii: "{") || byte == UInt8(ascii: "[") || byte == 0x22 { return cr }
+                if let cr = afterRecord,
+                    byte == UInt8(ascii: "{") || byte == 0x22 || (byte == UInt8(ascii: "[") && opensValue(after: index))
+                {
+                    return cr
+                }
                 afterRecord = nil
                 lastContent = byte
             }
