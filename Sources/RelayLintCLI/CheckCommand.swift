@@ -385,12 +385,12 @@ struct CheckCommand: ParsableCommand {
         if report.fails(at: threshold) { throw ExitCode(ExitStatus.findings) }
     }
 
-    /// The map step: the partition's partial, for `relaylint merge`, which decides the exit code.
     /// The hint a run stopped by `error` ends with: `--skip-invalid`, where it would read on.
     private func skipInvalidHint(_ error: DiagnosticsError) -> String {
         !skipInvalid && error.onlySkippableRecords ? " (use --skip-invalid to skip bad records)" : ""
     }
 
+    /// The map step: the partition's partial, for `relaylint merge`, which decides the exit code.
     private func writePartial(_ request: LintRequest, partition: Shard) throws {
         let evaluation: PartialEvaluation
         do {

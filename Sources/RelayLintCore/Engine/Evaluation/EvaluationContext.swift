@@ -40,6 +40,12 @@ struct EvaluationContext: Sendable {
         )
     }
 
+    /// Each app's first `account.created`, from the app matches of a run of `appRules`
+    /// (`appMatchers`, where its matcher comes last).
+    static func firstAccountCreations(in matches: [[String: Evidence]], appRules: [Rule]) -> [String: Evidence] {
+        appRules.isEmpty ? [:] : matches.last ?? [:]
+    }
+
     /// The app matcher of an app's first `account.created`, the evidence that it creates
     /// accounts: an app finding pointed at line 1 of the first log, whatever that line was.
     static let accountCreation: EventMatcher = {

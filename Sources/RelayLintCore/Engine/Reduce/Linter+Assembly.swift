@@ -16,7 +16,7 @@ extension Linter {
         let shard = request.shard
         let apps = appFacts(
             seen: Set(evaluation.appsSeen), creating: Set(evaluation.appsCreatingAccounts), manifest: manifest, inputs: evaluation.inputs,
-            firstCreation: appRules.isEmpty ? [:] : appMatches.last ?? [:])
+            firstCreation: EvaluationContext.firstAccountCreations(in: appMatches, appRules: appRules))
         var appResult = AppRuleEvaluator(rules: appRules, context: context).evaluate(apps: apps, matches: appMatches)
         if let shard, shard.index != 1 {
             // Every shard sees every app; shard 1 alone reports them, so shard reports add up.
