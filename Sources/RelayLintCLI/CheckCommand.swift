@@ -266,7 +266,10 @@ struct CheckCommand: ParsableCommand {
     }
 
     func run() throws {
-        try reporting.removingEarlierReportsOnFailure { try check(failureRemovesEarlierReports: &$0) }
+        // A partition run writes a partial, and so removes only a partial an earlier one left.
+        try reporting.removingEarlierReportsOnFailure(of: partition == nil ? .report : .partial) {
+            try check(failureRemovesEarlierReports: &$0)
+        }
     }
 
     /// The run. `failureRemovesEarlierReports` is set from when every file it reads is known not

@@ -131,14 +131,15 @@ struct ReportOutputOptions: ParsableArguments {
     /// Runs a command, and removes the reports an earlier run left (`removeEarlierReports`) when
     /// it ends with invalid input while the flag it is handed is set: the command sets it once
     /// no file it reads can be a report's destination, and clears it before writing its own.
-    func removingEarlierReportsOnFailure(_ command: (inout Bool) throws -> Void) throws {
+    /// - Parameter output: what the command writes, and so what of an earlier run it removes.
+    func removingEarlierReportsOnFailure(of output: EarlierOutput = .report, _ command: (inout Bool) throws -> Void) throws {
         var failureRemovesEarlierReports = false
         do {
             try command(&failureRemovesEarlierReports)
         } catch let exit as ExitCode where exit.rawValue == ExitStatus.invalidInput && failureRemovesEarlierReports {
             // A report of an earlier run left where this one was to go would claim a result
             // for inputs that have none: a pipeline uploading it would show the last clean run.
-            removeEarlierReports()
+            removeEarlierReports(of: output)
             throw exit
         }
     }
@@ -147,12 +148,22 @@ struct ReportOutputOptions: ParsableArguments {
     /// with invalid input and writes none: left there, the last run's report, clean perhaps,
     /// would stand for inputs that have no result (a pipeline that uploads `results.sarif`
     /// whatever the exit code would show it). Only regular files: `/dev/stdout` or a pipe is no
-    /// report left behind. Call it only once the outputs are known to name no input.
-    func removeEarlierReports() {
+    /// report left behind. Only what relaylint writes (`EarlierOutput`): a file of anything
+    /// else there (a partial `merge` was to read, named as its output by mistake; a log) is
+    /// left, and said to be. Call it only once the outputs are known to name no input.
+    func removeEarlierReports(of output: EarlierOutput) {
         for path in reportPaths {
             var info = stat()
-            guard lstat(path, &info) == 0, info.st_mode & S_IFMT == S_IFREG, unlink(path) == 0 else { continue }
-            StandardError.write("relaylint: removed '\(StandardError.escaped(path))', a report of an earlier run")
+            guard lstat(path, &info) == 0, info.st_mode & S_IFMT == S_IFREG else { continue }
+            let shown = StandardError.escaped(path)
+            guard EarlierOutput(contentsOf: path) == output else {
+                StandardError.write(
+                    "relaylint: left '\(shown)' as it is: it is no \(output == .report ? "report" : "partial") relaylint wrote, so it is not this run's to remove"
+                )
+                continue
+            }
+            guard unlink(path) == 0 else { continue }
+            StandardError.write("relaylint: removed '\(shown)', a \(output == .report ? "report" : "partial") of an earlier run")
         }
     }
 

@@ -96,7 +96,8 @@ import Testing
         let directory = try Fixtures.temporaryDirectory()
         let json = directory.appendingPathComponent("out.json").path
         let sarif = directory.appendingPathComponent("out.sarif").path
-        for path in [json, sarif] { try Data("{\"findings\": []}".utf8).write(to: URL(fileURLWithPath: path)) }
+        try Self.leaveEarlierReport(at: json)
+        try Self.leaveEarlierReport(at: sarif, format: "sarif")
         let bad = try Fixtures.temporaryFile(named: "bad.jsonl", contents: "{oops\n")
         let failed = try CommandRunner.run(["check", "--events", bad, "--format", "json", "--output", json, "--report", "sarif=\(sarif)"])
         #expect(failed.status == 2)
@@ -109,7 +110,7 @@ import Testing
             named: "ok.jsonl", contents: #"{"id":"a","time":"2026-01-01T00:00:00Z","subject":"u","type":"signin"}"# + "\n")
         let keys = try Fixtures.temporaryFile(named: "keys.json", contents: #"{"keys": []}"#)
         for option in [["--apple-keys", keys], ["--disable", "no-such-rule"]] {
-            try Data("{}".utf8).write(to: URL(fileURLWithPath: json))
+            try Self.leaveEarlierReport(at: json)
             let result = try CommandRunner.run(["check", "--events", events, "--format", "json", "--output", json] + option)
             #expect(result.status == 2, "\(option)")
             #expect(!FileManager.default.fileExists(atPath: json), "\(option): \(result.stderr)")
@@ -118,7 +119,7 @@ import Testing
         let rules = try Fixtures.temporaryDirectory()
         try Data("id: [\n".utf8).write(to: rules.appendingPathComponent("broken.yml"))
         let inFolder = rules.appendingPathComponent("out.json").path
-        try Data("{}".utf8).write(to: URL(fileURLWithPath: inFolder))
+        try Self.leaveEarlierReport(at: inFolder)
         let brokenRules = try CommandRunner.run([
             "check", "--events", events, "--rules", rules.path, "--format", "json", "--output", inFolder,
         ])
@@ -143,6 +144,49 @@ import Testing
         let toFIFO = try CommandRunner.run(["check", "--events", bad, "--format", "json", "--output", fifo])
         #expect(toFIFO.status == 2)
         #expect(FileManager.default.fileExists(atPath: fifo))
+    }
+
+    /// A report of the Examples in `format`, copied to `path` as an earlier run would have left it.
+    static func leaveEarlierReport(at path: String, format: String = "json") throws {
+        let extensions = [
+            "json": "json", "sarif": "sarif", "text": "txt", "html": "html", "markdown": "md", "junit": "junit.xml", "github": "github.txt",
+        ]
+        let report = Fixtures.path("Examples/reports/report.\(extensions[format] ?? format)")
+        try? FileManager.default.removeItem(atPath: path)
+        try FileManager.default.copyItem(atPath: report, toPath: path)
+    }
+
+    /// A failed run removes only what relaylint writes: a report in any of its formats (of
+    /// findings or of none). A file of anything else at `--output` or `--report` (a log, an
+    /// export, a note named there by mistake) is left and said to be: every file there was
+    /// removed, whatever it held.
+    @Test func aFailedRunRemovesOnlyReportsRelayLintWrote() throws {
+        let directory = try Fixtures.temporaryDirectory()
+        let bad = try Fixtures.temporaryFile(named: "bad.jsonl", contents: "{oops\n")
+        let clean = try Fixtures.temporaryFile(
+            named: "clean.jsonl", contents: #"{"id":"a","time":"2026-01-01T00:00:00Z","subject":"u","type":"signin"}"# + "\n")
+        for format in ["json", "sarif", "text", "html", "markdown", "junit", "github"] {
+            let ofFindings = directory.appendingPathComponent("findings.\(format)").path
+            try Self.leaveEarlierReport(at: ofFindings, format: format)
+            let ofNone = directory.appendingPathComponent("none.\(format)").path
+            let written = try CommandRunner.run(["check", "--events", clean, "--format", format, "--output", ofNone, "--fail-on", "never"])
+            #expect(written.status == 0, "\(format): \(written.stderr)")
+            let failed = try CommandRunner.run([
+                "check", "--events", bad, "--format", format, "--output", ofFindings, "--report", "\(format)=\(ofNone)",
+            ])
+            #expect(failed.status == 2)
+            #expect(!FileManager.default.fileExists(atPath: ofFindings), "\(format): \(failed.stderr)")
+            #expect(!FileManager.default.fileExists(atPath: ofNone), "\(format): \(failed.stderr)")
+        }
+        let note = directory.appendingPathComponent("notes.txt").path
+        try Data("not a report\n".utf8).write(to: URL(fileURLWithPath: note))
+        let export = directory.appendingPathComponent("accounts-backup.json").path
+        try FileManager.default.copyItem(atPath: Fixtures.path("Examples/accounts.json"), toPath: export)
+        let failed = try CommandRunner.run(["check", "--events", bad, "--output", note, "--report", "sarif=\(export)"])
+        #expect(failed.status == 2)
+        #expect((try? String(contentsOfFile: note, encoding: .utf8)) == "not a report\n")
+        #expect(FileManager.default.contentsEqual(atPath: export, andPath: Fixtures.path("Examples/accounts.json")))
+        #expect(failed.stderr.contains("left '\(note)' as it is: it is no report relaylint wrote"), "\(failed.stderr)")
     }
 
     /// An option that names one file, given twice, is bad usage: the second silently replaced

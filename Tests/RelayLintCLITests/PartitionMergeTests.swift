@@ -295,10 +295,33 @@ import Testing
         let cut = folder.appendingPathComponent("cut.json")
         try partial.prefix(100).write(to: cut)
         for bad in [cut.path, folder.appendingPathComponent("missing.json").path] {
-            try Data("{}".utf8).write(to: URL(fileURLWithPath: output))
+            try CommandLineTests.leaveEarlierReport(at: output, format: "sarif")
             let merged = try CommandRunner.run(["merge"] + Self.options + [bad, "--format", "sarif", "--output", output])
             #expect(merged.status == 2, "\(merged.stderr)")
             #expect(!FileManager.default.fileExists(atPath: output), "\(bad): \(merged.stderr)")
+        }
+    }
+
+    /// A partial named as a merge's output by mistake (`merge p1.json p2.json --output
+    /// p3.json`) is one the merge was to read, not a report it left: the failed merge leaves
+    /// it. A failed partition run removes the partial an earlier one left, and only a partial.
+    @Test func aFailedMergeLeavesAPartialAtItsOutput() throws {
+        let folder = try Fixtures.temporaryDirectory()
+        let partial = folder.appendingPathComponent("partial-3.json").path
+        try FileManager.default.copyItem(atPath: try Self.partial(), toPath: partial)
+        let missing = folder.appendingPathComponent("missing.json").path
+        let merged = try CommandRunner.run(["merge"] + Self.options + [missing, "--format", "json", "--output", partial])
+        #expect(merged.status == 2, "\(merged.stderr)")
+        #expect(FileManager.default.fileExists(atPath: partial), "\(merged.stderr)")
+        #expect(merged.stderr.contains("left '\(partial)' as it is"), "\(merged.stderr)")
+
+        let bad = try Fixtures.temporaryFile(named: "bad.jsonl", contents: "{oops\n")
+        let report = folder.appendingPathComponent("report.json").path
+        try CommandLineTests.leaveEarlierReport(at: report)
+        for (output, removed) in [(partial, true), (report, false)] {
+            let failed = try CommandRunner.run(["check", "--partition", "1/2", "--events", bad, "--format", "json", "--output", output])
+            #expect(failed.status == 2)
+            #expect(FileManager.default.fileExists(atPath: output) != removed, "\(output): \(failed.stderr)")
         }
     }
 
