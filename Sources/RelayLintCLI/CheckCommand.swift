@@ -187,6 +187,11 @@ struct CheckCommand: ParsableCommand {
             throw ValidationError(
                 "standard input can be read once: give - (or /dev/stdin) at most once, to --events or to --accounts")
         }
+        let named = { (option: String, paths: [String]) in paths.map { (option: option, path: $0) } }
+        try ArgumentChecks.refuseRepeatedPipes(
+            named("--events", eventPaths) + named("--accounts", accountPaths) + named("--mapping", mappingPaths)
+                + named("--subject-map", subjectMaps) + named("--apple-keys", appleKeysPaths) + named("--manifest", manifestPaths)
+                + named("--baseline", baselines) + named("--rules", rules.paths))
         // The rule options refuse their own (`RuleOptions.validate`).
         try ClosedStandardInput.refuse(eventPaths + accountPaths + mappingPaths + subjectMaps + appleKeysPaths + manifestPaths + baselines)
         // A manifest alone is something to check: an app it says creates accounts must offer

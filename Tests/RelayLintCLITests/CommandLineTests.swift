@@ -189,6 +189,21 @@ import Testing
         #expect(failed.stderr.contains("left '\(note)' as it is: it is no report relaylint wrote"), "\(failed.stderr)")
     }
 
+    /// A named pipe given twice, to one option or to two, is refused before anything is opened:
+    /// the first read took all it carried, and the second open waited for a writer that had
+    /// gone, so the run hung without a word. (No writer here: a run that opened it would hang.)
+    @Test(arguments: [["--events", "./"], ["--manifest", ""], ["--subject-map", ""]])
+    func aPipeGivenTwiceIsRefused(_ second: [String]) throws {
+        let folder = try Fixtures.temporaryDirectory()
+        let pipe = folder.appendingPathComponent("log.fifo").path
+        #expect(mkfifo(pipe, 0o600) == 0)
+        // Another spelling of it too: `./log.fifo` in its folder.
+        let again = second[1].isEmpty ? pipe : second[1] + "log.fifo"
+        let result = try CommandRunner.run(["check", "--events", pipe, second[0], again], in: folder)
+        #expect(result.status == 2)
+        #expect(result.stderr.contains("name one pipe, which can be read once"), "\(result.stderr)")
+    }
+
     /// An option that names one file, given twice, is bad usage: the second silently replaced
     /// the first, whose notifications, apps or keys the run then never saw.
     @Test(arguments: ["--subject-map", "--manifest", "--apple-keys", "--baseline"])
