@@ -19,10 +19,15 @@ struct RulesCommand: ParsableCommand {
                 valueName: "format"))
         var format: ListFormat = .text
 
+        @Flag(
+            name: .customLong("show-pii"),
+            help: "Show the email addresses and phone numbers rule parameters list unmasked (json; masked by default, as in reports).")
+        var showPII = false
+
         func run() throws {
             let ruleSet = try rules.load()
             if format == .json {
-                try StandardOutput.write(RuleCatalog(ruleSet).json)
+                try StandardOutput.write(RuleCatalog(ruleSet, masker: PIIMasker(isEnabled: !showPII)).json)
                 return
             }
             let width = ruleSet.rules.map(\.id.count).max() ?? 0

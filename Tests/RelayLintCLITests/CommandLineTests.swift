@@ -708,6 +708,21 @@ import Testing
         }
     }
 
+    /// The JSON rule listing masks the addresses and numbers a parameter lists, as `explain`
+    /// does: it is for tools, and ends up in CI logs. `--show-pii` shows them.
+    @Test func theRuleListingMasksTheAddressesAParameterLists() throws {
+        let rule = try Fixtures.temporaryFile(named: "vip.yml", contents: Fixtures.ruleListingAddresses)
+        let masked = try CommandRunner.run(["rules", "list", "--rules", rule, "--format", "json"])
+        #expect(masked.status == 0, "\(masked.stderr)")
+        #expect(masked.stdout.contains("v•••@gmail.com") && masked.stdout.contains("+1••••••••51"), "\(masked.stdout)")
+        let shown = try CommandRunner.run(["rules", "list", "--rules", rule, "--format", "json", "--show-pii"])
+        #expect(shown.status == 0, "\(shown.stderr)")
+        for value in ["vip.customer@gmail.com", "+14155550251"] {
+            #expect(!masked.stdout.contains(value), "\(value): \(masked.stdout)")
+            #expect(shown.stdout.contains(value), "\(value): \(shown.stdout)")
+        }
+    }
+
     @Test func theBuiltInPackIsFoundFromAnotherDirectory() throws {
         let result = try CommandRunner.run(["rules", "list"], in: FileManager.default.temporaryDirectory)
         #expect(result.status == 0, "\(result.stderr)")

@@ -38,14 +38,30 @@ public struct RuleCatalog: Encodable, Equatable, Sendable {
     public var rulePack: Pack
     public var rules: [Entry]
 
-    public init(_ ruleSet: RuleSet) {
+    /// - Parameter masker: masks the addresses and phone numbers a parameter lists, as `explain`
+    ///   and the reports do: the listing is for tools, and ends up in CI logs as they do.
+    public init(_ ruleSet: RuleSet, masker: PIIMasker = PIIMasker()) {
         rulePack = Pack(sha256: ruleSet.packSHA256, files: ruleSet.files)
         rules = ruleSet.rules.map { rule in
             Entry(
                 id: rule.id, title: rule.title, severity: rule.severity.rawValue, scope: rule.scope.rawValue,
                 description: rule.description, rationale: rule.rationale, controls: rule.controls, references: rule.references,
-                parameters: rule.parameters.map { Parameter(name: $0.name, value: $0.value, defaultValue: $0.defaultValue) },
+                parameters: rule.parameters.map {
+                    Parameter(
+                        name: $0.name, value: Self.masked($0.value, by: masker), defaultValue: Self.masked($0.defaultValue, by: masker))
+                },
                 examples: rule.examples.count, file: rule.location.file, line: rule.location.line)
+        }
+    }
+
+    /// The value with each string in it masked (`PIIMasker.mask`), keys left as they are.
+    static func masked(_ value: JSONValue, by masker: PIIMasker) -> JSONValue {
+        guard masker.isEnabled else { return value }
+        switch value {
+        case .string(let text): return .string(masker.mask(text))
+        case .array(let elements): return .array(elements.map { masked($0, by: masker) })
+        case .object(let members): return .object(members.mapValues { masked($0, by: masker) })
+        case .null, .bool, .number: return value
         }
     }
 
