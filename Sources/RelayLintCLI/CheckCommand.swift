@@ -224,6 +224,11 @@ struct CheckCommand: ParsableCommand {
             throw ValidationError("--jobs must be between 1 and \(CheckCommand.maximumJobs); found \(jobs)")
         }
         try ArgumentChecks.requireDay(asOf, option: "--as-of")
+        if relayDomains.count > RelayDomains.maximumCount {
+            throw ValidationError(
+                "--relay-domain is given \(relayDomains.count) times; at most \(RelayDomains.maximumCount) domains are taken (every address is tested against each)"
+            )
+        }
         for domain in relayDomains {
             if let problem = RelayDomains.problem(with: domain) {
                 throw ValidationError("--relay-domain '\(StandardError.escaped(domain))' \(problem)")

@@ -21,6 +21,19 @@ import Testing
         #expect(found.map { "\($0.location.line):\($0.location.column ?? 0)" } == ["1:35", "1:39"])
     }
 
+    /// Every address is tested against each relay domain: a list of thousands, which a pull
+    /// request's `.relaylint.yml` may bring, is refused at the list, not read at thousands of
+    /// times the run's cost.
+    @Test func aRelayDomainListPastTheCapIsToldAtTheList() throws {
+        func listing(_ count: Int) -> String {
+            "builtin_rules: true\nrelay_domains:\n" + (0..<count).map { "  - relay\($0).example.net\n" }.joined()
+        }
+        #expect(try Self.problems(listing(RelayDomains.maximumCount)).isEmpty)
+        let found = try Self.problems(listing(RelayDomains.maximumCount + 1))
+        #expect(found.map(\.location.line) == [3], "\(found)")
+        #expect(found.first?.message.contains("at most \(RelayDomains.maximumCount)") == true, "\(found)")
+    }
+
     /// `data-deleted-after-account-deletion` reads its window once per store.
     @Test func aBadParameterIsToldOnceWhereverTheRuleReadsIt() throws {
         let found = try Self.problems("rules:\n  data-deleted-after-account-deletion:\n    params:\n      window: \"-1d\"\n")

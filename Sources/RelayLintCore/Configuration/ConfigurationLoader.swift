@@ -45,6 +45,11 @@ public enum ConfigurationLoader {
         }
         if let node = map["relay_domains"]?.value, let domains = reader.strings(node, what: "'relay_domains'") {
             if domains.isEmpty { reader.report("'relay_domains' must list at least one domain", at: node.location) }
+            if domains.count > RelayDomains.maximumCount {
+                reader.report(
+                    "'relay_domains' lists \(domains.count) domains; at most \(RelayDomains.maximumCount) are taken (every address is tested against each)",
+                    at: node.location)
+            }
             // Each entry told at its own place: told at the list's, a long list's problems named
             // one column again and again.
             let places = node.sequenceLocations ?? Array(repeating: node.location, count: domains.count)

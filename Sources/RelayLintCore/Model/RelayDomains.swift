@@ -7,6 +7,12 @@ public struct RelayDomains: Sendable, Hashable {
     /// Apple's relay domains as of mid-2026.
     public static let defaultDomains = ["privaterelay.appleid.com", "private.icloud.com"]
 
+    /// The most domains a run takes (`relay_domains`, `--relay-domain`): every address of every
+    /// event is tested against each, for the relay test and the look-alike note, so a list of
+    /// thousands (a `.relaylint.yml` a pull request brings) multiplied a run's time by as many.
+    /// Apple has two; a few more cover a mail provider's or a test's.
+    public static let maximumCount = 64
+
     public private(set) var domains: [String]
     /// The domains' bytes, for the ASCII fast path.
     private let domainBytes: [[UInt8]]
