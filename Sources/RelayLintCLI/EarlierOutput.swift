@@ -13,6 +13,9 @@ enum EarlierOutput: Equatable {
     case report
     case partial
 
+    /// What it is called in the messages of a failed run.
+    var noun: String { self == .report ? "report" : "partial" }
+
     /// Reads at most this much of a file's start and end: every mark lies there.
     private static let span = 1 << 20
 

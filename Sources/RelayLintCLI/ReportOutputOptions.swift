@@ -158,12 +158,12 @@ struct ReportOutputOptions: ParsableArguments {
             let shown = StandardError.escaped(path)
             guard EarlierOutput(contentsOf: path) == output else {
                 StandardError.write(
-                    "relaylint: left '\(shown)' as it is: it is no \(output == .report ? "report" : "partial") relaylint wrote, so it is not this run's to remove"
+                    "relaylint: left '\(shown)' as it is: it is no \(output.noun) relaylint wrote, so it is not this run's to remove"
                 )
                 continue
             }
             guard unlink(path) == 0 else { continue }
-            StandardError.write("relaylint: removed '\(shown)', a \(output == .report ? "report" : "partial") of an earlier run")
+            StandardError.write("relaylint: removed '\(shown)', a \(output.noun) of an earlier run")
         }
     }
 
