@@ -189,6 +189,7 @@ extension Event {
         case (.failure(let problem), _, _), (_, .failure(let problem), _), (_, _, .failure(let problem)):
             return .failure(problem)
         }
+        if let problem = SubjectID.problem(with: subjectText, what: "field 'subject'") { return .failure(InputProblem(problem)) }
         let instant: Timestamp
         switch time {
         case .none: return .failure(InputProblem("missing required field 'time'"))

@@ -103,12 +103,12 @@ import Testing
         #expect(reason.hasPrefix("the ids of the record's 1000 events would take 65541000 bytes, more than"), "\(reason)")
     }
 
-    /// A value each event copies (a subject of 64 KiB unlinked from a thousand providers) is
-    /// counted as the events are packed: the record is invalid at its line, and with
+    /// A value each event copies (the longest subject id unlinked from a thousand providers)
+    /// is counted as the events are packed: the record is invalid at its line, and with
     /// `--skip-invalid` counted and listed.
     @Test func eventsThatWouldTakeMoreThanEightTimesTheRecordAreInvalidAtItsLine() throws {
-        let providers = (0..<1000).map { #""p\#($0).example""# }.joined(separator: ",")
-        let subject = String(repeating: "s", count: 64 << 10)
+        let providers = (0..<1000).map { #""provider-\#($0).identity.example.com""# }.joined(separator: ",")
+        let subject = String(repeating: "s", count: SubjectID.longestBytes)
         let record =
             #"{"insertId":"s1","timestamp":"2026-01-01T00:00:00Z","jsonPayload":{"methodName":"x.SetAccountInfo","request":{"localId":"\#(subject)","deleteProvider":[\#(providers)]}}}"#
         let log = try Fixtures.temporaryFile(named: "capped.jsonl", contents: record + "\n")

@@ -176,6 +176,7 @@ struct FirebaseCSVExportReader {
         }
         let localId = fields[0]
         guard !localId.isEmpty else { return .failure(InputProblem("column 1 (UID) is empty")) }
+        if let problem = SubjectID.problem(with: localId, what: "column 1 (UID)") { return .failure(InputProblem(problem)) }
         func cell(_ index: Int) -> String? { index < fields.count && !fields[index].isEmpty ? fields[index] : nil }
         var createdAt: Timestamp? = nil
         if let text = cell(23) {

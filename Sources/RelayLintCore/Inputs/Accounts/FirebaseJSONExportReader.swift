@@ -263,6 +263,10 @@ struct FirebaseJSONExportReader {
         guard case .string(let localId)? = user.localId ?? user.uid, !localId.isEmpty else {
             return .failure(InputProblem("user has no string 'localId'"))
         }
+        let idName = user.localId != nil ? "localId" : "uid"
+        if let problem = SubjectID.problem(with: localId, what: "'\(idName)'") {
+            return .failure(InputProblem("user: " + problem, at: [.member(idName)]))
+        }
         func optionalString(_ name: String, _ value: JSONValue?) -> Result<String?, InputProblem> {
             switch value {
             case .none, .null?: .success(nil)

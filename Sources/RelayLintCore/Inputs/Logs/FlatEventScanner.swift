@@ -108,6 +108,8 @@ struct FlatEventScanner {
         }
         cursor.skipWhitespace()
         guard cursor.isAtEnd, let id, let subject, let type, let time else { return nil }
+        // A subject id past the cap is invalid input: the strict path says so.
+        guard subject.count <= SubjectID.longestBytes else { return nil }
         // Names are looked up once the line is an event: a declined line leaves none behind.
         for index in fields.indices { fields[index].name = name(of: fields[index].key, in: line, names: &names) }
 

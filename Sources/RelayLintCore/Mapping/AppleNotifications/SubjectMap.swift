@@ -116,6 +116,11 @@ enum SubjectMap {
                     if problems.count >= invalidLimit { throw EnoughProblems() }
                     return
                 }
+                if let problem = SubjectID.problem(with: cells[1], what: "the subject") {
+                    problems.append(Diagnostic(.error, problem, at: SourceLocation(file: path, line: line)))
+                    if problems.count >= invalidLimit { throw EnoughProblems() }
+                    return
+                }
                 // The map is the reviewer's own statement of who is who: one Apple user id given two
                 // subjects is a mistake to fix, not an id to leave unjoined.
                 if let earlier = index.soleHolder(of: cells[0]) {
