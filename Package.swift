@@ -21,10 +21,14 @@ let package = Package(
     ],
     targets: [
         .systemLibrary(name: "CZlib", path: "Sources/CZlib", providers: [.apt(["zlib1g-dev"])]),
+        // The SIGBUS handler that keeps a mapped input cut short under the reader from ending the
+        // process: C, because it runs inside a signal.
+        .target(name: "CMappedRegions"),
         .target(
             name: "RelayLintCore",
             dependencies: [
                 "CZlib",
+                "CMappedRegions",
                 .product(name: "Yams", package: "Yams"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "_CryptoExtras", package: "swift-crypto"),

@@ -22,9 +22,15 @@ enum EarlierOutput: Equatable {
     /// What the file at `path` is; nil for a file relaylint did not write (an empty file
     /// included), or one that cannot be read.
     init?(contentsOf path: String) {
-        guard let data = try? Data(contentsOf: URL(fileURLWithPath: path), options: .alwaysMapped), !data.isEmpty else { return nil }
-        let head = String(decoding: data.prefix(Self.span), as: UTF8.self)
-        let tail = String(decoding: data.suffix(Self.span), as: UTF8.self)
+        // Read, not mapped: a mapped file cut short meanwhile would end the process (SIGBUS).
+        guard let handle = FileHandle(forReadingAtPath: path) else { return nil }
+        defer { try? handle.close() }
+        guard let size = try? handle.seekToEnd(), size > 0, (try? handle.seek(toOffset: 0)) != nil,
+            let start = try? handle.read(upToCount: Self.span), (try? handle.seek(toOffset: size - min(size, UInt64(Self.span)))) != nil,
+            let end = try? handle.read(upToCount: Self.span)
+        else { return nil }
+        let head = String(decoding: start, as: UTF8.self)
+        let tail = String(decoding: end, as: UTF8.self)
         if let kind = Self.kind(head: head, tail: tail) { self = kind } else { return nil }
     }
 

@@ -103,14 +103,13 @@ struct MergeCommand: ParsableCommand {
         failureRemovesEarlierReports = reporting.reportsLieOutside(rules.paths + (configuration?.rulePaths ?? []))
         var inputs: [(path: String, data: Data)] = []
         for path in reports {
-            // Mapped, not read: a partial is tens of megabytes, and a copy of every partial into
-            // fresh memory cost a second of page faults at 10M events. A pipe (`<(gsutil cat …)`)
-            // cannot be mapped, and is read to its end.
+            // Mapped, not read (`MergeInputHeader.mapFile`). A pipe (`<(gsutil cat …)`) cannot be
+            // mapped, and is read to its end.
             // (Asked before opening: a pipe opened twice would wait for a second writer.)
             let isRegular = (try? FileManager.default.attributesOfItem(atPath: path))?[.type] as? FileAttributeType == .typeRegular
             var data: Data?
             if isRegular {
-                data = try? Data(contentsOf: URL(fileURLWithPath: path), options: .alwaysMapped)
+                data = MergeInputHeader.mapFile(path: path)
             } else if FileManager.default.isReadableFile(atPath: path),
                 (try? FileManager.default.attributesOfItem(atPath: path))?[.type] as? FileAttributeType != .typeDirectory
             {

@@ -32,7 +32,33 @@ import Testing
         let file = try MappedFile(path: path)
         try file.checkUnchanged()
         try Data(#"{"users": [{"localId": "u1"}]}"#.utf8).write(to: URL(fileURLWithPath: path))
-        #expect(throws: InputError.unreadable(path: path, reason: "the file changed while it was read")) { try file.checkUnchanged() }
+        #expect(throws: InputError.changedWhileRead(path: path, how: "")) { try file.checkUnchanged() }
+    }
+
+    /// A file cut short under its mapping (`logrotate`'s `copytruncate`) no longer ends the
+    /// process with SIGBUS at the first page past its new end: the pages read as zeros, and the
+    /// file is then told as cut short while it was read.
+    @Test func aFileCutShortUnderItsMappingReadsAsZerosAndIsAnError() throws {
+        let page = Int(sysconf(Int32(_SC_PAGESIZE)))
+        let text = String(repeating: "x", count: 3 * page)
+        let path = try Fixtures.temporaryFile(named: "cut.jsonl", contents: text)
+        let file = try MappedFile(path: path)
+        #expect(truncate(path, off_t(page)) == 0)
+        // The first page is still the file's; the two after it are past its end.
+        #expect(file.withBytes { Array($0[..<page]) } == Array(repeating: UInt8(ascii: "x"), count: page))
+        #expect(file.withBytes { $0[page..<(3 * page)].allSatisfy { $0 == 0 } })
+        #expect(throws: InputError.changedWhileRead(path: path, how: "it was cut short under relaylint")) { try file.checkUnchanged() }
+    }
+
+    /// A partial `merge` maps is read through `Data` that outlives its `MappedFile`: the mapping
+    /// and its guard live as long as the `Data`, and a partial cut short meanwhile reads as zeros.
+    @Test func aMappedFilesDataKeepsTheMappingAndItsGuard() throws {
+        let page = Int(sysconf(Int32(_SC_PAGESIZE)))
+        let path = try Fixtures.temporaryFile(named: "partial.json", contents: String(repeating: "{", count: 3 * page))
+        let data = try #require(MergeInputHeader.mapFile(path: path))
+        #expect(truncate(path, off_t(page)) == 0)
+        #expect(data.prefix(page).allSatisfy { $0 == UInt8(ascii: "{") })
+        #expect(data.dropFirst(page).allSatisfy { $0 == 0 })
     }
 
     @Test func whatCannotBeMappedIsRead() throws {

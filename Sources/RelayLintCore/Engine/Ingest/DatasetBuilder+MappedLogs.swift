@@ -37,6 +37,7 @@ extension DatasetBuilder {
             }
         }
         if mapping.joinsAppleIDs { settleAppleClaimsWithoutATime() }
+        let invalidBefore = invalid
         var reader = MappedLogReader(
             path: path, fileIndex: fileIndex, mapping: mapping, keys: keys, appleAccounts: appleAccounts, parallelism: parallelism)
         reader.opened = opened
@@ -105,6 +106,12 @@ extension DatasetBuilder {
                 }
             }
         } catch {
+            // A file changed under the reader: the invalid records met in it tell only of the
+            // change (zeros past a cut file's new end), which its error says once.
+            if case .changedWhileRead = error {
+                forgetInvalidRecords(since: invalidBefore)
+                throw error
+            }
             // A break in an array's structure, told after the entries broken before it.
             throw stopping(path, with: error)
         }

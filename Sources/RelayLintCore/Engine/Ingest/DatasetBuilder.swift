@@ -137,6 +137,7 @@ struct DatasetBuilder {
         var summary = InputFileSummary(path: path, kind: .events, sha256: "", records: 0)
         duplicateCheck.reserveCapacity(FileBytes.estimatedLineCount(path: path))
         let preparation = PreparedEvent.Preparation(relayDomains: relayDomains, shard: shard)
+        let invalidBefore = invalid
         do {
             let bytesBefore = eventBytesRead
             let (sha256, records) = try reader.read(
@@ -163,6 +164,9 @@ struct DatasetBuilder {
             summary.sha256 = sha256
             summary.records = records
         } catch let error as InputError {
+            // Cut short under the reader, the log's last line read was cut too: the change is
+            // what is wrong, which its error says once.
+            if case .changedWhileRead = error { forgetInvalidRecords(since: invalidBefore) }
             throw error
         } catch {
             throw InputError.unreadable(path: path, reason: "\(error)")
@@ -334,9 +338,11 @@ struct DatasetBuilder {
                 maxBytes: InputLimits.streamedBytes, kind: "an account export", maxLineBytes: isCSV ? InputLimits.lineBytes : nil,
                 refusesNUL: !isCSV))
         if let encoding = file.withBytes({ TextEncoding.otherThanUTF8(startOf: $0) }) {
+            try file.checkUnchanged()
             throw InputError.refused([Diagnostic(.error, encoding, at: SourceLocation(file: path, line: 1))])
         }
         if let problem = file.withBytes({ AccountExportShape.problem(startOf: $0, isCSV: isCSV) }) {
+            try file.checkUnchanged()
             throw InputError.refused([Diagnostic(.error, problem.message, at: SourceLocation(file: path, line: problem.line))])
         }
         let sha256 = file.sha256()
@@ -367,11 +373,18 @@ struct DatasetBuilder {
             reader.listLimit = invalid.room
             if !skipInvalid { reader.stopAfterInvalid = max(1, invalidLimit - invalid.count) }
             reader.doneWith = file.release
-            bad = try file.withBytes { bytes throws(InputError) in
-                try reader.read(bytes: bytes) { account in
-                    accounts += 1
-                    if !add(account) { duplicates += 1 }
+            do {
+                bad = try file.withBytes { bytes throws(InputError) in
+                    try reader.read(bytes: bytes) { account in
+                        accounts += 1
+                        if !add(account) { duplicates += 1 }
+                    }
                 }
+            } catch {
+                // Cut short under the reader, the file reads as zeros past its new end: its
+                // change is what is wrong, not the NUL bytes it made the reader meet.
+                try file.checkUnchanged()
+                throw error
             }
             records = accounts + bad.count
         }
@@ -454,6 +467,10 @@ struct DatasetBuilder {
         stoppedEarly = true
         return .refused(inInputOrder(met + diagnostics))
     }
+
+    /// Forgets the invalid records met since `earlier`: those of a file that changed under its
+    /// reader, which tell of the change, not of the file.
+    mutating func forgetInvalidRecords(since earlier: InvalidRecordList) { invalid = earlier }
 
     /// Records a bad record found outside a file read (rule examples).
     mutating func reject(_ diagnostic: Diagnostic) { invalid.append(diagnostic) }

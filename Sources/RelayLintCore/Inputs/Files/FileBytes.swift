@@ -50,34 +50,53 @@ struct FileBytes {
         }
         let hasher = BackgroundSHA256()
         defer { hasher.wait() }
-        var carried: [UInt8] = prefix
-        if !prefix.isEmpty { hasher.update(prefix, 0..<prefix.count) }
-        while true {
-            let (run, atEnd) = try readBlock(
-                from: source, after: carried, path: path, streaming: opened == nil ? nil : descriptor, limit: lineLimit + 1)
-            // Nothing new is the end only when the read said so: from a pipe whose writer paused,
-            // a block returns with nothing new while it holds whole lines (the first bytes read
-            // to recognise the format), and ending there cut the log short without a word.
-            guard run.count > carried.count || !atEnd else { break }
-            // A gzip file's hash is the compressed file's, worked out at the end.
-            if gzip == nil { hasher.update(run, carried.count..<run.count) }
-            let end = run.withUnsafeBufferPointer { bytes in
-                recordsEnd.map { $0(bytes) } ?? FileBytes.indexOfLastNewline(in: bytes).map { $0 + 1 }
-            }
-            guard let end, end > 0 else {
-                if run.count > lineLimit { throw LineTooLong(line: nil, leading: run.withUnsafeBufferPointer(Self.leadingWhitespace)) }
-                carried = run
-                continue
-            }
-            carried = Array(run[end...])
-            try body(run[..<end])
+        // A regular file is read as it is when each block is read: one cut short meanwhile
+        // (`logrotate`'s `copytruncate`) would read as a shorter log, its last line cut, and one
+        // rewritten as a mix of two. Its version when opened is compared with its version once read.
+        let version = opened == nil && gzip == nil ? FileVersion(descriptor: descriptor) : nil
+        func checkUnchanged() throws(InputError) {
+            guard let version, let now = FileVersion(descriptor: descriptor), now != version else { return }
+            throw .changedWhileRead(path: path, how: now.size < version.size ? "it was cut short under relaylint" : "")
         }
-        if !carried.isEmpty { try body(carried[...]) }
+        do {
+            try readRuns()
+        } catch {
+            // What the reader met after the change (a cut line) says nothing of the file.
+            try checkUnchanged()
+            throw error
+        }
+        try checkUnchanged()
         if gzip != nil {
             hasher.wait()
             return try GzipStream.sha256(ofCompressedFile: path)
         }
         return FileBytes.hex(hasher.finalize())
+
+        func readRuns() throws {
+            var carried: [UInt8] = prefix
+            if !prefix.isEmpty { hasher.update(prefix, 0..<prefix.count) }
+            while true {
+                let (run, atEnd) = try readBlock(
+                    from: source, after: carried, path: path, streaming: opened == nil ? nil : descriptor, limit: lineLimit + 1)
+                // Nothing new is the end only when the read said so: from a pipe whose writer paused,
+                // a block returns with nothing new while it holds whole lines (the first bytes read
+                // to recognise the format), and ending there cut the log short without a word.
+                guard run.count > carried.count || !atEnd else { break }
+                // A gzip file's hash is the compressed file's, worked out at the end.
+                if gzip == nil { hasher.update(run, carried.count..<run.count) }
+                let end = run.withUnsafeBufferPointer { bytes in
+                    recordsEnd.map { $0(bytes) } ?? FileBytes.indexOfLastNewline(in: bytes).map { $0 + 1 }
+                }
+                guard let end, end > 0 else {
+                    if run.count > lineLimit { throw LineTooLong(line: nil, leading: run.withUnsafeBufferPointer(Self.leadingWhitespace)) }
+                    carried = run
+                    continue
+                }
+                carried = Array(run[end...])
+                try body(run[..<end])
+            }
+            if !carried.isEmpty { try body(carried[...]) }
+        }
     }
 
     /// `read(2)`, named apart from the many `read`s in scope (one per platform's C library).

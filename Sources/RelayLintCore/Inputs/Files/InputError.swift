@@ -12,12 +12,17 @@ public enum InputError: Error, Sendable, Equatable, CustomStringConvertible {
     case refused([Diagnostic])
     /// The file's format is not the expected one.
     case unrecognizedFormat(path: String, expected: String)
+    /// The file was rewritten, replaced or cut short while it was read (`how` says which, or is
+    /// empty): what was hashed and what was read may differ, and what a reader met in it after
+    /// the change (zeros where a cut file's pages were) says nothing about the file.
+    case changedWhileRead(path: String, how: String)
 
     public var description: String {
         switch self {
         case .unreadable(let path, let reason): "\(path): error: cannot read file: \(reason)"
         case .skippableRecords(let diagnostics), .refused(let diagnostics): diagnostics.map(\.description).joined(separator: "\n")
         case .unrecognizedFormat(let path, let expected): "\(path): error: unrecognized format, expected \(expected)"
+        case .changedWhileRead(let path, let how): "\(path): error: cannot read file: \(Self.changed(how))"
         }
     }
 
@@ -37,6 +42,8 @@ public enum InputError: Error, Sendable, Equatable, CustomStringConvertible {
         return error.localizedDescription
     }
 
+    private static func changed(_ how: String) -> String { "the file changed while it was read" + (how.isEmpty ? "" : ": \(how)") }
+
     /// The diagnostics this error stands for.
     public var diagnostics: [Diagnostic] {
         switch self {
@@ -45,6 +52,8 @@ public enum InputError: Error, Sendable, Equatable, CustomStringConvertible {
         case .skippableRecords(let diagnostics), .refused(let diagnostics): diagnostics
         case .unrecognizedFormat(let path, let expected):
             [Diagnostic(.error, "unrecognized format, expected \(expected)", at: SourceLocation(file: path))]
+        case .changedWhileRead(let path, let how):
+            [Diagnostic(.error, "cannot read file: \(Self.changed(how))", at: SourceLocation(file: path))]
         }
     }
 }

@@ -1,3 +1,4 @@
+import CMappedRegions
 import Crypto
 import Foundation
 
@@ -16,8 +17,10 @@ import Foundation
 ///
 /// A mapping reads the file as it is when each page is touched, not as it was when it was
 /// opened, so `checkUnchanged()` tells a file rewritten while it was read (its hash would not
-/// describe what was evaluated). A file truncated under the mapping stops the process (SIGBUS),
-/// as it does any program that maps its input.
+/// describe what was evaluated). A file truncated under the mapping (`logrotate`'s
+/// `copytruncate`, a sink file downloaded again in place) would stop the process with SIGBUS at
+/// the first page past its new end; the mapping is guarded (`CMappedRegions`) so that such pages
+/// read as zeros instead, and `checkUnchanged()` then says the file was cut short.
 final class MappedFile: @unchecked Sendable {
     let path: String
     private enum Contents {
@@ -28,22 +31,27 @@ final class MappedFile: @unchecked Sendable {
     private let contents: Contents
     /// The hash of a gzip file as it lies on disk (`contents` are what it holds).
     private var compressedSHA256: String?
-    /// What identifies the file's version: device, inode, size, modification time.
-    private let version: [Int]?
+    /// The version of the file mapped; nil for one read into memory.
+    private let version: FileVersion?
+    /// The mapping's slot among the guarded regions; -1 when it is not guarded.
+    private var guardSlot: Int32 = -1
     private static let pageSize = Int(sysconf(Int32(_SC_PAGESIZE)))
 
     /// - Parameters:
     ///   - opened: a pipe already opened (and begun) to recognise its format.
     ///   - capped: the caps on what is read into memory (a pipe, a device, a gzip file); a mapped
     ///     regular file has none.
-    init(path: String, opened: OpenedInput? = nil, capped: CappedRead = MappedFile.defaultCaps) throws(InputError) {
+    ///   - decompressing: whether a gzip file is read as what it holds (else as its bytes).
+    init(
+        path: String, opened: OpenedInput? = nil, capped: CappedRead = MappedFile.defaultCaps, decompressing: Bool = true
+    ) throws(InputError) {
         self.path = path
         if let opened {
             contents = .read(try capped.read(path: path, prefix: opened.prefix, descriptor: opened.handle.fileDescriptor))
             version = nil
             return
         }
-        if GzipStream.isGzip(path: path) {
+        if decompressing, GzipStream.isGzip(path: path) {
             let stream = try GzipStream(path: path)
             contents = .read(
                 try capped.read(path: path, compressedBytesRead: { stream.consumed }) { buffer, count throws(InputError) in
@@ -61,7 +69,8 @@ final class MappedFile: @unchecked Sendable {
             let address = mmap(nil, Int(status.st_size), PROT_READ, MAP_PRIVATE, descriptor, 0), address != MAP_FAILED
         {
             contents = .mapped(UnsafeBufferPointer(start: address.assumingMemoryBound(to: UInt8.self), count: Int(status.st_size)))
-            version = Self.version(of: status)
+            version = FileVersion(status)
+            guardSlot = relaylint_guard_region(address, Int(status.st_size))
             return
         }
         // Read to the end through the same descriptor: a pipe has no size, and opening it again
@@ -76,6 +85,8 @@ final class MappedFile: @unchecked Sendable {
 
     deinit {
         guard case .mapped(let bytes) = contents else { return }
+        // Forgotten before it is unmapped: the addresses may be mapped again for something else.
+        relaylint_unguard_region(guardSlot)
         // Unmapped on another thread: taking down the page tables of a large log (a 160 MB file
         // took 8 ms) held up the thread that goes on to evaluate the rules. Nothing reads the
         // bytes after this; an unmapping the process's exit overtakes is done by the exit.
@@ -100,6 +111,19 @@ final class MappedFile: @unchecked Sendable {
                 }
             }
             return try outcome.get()
+        }
+    }
+
+    /// The file's bytes as `Data`, for readers written over it: a mapped file's are not copied,
+    /// and the `Data` keeps the mapping, and its guard against the file being cut short, while it
+    /// lives. (Foundation's own mapping, `Data(contentsOf:options: .alwaysMapped)`, has no guard.)
+    var data: Data {
+        switch contents {
+        case .mapped(let bytes):
+            Data(
+                bytesNoCopy: UnsafeMutableRawPointer(mutating: bytes.baseAddress!), count: bytes.count,
+                deallocator: .custom { _, _ in withExtendedLifetime(self) {} })
+        case .read(let bytes): Data(bytes)
         }
     }
 
@@ -138,14 +162,10 @@ final class MappedFile: @unchecked Sendable {
     /// what was hashed and what was parsed may then differ.
     func checkUnchanged() throws(InputError) {
         guard let version else { return }
-        var status = stat()
-        guard stat(path, &status) == 0, Self.version(of: status) == version else {
-            throw InputError.unreadable(path: path, reason: "the file changed while it was read")
+        if relaylint_region_was_cut(guardSlot) != 0 {
+            throw InputError.changedWhileRead(path: path, how: "it was cut short under relaylint")
         }
-    }
-
-    private static func version(of status: stat) -> [Int] {
-        [Int(status.st_dev), Int(status.st_ino), Int(status.st_size), status.st_mtim.tv_sec, status.st_mtim.tv_nsec]
+        guard FileVersion(path: path) == version else { throw InputError.changedWhileRead(path: path, how: "") }
     }
 }
 

@@ -215,8 +215,12 @@ struct MappedLogReader: Sendable {
                 totals.records = try records(RecordCursor(bytes: bytes, path: path), bytes)
             }
         } catch let error as InputError {
+            // A file cut short under the reader reads as zeros past its new end: what is wrong
+            // then is the file's change, not the bytes it made the reader meet.
+            try file.checkUnchanged()
             throw error
         } catch {
+            try file.checkUnchanged()
             throw InputError.unreadable(path: path, reason: "\(error)")
         }
         hashing.wait()

@@ -91,15 +91,10 @@ public struct SubjectSplitter {
             ])
         }
         for (input, name) in zip(inputs, Self.fileNames(of: inputs.map(\.path))) {
-            let data: Data
-            do {
-                data = try Data(contentsOf: URL(fileURLWithPath: input.path), options: .alwaysMapped)
-            } catch {
-                throw DiagnosticsError([
-                    Diagnostic(
-                        .error, "cannot read file: \(FileBytes.readFailureReason(input.path, error))", at: SourceLocation(file: input.path))
-                ])
-            }
+            // Mapped, and read as its bytes: a gzip file is refused below, by its first bytes.
+            let file: MappedFile
+            do { file = try MappedFile(path: input.path, decompressing: false) } catch { throw DiagnosticsError(error.diagnostics) }
+            let data = file.data
             if input.kind == .events { try Self.refuseMappedLog(data, path: input.path) }
             let flushAt = PartitionWriter.bufferBytes(partitions: count)
             var writers = (1...count).map {
@@ -122,7 +117,10 @@ public struct SubjectSplitter {
                     throw DiagnosticsError([Diagnostic(.error, "cannot write: \(error)", at: SourceLocation(file: writers[index].path))])
                 }
             }
-            sources.append(.init(path: input.path, kind: input.kind, sha256: FileBytes.hex(SHA256.hash(data: data))))
+            let sha256 = FileBytes.hex(SHA256.hash(data: data))
+            // Split and hashed as one version of the file, or refused.
+            do { try file.checkUnchanged() } catch { throw DiagnosticsError(error.diagnostics) }
+            sources.append(.init(path: input.path, kind: input.kind, sha256: sha256))
         }
         let result = PartitionMerger.Sources(partitions: count, dataEnd: dataEnd, inputs: sources)
         let encoder = JSONEncoder()

@@ -1,0 +1,39 @@
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// What tells one version of a regular file from another: device, inode, size and modification
+/// time. A file read in several steps (mapped and touched page by page, or read block by block)
+/// is compared with the version it had when opened once it has been read: a file rewritten, cut
+/// short or grown meanwhile was not the one its hash and its records describe.
+struct FileVersion: Equatable {
+    let device: UInt64
+    let inode: UInt64
+    let size: Int
+    let modified: timespec
+
+    init(_ status: stat) {
+        (device, inode, size, modified) = (UInt64(status.st_dev), UInt64(status.st_ino), Int(status.st_size), status.st_mtim)
+    }
+
+    /// The version of the file open on `descriptor`; nil unless it is a regular file.
+    init?(descriptor: Int32) {
+        var status = stat()
+        guard fstat(descriptor, &status) == 0, status.st_mode & S_IFMT == S_IFREG else { return nil }
+        self.init(status)
+    }
+
+    /// The version of the file at `path` now; nil when it cannot be looked at.
+    init?(path: String) {
+        var status = stat()
+        guard stat(path, &status) == 0 else { return nil }
+        self.init(status)
+    }
+
+    static func == (lhs: FileVersion, rhs: FileVersion) -> Bool {
+        lhs.device == rhs.device && lhs.inode == rhs.inode && lhs.size == rhs.size
+            && lhs.modified.tv_sec == rhs.modified.tv_sec && lhs.modified.tv_nsec == rhs.modified.tv_nsec
+    }
+}
