@@ -240,12 +240,16 @@ struct CheckCommand: ParsableCommand {
     /// A report written over an input destroys it (`--output events.jsonl` replaced the log
     /// with the report): see `ReportOutputOptions.checkOverwritesNothing(inputs:)`.
     func checkOutputsOverwriteNothing() throws {
-        for folder in eventPaths where InputFolder.isFolder(folder) {
-            try reporting.refuseReportsInside(folder: folder, option: "--events")
-        }
         var inputs: [(option: String, path: String)] =
             eventPaths.map { ("--events", $0) } + accountPaths.map { ("--accounts", $0) } + mappingPaths.map { ("--mapping", $0) }
             + rules.paths.map { ("--rules", $0) }
+        for folder in eventPaths where InputFolder.isFolder(folder) {
+            try reporting.refuseReportsInside(folder: folder, option: "--events")
+            // A report path elsewhere may still be a link to one of its files (a `latest.json`
+            // symbolic link, a hard-linked snapshot): each file counts as an input. A folder that
+            // cannot be listed is told when it is read.
+            for file in (try? InputFolder.files(at: folder)) ?? [] { inputs.append(("--events", file)) }
+        }
         for (option, path) in [
             ("--manifest", manifestPath), ("--subject-map", subjectMap), ("--apple-keys", appleKeys), ("--baseline", baseline),
         ] {

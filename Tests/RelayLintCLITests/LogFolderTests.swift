@@ -86,6 +86,24 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: folder.path + "/2026/report.json"))
     }
 
+    /// A report path outside the folder that is a link to one of its logs (a `latest.json`
+    /// symbolic link, a hard-linked snapshot) is that log: refused, the log left as it was.
+    @Test(arguments: ["symbolic", "hard"]) func aReportThatIsALinkToALogOfTheFolderIsRefused(link: String) throws {
+        let folder = try Self.sinkFolder()
+        let log = folder.path + "/2026/06/01/backend.jsonl"
+        let before = try Data(contentsOf: URL(fileURLWithPath: log))
+        let report = try Fixtures.temporaryDirectory().appendingPathComponent("latest.sarif").path
+        if link == "symbolic" {
+            try FileManager.default.createSymbolicLink(atPath: report, withDestinationPath: log)
+        } else {
+            try FileManager.default.linkItem(atPath: log, toPath: report)
+        }
+        let result = try CommandRunner.run(Self.common + ["--events", folder.path, "--report", "sarif=\(report)"])
+        #expect(result.status == 2)
+        #expect(result.stderr.contains("is the input --events '\(log)': the report would overwrite it"), "\(result.stderr)")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: log)) == before)
+    }
+
     /// A hidden report is never read as a log of the folder: written (review 66, item 9).
     @Test func aHiddenReportInsideTheFolderIsWritten() throws {
         let folder = try Self.sinkFolder()
