@@ -86,6 +86,27 @@ struct ReportOutputOptions: ParsableArguments {
                 "--report writes a file, found '\(entry)': standard output takes the main report (--format, without --output or with --output -)"
             )
         }
+        // Another spelling of standard output (`/dev/stdout`, `/dev/fd/1`, the file it is
+        // redirected to): opened again, it cut the main report's file to the other report, or
+        // followed the main report with a second document in a pipe.
+        guard output == nil || output == "-", let standardOutput = Self.standardOutputIdentity() else { return }
+        for entry in extraReports {
+            let parts = entry.split(separator: "=", maxSplits: 1).map(String.init)
+            var info = stat()
+            guard parts.count == 2, stat(parts[1], &info) == 0, info.st_dev == standardOutput.device, info.st_ino == standardOutput.inode
+            else { continue }
+            throw ValidationError(
+                "--report '\(StandardError.escaped(entry))' is standard output, which takes the main report (--format, without --output): write it to a file of its own"
+            )
+        }
+    }
+
+    /// The file, pipe or socket standard output writes to; nil for a terminal or a device such
+    /// as `/dev/null`, which take two reports without harm.
+    private static func standardOutputIdentity() -> (device: dev_t, inode: ino_t)? {
+        var info = stat()
+        guard fstat(STDOUT_FILENO, &info) == 0, [S_IFREG, S_IFIFO, S_IFSOCK].contains(info.st_mode & S_IFMT) else { return nil }
+        return (info.st_dev, info.st_ino)
     }
 
     /// The files reports are written to: `--output` and each `--report`'s.

@@ -53,6 +53,20 @@ import Testing
         #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path).isEmpty)
     }
 
+    /// Standard output by another name (`/dev/stdout`, `/dev/fd/1`) is refused as `-` is: after
+    /// the main report on a pipe it wrote a second document, and into a file it replaced it.
+    @Test(arguments: ["/dev/stdout", "/dev/fd/1"]) func aReportToStandardOutputByAnotherNameIsRefused(name: String) throws {
+        let result = try CommandRunner.run(["check", "--format", "json", "--report", "sarif=\(name)"] + Self.examples)
+        #expect(result.status == 2)
+        #expect(result.stderr.contains("--report 'sarif=\(name)' is standard output, which takes the main report"), "\(result.stderr)")
+        #expect(result.stdout.isEmpty)
+        // With the main report in a file of its own, standard output may take the other one.
+        let file = try Fixtures.temporaryDirectory().appendingPathComponent("report.json").path
+        let apart = try CommandRunner.run(["check", "--format", "json", "--output", file, "--report", "sarif=\(name)"] + Self.examples)
+        #expect(apart.status == 1, "\(apart.stderr)")
+        #expect(apart.stdout.contains("sarif"))
+    }
+
     @Test func severalReportsFromOneRun() throws {
         let directory = try Fixtures.temporaryDirectory()
         let json = directory.appendingPathComponent("out.json").path
