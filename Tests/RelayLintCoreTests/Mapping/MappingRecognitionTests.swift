@@ -226,4 +226,23 @@ import Testing
         }
         #expect(recognised.opened?.prefix.count ?? 0 > 100)
     }
+
+    /// A sink's folder packed with `tar` (and gzip, taken off as for any .gz) is refused as an
+    /// archive: its headers ran into each file's first line, a record lost per file.
+    @Test(arguments: [false, true]) func aTarArchiveOfLogsIsRefusedAsOne(gzipped: Bool) throws {
+        let event = #"{"id":"e1","time":"2026-01-01T00:00:00Z","subject":"u1","type":"signin"}"# + "\n"
+        var header = [UInt8](repeating: 0, count: 512)
+        header.replaceSubrange(0..<14, with: Array("sink/h00.jsonl".utf8))
+        header.replaceSubrange(257..<265, with: Array("ustar\u{0}00".utf8))
+        let body = Array(event.utf8) + [UInt8](repeating: 0, count: 512 - event.utf8.count)
+        let folder = try Fixtures.temporaryDirectory()
+        var path = folder.appendingPathComponent("sink.tar").path
+        try Data(header + body + [UInt8](repeating: 0, count: 1024)).write(to: URL(fileURLWithPath: path))
+        if gzipped { path = try Fixtures.gzipped(path) }
+        let error = #expect(throws: InputError.self) { try EventLogFormat.recognize(path: path, mappings: []) }
+        #expect(
+            error?.diagnostics.map(\.description) == [
+                "\(path):1: error: this is a tar archive, not a log: extract it (tar xf FILE) and pass the folder it holds with --events"
+            ])
+    }
 }

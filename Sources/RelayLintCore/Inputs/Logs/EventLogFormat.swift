@@ -199,6 +199,14 @@ enum EventLogFormat {
                 "this is gzip-compressed data: relaylint decompresses a .gz file given by its path; "
                     + "pass the file itself, or decompress it into the pipe (gunzip -c FILE | relaylint check --events -)")
         }
+        // A tar archive (a sink's folder packed with `tar czf`, its gzip layer taken off as for
+        // any .gz): its 512-byte headers ran into each file's first line, counted as invalid JSON
+        // (with --skip-invalid, a record lost per file). POSIX and GNU headers say "ustar" at 257.
+        if bytes.count >= 262, Array(bytes[257..<262]) == Array("ustar".utf8) {
+            throw refusal(
+                path,
+                "this is a tar archive, not a log: extract it (tar xf FILE) and pass the folder it holds with --events")
+        }
         // UTF-16 or UTF-32 (as Windows tools write "Unicode" text) was called CSV or not JSON at
         // its first character.
         if let encoding = TextEncoding.otherThanUTF8(startOf: bytes) { throw refusal(path, encoding) }
