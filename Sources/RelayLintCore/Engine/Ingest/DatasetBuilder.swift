@@ -283,6 +283,8 @@ struct DatasetBuilder {
             guard let since = created ?? dataset.subjects[index].firstEvent?.time else { continue }
             appleAccounts.noteBeginning(of: subject, at: since)
         }
+        // Each notification's join is then a binary search of its id's claims.
+        appleAccounts.orderClaims()
     }
 
     /// An id a log read later gives at an earlier place in the input order (`expectIDs`).
