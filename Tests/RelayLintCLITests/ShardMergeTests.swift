@@ -117,6 +117,43 @@ import Testing
         #expect(refused.stderr.contains("holds -1 at "), "\(refused.stderr)")
     }
 
+    /// A shard report whose findings a bad copy or a hand edit changed is refused, naming the file,
+    /// as a damaged partial is: merged, a finding of another shard was listed twice under one
+    /// fingerprint and counted apart from the summary, and a reversed list stayed reversed.
+    @Test func aShardReportOfDamagedFindingsIsRefused() throws {
+        let reports = try shardReports(count: 3)
+        func findings(_ path: String) throws -> (report: [String: Any], findings: [[String: Any]]) {
+            let report = try #require(
+                try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: path))) as? [String: Any])
+            return (report, report["findings"] as? [[String: Any]] ?? [])
+        }
+        func written(_ report: [String: Any], as name: String) throws -> String {
+            let path = try Fixtures.temporaryDirectory().appendingPathComponent(name).path
+            try JSONSerialization.data(withJSONObject: report).write(to: URL(fileURLWithPath: path))
+            return path
+        }
+        let (first, firstFindings) = try findings(reports[0])
+        let (_, secondFindings) = try findings(reports[1])
+        // A subject shown whole, so that its shard can be told.
+        let borrowed = try #require(secondFindings.first { !"\($0["subject"]!)".contains("•") })
+        var copied = first
+        copied["findings"] = firstFindings + [borrowed]
+        var reversed = first
+        reversed["findings"] = Array(firstFindings.reversed())
+        #expect(firstFindings.count > 1)
+
+        let withCopy = try CommandRunner.run(["merge", try written(copied, as: "copied.json"), reports[1], reports[2]])
+        #expect(withCopy.status == 2)
+        #expect(withCopy.stderr.contains("copied.json: error: lists \(firstFindings.count + 1) findings"), "\(withCopy.stderr)")
+        #expect(withCopy.stderr.contains("which belongs to shard 2/3, not 1/3"), "\(withCopy.stderr)")
+        #expect(withCopy.stderr.contains("which copied.json holds too") || withCopy.stderr.contains("copied.json holds too"))
+        let withReversal = try CommandRunner.run(["merge", try written(reversed, as: "reversed.json"), reports[1], reports[2]])
+        #expect(withReversal.status == 2)
+        #expect(withReversal.stderr.contains("reversed.json: error: lists the finding with fingerprint"), "\(withReversal.stderr)")
+        // The shards as written merge.
+        #expect(try CommandRunner.run(["merge"] + reports).status == 1)
+    }
+
     @Test func shardsWriteOnlyJSON() throws {
         let result = try CommandRunner.run(ExampleReportTests.exampleArguments + ["--format", "sarif", "--shard", "1/2"])
         #expect(result.status == 2)

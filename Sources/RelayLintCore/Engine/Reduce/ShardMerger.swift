@@ -66,6 +66,23 @@ public enum ShardMerger {
             ])
         }
         problems += SliceCompleteness.problems(shards.map { ($0.path, $0.shard) }, kind: "shard", file: "shard report")
+        for (path, document, shard) in shards { problems += Self.problems(of: document, shard: shard, path: path) }
+        // A finding copied into another shard's report (of a subject shown masked, whose shard the
+        // report cannot tell) is found by its fingerprint.
+        var holders: [String: String] = [:]
+        for (path, document, _) in shards {
+            var own: Set<String> = []
+            for finding in document.findings where own.insert(finding.fingerprint).inserted {
+                if let other = holders.updateValue(path, forKey: finding.fingerprint) {
+                    problems.append(
+                        Diagnostic(
+                            .error,
+                            "holds the finding with fingerprint \(finding.fingerprint), which \(other) holds too: a run reports each finding once",
+                            at: SourceLocation(file: path)))
+                    break
+                }
+            }
+        }
         for other in shards.dropFirst() {
             if let difference = difference(first.document, other.document) {
                 problems.append(
