@@ -111,6 +111,34 @@ import Testing
         #expect(fromGzip.inputs.first?.eventsMade == 21_000)
     }
 
+    /// Blank space between two elements of a streamed array holds nothing: more of it than the
+    /// cap on one element is read past, as from the mapped file, where it was refused as an
+    /// element longer than the cap, at a line that depended on the sizes of the reads. A stream
+    /// that ends in it ends inside the array, told at its end.
+    @Test(arguments: ["]\n", ""]) func blankSpaceBetweenElementsPastTheCapReadsAsThePlainFile(end: String) throws {
+        let gap = String(repeating: "\n", count: InputLimits.lineBytes / 2) + String(repeating: " ", count: InputLimits.lineBytes / 2 + 10)
+        // Ended, the array closes after the blank space; cut, the stream ends in it, past a `,`.
+        let text =
+            "[" + Self.cloudEntry(1, subject: "u1") + "," + gap + Self.cloudEntry(2, subject: "u2") + (end.isEmpty ? "," : "") + gap + end
+        let plain = try Fixtures.temporaryFile(named: "gap.json", contents: text)
+        let compressed = try Fixtures.gzipped(plain)
+        guard !end.isEmpty else {
+            let place =
+                ":\(InputLimits.lineBytes + 1):\(InputLimits.lineBytes / 2 + 11): error: stopped reading: invalid JSON: unexpected end of input"
+            for path in [plain, compressed] {
+                let thrown = #expect(throws: DiagnosticsError.self) { try Self.report(path) }
+                #expect(thrown?.diagnostics.first?.description.hasPrefix(path + place) == true, "\(thrown?.diagnostics ?? [])")
+            }
+            return
+        }
+        let fromPlain = try Self.report(plain)
+        let fromGzip = try Self.report(compressed)
+        #expect(fromPlain.inputs.first?.records == 2)
+        #expect(fromGzip.inputs.first?.records == 2)
+        #expect(fromGzip.inputs.first?.eventsMade == fromPlain.inputs.first?.eventsMade)
+        #expect(fromGzip.findings.map(\.location?.line) == fromPlain.findings.map(\.location?.line))
+    }
+
     /// Columns count Unicode scalars: an error on the line a run starts in is placed as in the
     /// file also after letters of several bytes (runs once advanced the column by bytes).
     @Test func anErrorAfterARunOfNonASCIITextIsPlacedAsInTheFile() throws {

@@ -551,6 +551,12 @@ struct MappedLogReader: Sendable {
                 }
                 while spans.count < limit, !scan.finished {
                     parser.skipWhitespace()
+                    // A run of a streamed array may end in, or be, blank space after a `,`: the
+                    // next run holds the element (a stream that ends there is told by its reader).
+                    if scan.isRun, parser.isAtEnd {
+                        scan.finished = true
+                        break
+                    }
                     let first = parser.offset
                     do {
                         try parser.skipValue(depth: 1)
@@ -577,8 +583,7 @@ struct MappedLogReader: Sendable {
                     let place = start(of: first)
                     spans.append(RecordSpan(bytes: first..<parser.offset, line: place.line, column: place.column))
                     if parser.consume(UInt8(ascii: ",")) {
-                        // A run of a streamed array ends just past a `,`: the next run goes on.
-                        if scan.isRun, parser.offset == bytes.count { scan.finished = true }
+                        // A run of a streamed array ends past a `,`: the next run goes on.
                         continue
                     }
                     try parser.expect(UInt8(ascii: "]"), "',' or ']' in an array")

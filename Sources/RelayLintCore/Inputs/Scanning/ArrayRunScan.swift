@@ -3,7 +3,8 @@
 /// never held whole: a 5 MB gzip file of 4 GiB of JSON took 4 GiB.
 ///
 /// A run starts where the one before ended: at the stream's start (whitespace, a byte order mark,
-/// the `[`), or just past a `,` between two elements. The scan follows strings and nesting only;
+/// the `[`), or past a `,` between two elements and the blank space after it; a run may be blank
+/// space alone. The scan follows strings and nesting only;
 /// the elements are parsed strictly afterwards (`MappedLogReader.RecordCursor`), which reports
 /// anything the structure hides. Once the array's `]` is seen, the rest of the stream is text
 /// after the array, handed over as it comes.
@@ -25,6 +26,10 @@ struct ArrayRunScan {
             guard bytes[index] == UInt8(ascii: "[") else { return bytes.count }
             index += 1
         }
+        // Blank space between two elements holds nothing, and is handed over as it comes: held
+        // until the next element began, 17 MiB of it was refused as an element past the cap on
+        // one, at a line that depended on the sizes of the reads.
+        if opened, PlainTextScan.endOfWhitespace(in: bytes, from: index).end == bytes.count { return bytes.isEmpty ? nil : bytes.count }
         var nesting = JSONNesting()
         var last: Int?
         while index < bytes.count {
@@ -42,7 +47,8 @@ struct ArrayRunScan {
             index = PlainTextScan.endOfWhitespace(in: bytes, from: index).end
             guard index < bytes.count else { break }
             switch nesting.follow(bytes[index]) {
-            case .comma: last = index + 1
+            // Past the comma and the blank space after it: the next run starts at its element.
+            case .comma: last = PlainTextScan.endOfWhitespace(in: bytes, from: index + 1).end
             case .close:
                 // The array's end, or a stray `}` the strict reading reports: either way the rest
                 // is handed over as it comes.
