@@ -79,4 +79,16 @@ import Testing
         let error = #expect(throws: InputError.self) { try EventLogFormat.recognize(path: path, mappings: []) }
         #expect(error?.description == "\(path):1: error: stopped reading: a line longer than 16 MiB, the cap on one line of a log")
     }
+
+    /// Blank space alone past the cap after an array's `[` is told as what it is, at the `[`'s
+    /// line, not as a first element longer than the cap.
+    @Test func blankSpaceBeforeAnArraysFirstElementPastTheCapIsToldAsSuch() throws {
+        let text = "\n[" + String(repeating: " \n", count: InputLimits.lineBytes / 2 + 1) + "{}]\n"
+        let path = try Fixtures.temporaryFile(named: "blank.json", contents: text)
+        let error = #expect(throws: InputError.self) { try EventLogFormat.recognize(path: path, mappings: []) }
+        #expect(
+            error?.description
+                == "\(path):2: error: stopped reading: more than 16 MiB of blank space before the array's first element, "
+                + "the cap on the first record of a log read to recognise its format")
+    }
 }

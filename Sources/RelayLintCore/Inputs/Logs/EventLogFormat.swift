@@ -162,6 +162,14 @@ enum EventLogFormat {
         }
         let line = bytes[..<start].reduce(1) { $0 + ($1 == 0x0A ? 1 : 0) }
         guard scan.isArray else { return EventLogReader.lineTooLong(path: path, at: line, limit: InputLimits.lineBytes) }
+        // Blank space alone past the cap after the `[`: no element is long, the space before
+        // the first is.
+        if bytes[(start + 1)..<min(bytes.count, start + 1 + InputLimits.lineBytes)].allSatisfy({ [0x20, 0x09, 0x0A, 0x0D].contains($0) }) {
+            return refusal(
+                path,
+                "stopped reading: more than \(InputLimits.describe(InputLimits.lineBytes)) of blank space before the array's first element, "
+                    + "the cap on the first record of a log read to recognise its format", line: line)
+        }
         return .refused([
             Diagnostic(
                 .error,
