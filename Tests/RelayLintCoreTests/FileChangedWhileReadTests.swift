@@ -19,29 +19,31 @@ import Testing
         return try Fixtures.temporaryFile(named: name, contents: lines.joined(separator: "\n") + "\n")
     }
 
+    /// Reads the log at `path`, changing it with `change` once its first run is read.
+    private func read(_ path: String, changedAfterItsFirstRunBy change: () -> Void) throws {
+        var runs = 0
+        _ = try FileBytes.forEachRun(path: path) { _ in
+            runs += 1
+            if runs == 1 { change() }
+        }
+    }
+
     @Test func aLogCutShortWhileItIsReadIsAnErrorThatSaysSo() throws {
         let path = try cutLog(named: "cut.jsonl")
-        var runs = 0
         #expect(throws: InputError.changedWhileRead(path: path, how: "it was cut short under relaylint")) {
-            _ = try FileBytes.forEachRun(path: path) { _ in
-                runs += 1
-                // Cut in the middle of a line, as a rotation at any moment does.
-                if runs == 1 { #expect(truncate(path, off_t(FileBytes.blockSize + 50)) == 0) }
-            }
+            // Cut in the middle of a line, as a rotation at any moment does.
+            try read(path) { #expect(truncate(path, off_t(FileBytes.blockSize + 50)) == 0) }
         }
     }
 
     @Test func aLogRewrittenWhileItIsReadIsAnError() throws {
         let path = try cutLog(named: "rewritten.jsonl")
-        var runs = 0
         #expect(throws: InputError.changedWhileRead(path: path, how: "")) {
-            _ = try FileBytes.forEachRun(path: path) { _ in
-                runs += 1
-                if runs == 1, let handle = FileHandle(forWritingAtPath: path) {
-                    handle.seekToEndOfFile()
-                    handle.write(Data("{}\n".utf8))
-                    try? handle.close()
-                }
+            try read(path) {
+                guard let handle = FileHandle(forWritingAtPath: path) else { return }
+                handle.seekToEndOfFile()
+                handle.write(Data("{}\n".utf8))
+                try? handle.close()
             }
         }
     }
