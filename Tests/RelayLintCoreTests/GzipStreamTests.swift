@@ -41,6 +41,42 @@ import Testing
         return String(decoding: bytes, as: UTF8.self)
     }
 
+    /// Reads `stream` to its end, in blocks of 64 bytes, calling `midway` after the first.
+    private static func readToEnd(_ stream: GzipStream, midway: () throws -> Void = {}) throws {
+        var block = [UInt8](repeating: 0, count: 64)
+        var blocks = 0
+        while try block.withUnsafeMutableBytes({ try stream.read(into: $0.baseAddress!, count: $0.count) }) > 0 {
+            blocks += 1
+            if blocks == 1 { try midway() }
+        }
+    }
+
+    /// The hash is of the bytes decompressed, read through the descriptor opened: another file
+    /// moved over the path meanwhile (a download again, a rotation) is not the one hashed, where
+    /// hashing the path again paired the old file's records with the new one's hash.
+    @Test func theHashIsOfTheFileReadWhenAnotherIsMovedOverItsPath() throws {
+        let old = try Self.gzip(String(repeating: "old line\n", count: 5000))
+        let path = try Self.write(old)
+        let stream = try GzipStream(path: path)
+        try Self.readToEnd(stream) {
+            let other = try Self.write(try Self.gzip("new line\n"))
+            #expect(rename(other, path) == 0)
+        }
+        #expect(try stream.compressedSHA256() == FileBytes.sha256(of: old))
+    }
+
+    /// A gzip file written to in place while it is read is not the one its hash would describe.
+    @Test func aGzipFileWrittenInPlaceWhileItIsReadIsAnError() throws {
+        let path = try Self.write(try Self.gzip(String(repeating: "a line\n", count: 5000)))
+        let stream = try GzipStream(path: path)
+        try Self.readToEnd(stream)
+        let handle = try #require(FileHandle(forWritingAtPath: path))
+        handle.seekToEndOfFile()
+        handle.write(Data(repeating: 0, count: 512))
+        try handle.close()
+        #expect(throws: InputError.changedWhileRead(path: path, how: "")) { try stream.compressedSHA256() }
+    }
+
     @Test func concatenatedMembersAreReadInFull() throws {
         let path = try Self.write(try Self.gzip("line 1\nline 2\n") + Self.gzip("line 3\n") + Self.gzip("line 4\n"))
         #expect(try Self.text(of: path) == "line 1\nline 2\nline 3\nline 4\n")

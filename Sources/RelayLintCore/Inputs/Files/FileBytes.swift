@@ -66,9 +66,9 @@ struct FileBytes {
             throw error
         }
         try checkUnchanged()
-        if gzip != nil {
+        if let gzip {
             hasher.wait()
-            return try GzipStream.sha256(ofCompressedFile: path)
+            return try gzip.compressedSHA256()
         }
         return FileBytes.hex(hasher.finalize())
 

@@ -31,6 +31,13 @@ final class GzipStream {
     /// Whether a member has ended and the next one, if any, has not begun.
     private var betweenMembers = false
     private var finished = false
+    /// The hash of the compressed bytes read so far, through the descriptor opened: the file
+    /// hashed is the file decompressed, even when another is moved over its path meanwhile (the
+    /// hash was taken by opening the path again, and paired the old file's records with the new
+    /// one's hash).
+    private var hasher = SHA256()
+    /// The file's version when opened (`checkUnchanged`).
+    private let version: FileVersion?
 
     /// Whether a regular file starts with gzip's magic bytes.
     static func isGzip(path: String) -> Bool {
@@ -45,6 +52,7 @@ final class GzipStream {
         self.path = path
         descriptor = open(path, O_RDONLY)
         guard descriptor >= 0 else { throw InputError.unreadable(path: path, reason: FileBytes.openFailureReason(path)) }
+        version = FileVersion(descriptor: descriptor)
         stream = .allocate(capacity: 1)
         stream.initialize(to: z_stream())
         input = .allocate(capacity: Self.inputSize)
@@ -63,18 +71,14 @@ final class GzipStream {
         close(descriptor)
     }
 
-    /// The SHA-256 of the compressed file itself: the report lists each original file with its
-    /// hash, and the file a reviewer can check with `sha256sum` is the `.gz` they were given.
-    static func sha256(ofCompressedFile path: String) throws(InputError) -> String {
-        guard let handle = FileHandle(forReadingAtPath: path) else {
-            throw InputError.unreadable(path: path, reason: FileBytes.openFailureReason(path))
-        }
-        defer { try? handle.close() }
-        var hasher = SHA256()
-        do {
-            while let block = try handle.read(upToCount: FileBytes.blockSize), !block.isEmpty { hasher.update(data: block) }
-        } catch {
-            throw InputError.unreadable(path: path, reason: FileBytes.readFailureReason(path, error))
+    /// The SHA-256 of the compressed file itself, once it has been read to its end (`read`
+    /// returned 0): the report lists each original file with its hash, and the file a reviewer
+    /// can check with `sha256sum` is the `.gz` they were given. Throws when the file was cut
+    /// short or rewritten in place while it was read.
+    func compressedSHA256() throws(InputError) -> String {
+        guard finished else { throw .unreadable(path: path, reason: "the gzip file was hashed before it was read to its end") }
+        if let version, let now = FileVersion(descriptor: descriptor), now != version {
+            throw .changedWhileRead(path: path, how: now.size < version.size ? "it was cut short under relaylint" : "")
         }
         return FileBytes.hex(hasher.finalize())
     }
@@ -147,6 +151,7 @@ final class GzipStream {
             if got < 0, errno == EINTR { continue }
             guard got >= 0 else { throw InputError.unreadable(path: path, reason: String(cString: strerror(errno))) }
             if got == 0 { inputEnded = true }
+            hasher.update(bufferPointer: UnsafeRawBufferPointer(start: input + inputCount, count: got))
             inputCount += got
             break
         }

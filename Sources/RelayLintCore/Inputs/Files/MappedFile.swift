@@ -58,7 +58,7 @@ final class MappedFile: @unchecked Sendable {
                     try stream.read(into: buffer, count: count)
                 })
             version = nil
-            compressedSHA256 = try GzipStream.sha256(ofCompressedFile: path)
+            compressedSHA256 = try stream.compressedSHA256()
             return
         }
         let descriptor = open(path, O_RDONLY)
