@@ -89,24 +89,60 @@ struct ReportOutputOptions: ParsableArguments {
         // Another spelling of standard output (`/dev/stdout`, `/dev/fd/1`, the file it is
         // redirected to): opened again, it cut the main report's file to the other report, or
         // followed the main report with a second document in a pipe.
-        guard output == nil || output == "-", let standardOutput = Self.standardOutputIdentity() else { return }
-        for entry in extraReports {
-            let parts = entry.split(separator: "=", maxSplits: 1).map(String.init)
-            var info = stat()
-            guard parts.count == 2, stat(parts[1], &info) == 0, info.st_dev == standardOutput.device, info.st_ino == standardOutput.inode
-            else { continue }
-            throw ValidationError(
-                "--report '\(StandardError.escaped(entry))' is standard output, which takes the main report (--format, without --output): write it to a file of its own"
-            )
+        if output == nil, let standardOutput = Self.identity(ofStream: STDOUT_FILENO) {
+            for entry in extraReports {
+                let parts = entry.split(separator: "=", maxSplits: 1).map(String.init)
+                guard parts.count == 2, Self.identity(ofPath: parts[1]).map({ $0 == standardOutput }) == true else { continue }
+                throw ValidationError(
+                    "--report '\(StandardError.escaped(entry))' is standard output, which takes the main report (--format, without --output): write it to a file of its own"
+                )
+            }
+        }
+        // Standard error by another name (`/dev/stderr`, `2> results.sarif`): relaylint's own
+        // messages written there through its own offset went over the report's first bytes.
+        if let standardError = Self.identity(ofStream: STDERR_FILENO) {
+            var targets = output.map { [("--output '\(StandardError.escaped($0))'", $0)] } ?? []
+            for entry in extraReports {
+                let parts = entry.split(separator: "=", maxSplits: 1).map(String.init)
+                if parts.count == 2 { targets.append(("--report '\(StandardError.escaped(entry))'", parts[1])) }
+            }
+            for (shown, path) in targets where Self.identity(ofPath: path).map({ $0 == standardError }) == true {
+                throw ValidationError(
+                    "\(shown) is standard error, where relaylint writes its messages, which would go over the report: write it to a file of its own"
+                )
+            }
         }
     }
 
-    /// The file, pipe or socket standard output writes to; nil for a terminal or a device such
-    /// as `/dev/null`, which take two reports without harm.
-    private static func standardOutputIdentity() -> (device: dev_t, inode: ino_t)? {
+    /// A stream's file, pipe or socket, by device and inode; nil for a terminal or a device such
+    /// as `/dev/null`, which take two writers without harm.
+    private static func identity(ofStream descriptor: Int32) -> FileIdentity? {
         var info = stat()
-        guard fstat(STDOUT_FILENO, &info) == 0, [S_IFREG, S_IFIFO, S_IFSOCK].contains(info.st_mode & S_IFMT) else { return nil }
-        return (info.st_dev, info.st_ino)
+        guard fstat(descriptor, &info) == 0, [S_IFREG, S_IFIFO, S_IFSOCK].contains(info.st_mode & S_IFMT) else { return nil }
+        return FileIdentity(device: UInt64(info.st_dev), inode: UInt64(info.st_ino), name: nil)
+    }
+
+    /// What `path` names now, whatever its kind; nil when nothing is there.
+    private static func identity(ofPath path: String) -> FileIdentity? {
+        var info = stat()
+        guard stat(path, &info) == 0 else { return nil }
+        return FileIdentity(device: UInt64(info.st_dev), inode: UInt64(info.st_ino), name: nil)
+    }
+
+    /// The path a chain of symbolic links ends at, even where nothing is there yet: a report
+    /// written through a dangling link lands where its last link points.
+    private static func finalPath(of path: String) -> String {
+        var current = path
+        for _ in 0..<40 {
+            var info = stat()
+            guard lstat(current, &info) == 0, info.st_mode & S_IFMT == S_IFLNK,
+                let target = try? FileManager.default.destinationOfSymbolicLink(atPath: current)
+            else { return current }
+            current =
+                target.hasPrefix("/")
+                ? target : ((current as NSString).deletingLastPathComponent as NSString).appendingPathComponent(target)
+        }
+        return current
     }
 
     /// The files reports are written to: `--output` and each `--report`'s.
@@ -192,7 +228,8 @@ struct ReportOutputOptions: ParsableArguments {
     /// logs/report.json`): even where no report is there yet, the next run would read this one
     /// as a log of the folder. A hidden one (`logs/.report.json`) is never read.
     func refuseReportsInside(folder: String, option: String) throws {
-        for report in reportPaths where InputFolder.reads(report, under: folder) {
+        for report in reportPaths
+        where InputFolder.reads(report, under: folder) || InputFolder.reads(Self.finalPath(of: report), under: folder) {
             throw ValidationError(
                 "the report '\(StandardError.escaped(report))' lies inside the folder \(option) '\(StandardError.escaped(folder))', whose every file is read as a log: write it to another folder"
             )
@@ -215,9 +252,17 @@ struct ReportOutputOptions: ParsableArguments {
             let parts = entry.split(separator: "=", maxSplits: 1).map(String.init)
             if parts.count == 2 { outputs.append(named("--report", parts[1], entry)) }
         }
-        guard !outputs.isEmpty else { return }
+        // The main report on standard output redirected to a file (`> logs/report.json`,
+        // `>> events.jsonl`) is written there as to `--output`.
+        let standardOutput = output == nil ? Self.identity(ofStream: STDOUT_FILENO) : nil
+        guard !outputs.isEmpty || standardOutput != nil else { return }
         let inputs = inputs.map { named($0.option, $0.path) }
         let inputIdentities = inputs.map { FileIdentity(path: $0.path) }
+        if let standardOutput, let index = inputIdentities.firstIndex(of: standardOutput) {
+            throw ValidationError(
+                "standard output, where the report goes, is the input \(inputs[index].text): the report would be written into it; "
+                    + "write it to another file (--output)")
+        }
         var written: [FileIdentity: String] = [:]
         for target in outputs {
             guard let identity = FileIdentity(path: target.path) else { continue }

@@ -67,6 +67,36 @@ import Testing
         #expect(apart.stdout.contains("sarif"))
     }
 
+    /// The main report on standard output redirected into an input (`>> events.jsonl`) is a
+    /// report written over it: refused, the log left as it was.
+    @Test func aReportOnStandardOutputRedirectedIntoAnInputIsRefused() throws {
+        let log = try Fixtures.temporaryFile(
+            named: "events.jsonl", contents: try String(contentsOfFile: Fixtures.path("Examples/events.jsonl"), encoding: .utf8))
+        let before = try Data(contentsOf: URL(fileURLWithPath: log))
+        let appending = try #require(FileHandle(forWritingAtPath: log))
+        appending.seekToEndOfFile()
+        let result = try CommandRunner.run(["check", "--format", "json", "--events", log], standardOutput: appending)
+        try appending.close()
+        #expect(result.status == 2)
+        #expect(result.stderr.contains("standard output, where the report goes, is the input --events '\(log)'"), "\(result.stderr)")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: log)) == before)
+    }
+
+    /// A report to standard error redirected to a file (`--report sarif=/dev/stderr 2> out.sarif`)
+    /// would have relaylint's own messages written over its start: refused.
+    @Test func aReportToStandardErrorIsRefused() throws {
+        let file = try Fixtures.temporaryDirectory().appendingPathComponent("results.sarif").path
+        let result = try CommandRunner.run(
+            [
+                "-c", #""$1" check --events Examples/events.jsonl --report sarif=/dev/stderr 2> "$2""#, "sh",
+                CommandRunner.productsDirectory.appendingPathComponent("relaylint").path, file,
+            ],
+            executable: URL(fileURLWithPath: "/bin/sh"))
+        #expect(result.status == 2)
+        let written = try String(contentsOfFile: file, encoding: .utf8)
+        #expect(written.contains("--report 'sarif=/dev/stderr' is standard error, where relaylint writes its messages"), "\(written)")
+    }
+
     @Test func severalReportsFromOneRun() throws {
         let directory = try Fixtures.temporaryDirectory()
         let json = directory.appendingPathComponent("out.json").path

@@ -100,8 +100,23 @@ import Testing
         }
         let result = try CommandRunner.run(Self.common + ["--events", folder.path, "--report", "sarif=\(report)"])
         #expect(result.status == 2)
-        #expect(result.stderr.contains("is the input --events '\(log)': the report would overwrite it"), "\(result.stderr)")
+        // A symbolic link is followed into the folder; a hard link is the log itself.
+        let refusal =
+            link == "symbolic" ? "lies inside the folder --events" : "is the input --events '\(log)': the report would overwrite it"
+        #expect(result.stderr.contains(refusal), "\(result.stderr)")
         #expect(try Data(contentsOf: URL(fileURLWithPath: log)) == before)
+    }
+
+    /// A report path that is a dangling link into the folder would create the report there, where
+    /// the next run reads it as a log: refused as a report inside the folder.
+    @Test func aReportThroughADanglingLinkIntoTheFolderIsRefused() throws {
+        let folder = try Self.sinkFolder()
+        let link = try Fixtures.temporaryDirectory().appendingPathComponent("latest.json").path
+        try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: folder.path + "/2026/latest.json")
+        let result = try CommandRunner.run(Self.common + ["--events", folder.path, "--output", link])
+        #expect(result.status == 2)
+        #expect(result.stderr.contains("lies inside the folder --events"), "\(result.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: folder.path + "/2026/latest.json"))
     }
 
     /// A hidden report is never read as a log of the folder: written (review 66, item 9).

@@ -95,7 +95,17 @@ public struct SubjectSplitter {
             let file: MappedFile
             do { file = try MappedFile(path: input.path, decompressing: false) } catch { throw DiagnosticsError(error.diagnostics) }
             let data = file.data
-            if input.kind == .events { try Self.refuseMappedLog(data, path: input.path) }
+            // A file changed while it is split is told as such, before what its change made it
+            // look like (zeros past a cut end are no export, and no log).
+            func checkUnchanged() throws(DiagnosticsError) {
+                do { try file.checkUnchanged() } catch { throw DiagnosticsError(error.diagnostics) }
+            }
+            if input.kind == .events {
+                do { try Self.refuseMappedLog(data, path: input.path) } catch {
+                    try checkUnchanged()
+                    throw error
+                }
+            }
             let flushAt = PartitionWriter.bufferBytes(partitions: count)
             var writers = (1...count).map {
                 PartitionWriter(path: "\(directory)/\(SubjectSplitter.folderName($0, of: count))/\(name)", flushAt: flushAt)
@@ -105,6 +115,9 @@ public struct SubjectSplitter {
                 return input.kind == .accounts ? splitExport(bytes, into: &writers) : splitLog(bytes, into: &writers)
             }
             if let last { dataEnd = max(dataEnd ?? last, last) }
+            let sha256 = FileBytes.hex(SHA256.hash(data: data))
+            // Split and hashed as one version of the file, or refused.
+            try checkUnchanged()
             if input.kind == .accounts, !isExport(data) {
                 throw DiagnosticsError([
                     Diagnostic(
@@ -117,9 +130,6 @@ public struct SubjectSplitter {
                     throw DiagnosticsError([Diagnostic(.error, "cannot write: \(error)", at: SourceLocation(file: writers[index].path))])
                 }
             }
-            let sha256 = FileBytes.hex(SHA256.hash(data: data))
-            // Split and hashed as one version of the file, or refused.
-            do { try file.checkUnchanged() } catch { throw DiagnosticsError(error.diagnostics) }
             sources.append(.init(path: input.path, kind: input.kind, sha256: sha256))
         }
         let result = PartitionMerger.Sources(partitions: count, dataEnd: dataEnd, inputs: sources)
