@@ -121,7 +121,7 @@ import Testing
             ":1: error: field 'time' is out of range: '9999-12-31T23:59:59-23:59' (relaylint reads times from year 1 to year 9999, in UTC)"
         ),
         // Bytes that are no text, a comma among them, were called CSV.
-        ("PK\u{3}\u{4}\u{14}\u{0B},\u{6}\u{8}\u{2}xyz\u{7}\u{1}\n", ":1: error: this is binary data, not text"),
+        ("PK\u{3}\u{4}\u{14}\u{0B},\u{6}\u{8}\u{2}xyz\u{7}\u{1}\n", ":1: error: this is a zip archive, not a log"),
         // Random bytes break into short lines (/dev/urandom): told by all of their start.
         ("\u{1}\u{2},x\n\u{3}\u{4}\n\u{5}\u{6}y\n\u{7}\u{8}\n", ":1: error: this is binary data, not text"),
     ])

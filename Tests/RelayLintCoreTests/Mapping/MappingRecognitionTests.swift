@@ -245,4 +245,39 @@ import Testing
                 "\(path):1: error: this is a tar archive, not a log: extract it (tar xf FILE) and pass the folder it holds with --events"
             ])
     }
+
+    /// Other archives and compressions are refused as what they are too, and a named format
+    /// (`--events-format`) does not read an archive's headers as lines.
+    @Test(
+        arguments: [
+            ([0x50, 0x4B, 0x03, 0x04, 0x0A, 0x00], "this is a zip archive"), (Array("070701000".utf8), "this is a cpio archive"),
+            ([0xFD, 0x37, 0x7A, 0x58, 0x5A, 0x00, 0x00], "this is xz-compressed data"),
+            (Array("BZh91AY&SY".utf8) + [0x00], "this is bzip2-compressed data"),
+        ] as [([UInt8], String)])
+    func otherArchivesAreRefusedAsWhatTheyAre(start: [UInt8], refusal: String) throws {
+        let path = try Fixtures.temporaryDirectory().appendingPathComponent("logs.bin").path
+        try Data(start + Array("{\"id\":\"e1\"}\n".utf8)).write(to: URL(fileURLWithPath: path))
+        let error = #expect(throws: InputError.self) { try EventLogFormat.recognize(path: path, mappings: []) }
+        #expect(error?.description.hasPrefix("\(path):1: error: \(refusal)") == true, "\(error?.description ?? "")")
+        let named = #expect(throws: InputError.self) { try EventLogFormat.refuseArchive(path: path, opened: nil) }
+        #expect(named?.description.hasPrefix("\(path):1: error: \(refusal)") == true)
+    }
+
+    /// An old (v7) tar header says no "ustar": told by its checksum.
+    @Test func anOldTarHeaderIsToldByItsChecksum() throws {
+        var header = [UInt8](repeating: 0, count: 512)
+        header.replaceSubrange(0..<10, with: Array("a.jsonl\u{0}\u{0}\u{0}".utf8))
+        header.replaceSubrange(100..<108, with: Array("0000644\u{0}".utf8))
+        let sum = header.enumerated().reduce(0) { $0 + ((148..<156).contains($1.offset) ? 0x20 : Int($1.element)) }
+        header.replaceSubrange(148..<156, with: Array(String(format: "%06o\u{0} ", sum).utf8))
+        let path = try Fixtures.temporaryDirectory().appendingPathComponent("logs.tar").path
+        try Data(header + Array("{\"id\":\"e1\"}\n".utf8)).write(to: URL(fileURLWithPath: path))
+        let error = #expect(throws: InputError.self) { try EventLogFormat.refuseArchive(path: path, opened: nil) }
+        #expect(error?.description.hasPrefix("\(path):1: error: this is a tar archive") == true)
+        // A log that happens to be 512 bytes long is no tar.
+        let log = try Fixtures.temporaryFile(
+            named: "events.jsonl",
+            contents: String(repeating: #"{"id":"e1","time":"2026-01-01T00:00:00Z","subject":"u1","type":"signin"}"# + "\n", count: 8))
+        try EventLogFormat.refuseArchive(path: log, opened: nil)
+    }
 }

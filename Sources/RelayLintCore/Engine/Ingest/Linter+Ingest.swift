@@ -216,7 +216,9 @@ extension Linter {
         // A named format is read as it is: nothing is taken from the file to recognise it, but a
         // pipe is opened here, as for a recognised one, so that it is read as it is written.
         if let forced, let named = try EventLogFormat.named(forced, mappings: request.mappings, path: path) {
-            return (named, try EventLogFormat.openedForNamedFormat(path: path))
+            let opened = try EventLogFormat.openedForNamedFormat(path: path)
+            try EventLogFormat.refuseArchive(path: path, opened: opened)
+            return (named, opened)
         }
         return try EventLogFormat.recognize(path: path, mappings: request.mappings)
     }

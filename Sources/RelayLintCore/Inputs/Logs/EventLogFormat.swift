@@ -105,6 +105,32 @@ enum EventLogFormat {
         return bytes
     }
 
+    /// Refuses an archive given as a log of a named format (`--events-format`), whose reader
+    /// would read its headers as lines: `opened` holds a pipe's first bytes; a file's (a gzip
+    /// file's decompressed) are read here.
+    static func refuseArchive(path: String, opened: OpenedInput?) throws(InputError) {
+        var start: [UInt8]
+        if let opened {
+            start = opened.prefix
+        } else if GzipStream.isGzip(path: path) {
+            let stream = try GzipStream(path: path)
+            let block = UnsafeMutableRawPointer.allocate(byteCount: 512, alignment: 16)
+            defer { block.deallocate() }
+            var filled = 0
+            while filled < 512 {
+                let got = try stream.read(into: block + filled, count: 512 - filled)
+                if got == 0 { break }
+                filled += got
+            }
+            start = Array(UnsafeRawBufferPointer(start: block, count: filled))
+        } else {
+            guard let handle = FileHandle(forReadingAtPath: path) else { return }
+            defer { try? handle.close() }
+            start = [UInt8]((try? handle.read(upToCount: 512)) ?? Data())
+        }
+        if let archive = start.withUnsafeBufferPointer(ArchiveFormat.refusal(startOf:)) { throw refusal(path, archive) }
+    }
+
     /// A pipe or device read as a log of a named format, opened, with its first bytes read
     /// (`bytesToFirstRecord`), so that it is read as its writer writes it as a recognised one
     /// is; nil for a regular file or a gzip file, which their readers open themselves.
@@ -207,14 +233,9 @@ enum EventLogFormat {
                 "this is gzip-compressed data: relaylint decompresses a .gz file given by its path; "
                     + "pass the file itself, or decompress it into the pipe (gunzip -c FILE | relaylint check --events -)")
         }
-        // A tar archive (a sink's folder packed with `tar czf`, its gzip layer taken off as for
-        // any .gz): its 512-byte headers ran into each file's first line, counted as invalid JSON
-        // (with --skip-invalid, a record lost per file). POSIX and GNU headers say "ustar" at 257.
-        if bytes.count >= 262, Array(bytes[257..<262]) == Array("ustar".utf8) {
-            throw refusal(
-                path,
-                "this is a tar archive, not a log: extract it (tar xf FILE) and pass the folder it holds with --events")
-        }
+        // An archive (a sink's folder packed with `tar czf`, its gzip layer taken off as for any
+        // .gz) or another compression: its headers ran into each file's first line.
+        if let archive = ArchiveFormat.refusal(startOf: bytes) { throw refusal(path, archive) }
         // UTF-16 or UTF-32 (as Windows tools write "Unicode" text) was called CSV or not JSON at
         // its first character.
         if let encoding = TextEncoding.otherThanUTF8(startOf: bytes) { throw refusal(path, encoding) }
