@@ -82,6 +82,9 @@ struct DatasetBuilder {
     private var notesNotListed = 0
     /// Which account holds each Apple user id, for the notifications read last.
     var appleAccounts = AppleAccountIndex()
+    /// The `appleAccounts.revision` its untimed claims were last settled at: a folder of a
+    /// thousand notification files settled them, reading each account back, once a file.
+    private var appleClaimsSettledAt: Int?
     /// Whether accounts and events add their Apple user ids to `appleAccounts`: only when a log
     /// may be joined by them (`Linter.read` decides).
     var indexesAppleIDs = true
@@ -267,6 +270,8 @@ struct DatasetBuilder {
     /// the notifications are joined; told event by event, an account's events before its claim
     /// were missed.
     mutating func settleAppleClaimsWithoutATime() {
+        guard appleClaimsSettledAt != appleAccounts.revision else { return }
+        defer { appleClaimsSettledAt = appleAccounts.revision }
         for subject in appleAccounts.untimedSubjects {
             let hash = SubjectTable.hash(of: subject)
             guard let index = dataset.subjects.index(of: subject, hash: hash) else { continue }

@@ -98,10 +98,14 @@ struct AppleAccountIndex: Sendable {
     private var beginnings: [String: Timestamp] = [:]
 
     var isEmpty: Bool { holders.isEmpty && contested.isEmpty }
+    /// How many claims were added: what was settled and ordered at one revision holds until
+    /// another claim comes.
+    private(set) var revision = 0
 
     /// Notes that `subject` holds `appleID`, from `since` on (nil: from a time not known).
     mutating func add(appleID: String, subject: String, since: Timestamp? = nil) {
         guard !appleID.isEmpty else { return }
+        revision += 1
         if since == nil { untimedSubjects.insert(subject) }
         if contested[appleID] != nil {
             timelines[appleID] = nil
