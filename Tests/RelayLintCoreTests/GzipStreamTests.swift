@@ -51,18 +51,25 @@ import Testing
         }
     }
 
-    /// The hash is of the bytes decompressed, read through the descriptor opened: another file
-    /// moved over the path meanwhile (a download again, a rotation) is not the one hashed, where
-    /// hashing the path again paired the old file's records with the new one's hash.
-    @Test func theHashIsOfTheFileReadWhenAnotherIsMovedOverItsPath() throws {
-        let old = try Self.gzip(String(repeating: "old line\n", count: 5000))
-        let path = try Self.write(old)
+    /// Another file moved over the path while it is read (a download again, a rotation) leaves
+    /// the one read without a name: the changed-file error, where hashing the path again paired
+    /// the old file's records with the new one's hash at exit 0.
+    @Test func aGzipFileReplacedWhileItIsReadIsAnError() throws {
+        let path = try Self.write(try Self.gzip(String(repeating: "old line\n", count: 5000)))
         let stream = try GzipStream(path: path)
         try Self.readToEnd(stream) {
             let other = try Self.write(try Self.gzip("new line\n"))
             #expect(rename(other, path) == 0)
         }
-        #expect(try stream.compressedSHA256() == FileBytes.sha256(of: old))
+        #expect(throws: InputError.changedWhileRead(path: path, how: "")) { try stream.compressedSHA256() }
+    }
+
+    /// Read to its end unchanged, a gzip file's hash is that of its compressed bytes.
+    @Test func theHashIsOfTheCompressedBytesRead() throws {
+        let compressed = try Self.gzip(String(repeating: "a line\n", count: 5000))
+        let stream = try GzipStream(path: try Self.write(compressed))
+        try Self.readToEnd(stream)
+        #expect(try stream.compressedSHA256() == FileBytes.sha256(of: compressed))
     }
 
     /// A gzip file written to in place while it is read is not the one its hash would describe.

@@ -78,18 +78,27 @@ enum ReportOrder {
         var fingerprint: String { get }
     }
 
+    /// Texts compare by their UTF-8 bytes, as subject ids are told apart everywhere else (the
+    /// shard hash, the subjects' table): `String`'s own order reads canonically equivalent texts
+    /// as equal (`é` written as one scalar or as `e` and an accent), and is no total order over
+    /// ids that differ only so, which a sort and a merge then placed differently.
     static func precedes<Entry: Ordered>(_ lhs: Entry, _ rhs: Entry) -> Bool {
-        if lhs.subject != rhs.subject { return lhs.subject < rhs.subject }
+        if let order = order(lhs.subject, rhs.subject) { return order }
         switch (lhs.instant, rhs.instant) {
         case (nil, .some): return true
         case (.some, nil): return false
         case (.some(let a), .some(let b)) where a != b: return a < b
         default: break
         }
-        if lhs.rule != rhs.rule { return lhs.rule < rhs.rule }
-        if lhs.event != rhs.event { return (lhs.event ?? "") < (rhs.event ?? "") }
+        if let order = order(lhs.rule, rhs.rule) { return order }
+        if let order = order(lhs.event ?? "", rhs.event ?? "") { return order }
         // A reused event id can fire a rule twice at one instant: the fingerprint makes the order total.
-        return lhs.fingerprint < rhs.fingerprint
+        return order(lhs.fingerprint, rhs.fingerprint) ?? false
+    }
+
+    /// Whether `a`'s bytes come before `b`'s; nil when they are the same bytes.
+    private static func order(_ a: String, _ b: String) -> Bool? {
+        a.utf8.elementsEqual(b.utf8) ? nil : a.utf8.lexicographicallyPrecedes(b.utf8)
     }
 }
 

@@ -13,6 +13,23 @@ extension ShardMerger {
                 "lists \(Plural.counted(active, "finding")) and \(document.findings.count - active) suppressed where its summary counts "
                     + "\(document.summary.findings) and \(document.summary.suppressed): a report lists each finding it counts")
         }
+        var bySeverity: [String: Int] = [:]
+        for finding in document.findings where finding.suppression == nil { bySeverity[finding.severity, default: 0] += 1 }
+        let counted = document.summary.bySeverity.filter { $0.value != 0 }
+        if bySeverity != counted {
+            let listed = bySeverity.sorted { $0.key < $1.key }.map { "\($0.value) \($0.key)" }.joined(separator: ", ")
+            let summed = counted.sorted { $0.key < $1.key }.map { "\($0.value) \($0.key)" }.joined(separator: ", ")
+            problems.append(
+                "lists findings of severities \(listed.isEmpty ? "none" : listed) where its summary.bySeverity counts \(summed.isEmpty ? "none" : summed)"
+            )
+        }
+        for (index, rule) in document.rules.enumerated() {
+            let listed = document.findings.count { $0.rule == rule.id }
+            guard listed > rule.violated else { continue }
+            problems.append(
+                "lists \(Plural.counted(listed, "finding")) of rule '\(rule.id)' where rules[\(index)].violated counts \(rule.violated): "
+                    + "each finding is one violated check")
+        }
         var fingerprints: Set<String> = []
         if let repeated = document.findings.first(where: { !fingerprints.insert($0.fingerprint).inserted }) {
             problems.append("holds the finding with fingerprint \(repeated.fingerprint) twice: a run reports each finding once")
@@ -20,7 +37,7 @@ extension ShardMerger {
         if let foreign = foreignFinding(in: document, shard: shard) { problems.append(foreign) }
         // The order is told by the subjects shown whole: two that mask alike (`j•••@example.com`)
         // were ordered by their whole ids, which the report does not show.
-        let whole = document.findings.filter { document.showsPII == true || !isMasked($0.subject) }
+        let whole = document.findings.filter { document.showsPII == true || !isShownMasked($0.subject) }
         if let index = whole.indices.dropFirst().first(where: { reportOrder(whole[$0], whole[$0 - 1]) }) {
             problems.append(
                 "lists the finding with fingerprint \(whole[index].fingerprint) after one it comes before (by subject, time and rule): "
@@ -38,15 +55,11 @@ extension ShardMerger {
                 guard shard.index != 1 else { continue }
                 return "holds a finding of the app rule '\(finding.rule)', which shard 1/\(shard.count) alone reports, not \(shard)"
             }
-            guard document.showsPII == true || !isMasked(finding.subject), !shard.contains(subject: finding.subject) else { continue }
+            guard document.showsPII == true || !isShownMasked(finding.subject), !shard.contains(subject: finding.subject) else { continue }
             let owner = Shard.slot(of: finding.subject, among: shard.count) + 1
             return "holds a finding of subject '\(finding.subject)', which belongs to shard \(owner)/\(shard.count), not \(shard): "
                 + "each shard reports its own subjects only, a subject in two shards is counted twice"
         }
         return nil
     }
-
-    /// Whether a subject is shown masked (`j•••@example.com`, `+1••••••••88`): its whole id, which
-    /// placed it in a shard and in order, is not in the report.
-    private static func isMasked(_ subject: String) -> Bool { subject.contains("•") }
 }

@@ -185,33 +185,58 @@ public enum ShardMerger {
     /// report order, two lists at a time.
     ///
     /// Merged, not sorted again: a shard sorted its findings by whole subject ids, but its report
-    /// shows them masked, and two subjects that mask alike (`jane@` and `john@example.com`) would
-    /// have their findings interleaved by time. Merging keeps each shard's order; findings of
-    /// such subjects from different shards can only be ordered by what the reports show (run the
-    /// shards with `--show-pii` for the single run's order, or use partitions, whose partials
-    /// keep the whole ids).
+    /// shows them masked when they are addresses or phone numbers, and two subjects that mask
+    /// alike (`jane@` and `john@example.com`) would have their findings interleaved by time. Each
+    /// shard's order is kept, and the merge is keyed on the findings of subjects shown whole: the
+    /// findings of masked subjects travel with the finding before them in their shard (those at
+    /// its start come first). Keyed on the masked text, one phone number's `••••58` heading a
+    /// shard held back every finding after it, and the whole list came out of order. Findings of
+    /// masked subjects from different shards can only be placed so (run the shards with
+    /// `--show-pii` for the single run's order, or use partitions, whose partials keep the whole
+    /// ids).
     static func mergedInReportOrder(_ lists: [[JSONReportDocument.FindingEntry]]) -> [JSONReportDocument.FindingEntry] {
-        var lists = lists
+        // Each list as runs: a finding shown whole and the masked ones after it; a run without
+        // such a head (masked findings at a shard's start) comes before every other.
+        var lists: [[FindingRun]] = lists.map { findings in
+            var runs: [FindingRun] = []
+            for finding in findings {
+                if isShownMasked(finding.subject), !runs.isEmpty {
+                    runs[runs.count - 1].findings.append(finding)
+                } else {
+                    runs.append(FindingRun(findings: [finding]))
+                }
+            }
+            return runs
+        }
         while lists.count > 1 {
-            var next: [[JSONReportDocument.FindingEntry]] = []
+            var next: [[FindingRun]] = []
             for start in stride(from: 0, to: lists.count, by: 2) {
                 next.append(start + 1 < lists.count ? merged(lists[start], lists[start + 1]) : lists[start])
             }
             lists = next
         }
-        return lists.first ?? []
+        return (lists.first ?? []).flatMap(\.findings)
     }
 
-    /// Two lists in report order merged into one; on a tie the first list's finding comes first.
-    private static func merged(
-        _ first: [JSONReportDocument.FindingEntry], _ second: [JSONReportDocument.FindingEntry]
-    ) -> [JSONReportDocument.FindingEntry] {
-        var result: [JSONReportDocument.FindingEntry] = []
+    /// Findings of one shard that stay together: the first, and those of masked subjects after it.
+    private struct FindingRun {
+        var findings: [JSONReportDocument.FindingEntry]
+        /// Whether the run is led by masked findings (a shard's first), which have no place to
+        /// compare and come first.
+        var isLedByMasked: Bool { findings.first.map { ShardMerger.isShownMasked($0.subject) } ?? false }
+    }
+
+    /// Two lists of runs in report order merged into one; on a tie the first list's run comes first.
+    private static func merged(_ first: [FindingRun], _ second: [FindingRun]) -> [FindingRun] {
+        var result: [FindingRun] = []
         result.reserveCapacity(first.count + second.count)
         var i = 0
         var j = 0
         while i < first.count, j < second.count {
-            if reportOrder(second[j], first[i]) {
+            let secondFirst =
+                second[j].isLedByMasked && !first[i].isLedByMasked
+                || !first[i].isLedByMasked && !second[j].isLedByMasked && reportOrder(second[j].findings[0], first[i].findings[0])
+            if secondFirst {
                 result.append(second[j])
                 j += 1
             } else {
@@ -223,6 +248,10 @@ public enum ShardMerger {
         result += second[j...]
         return result
     }
+
+    /// Whether a subject is shown masked (`j•••@example.com`, `+1••••••••88`): its whole id, which
+    /// placed it in a shard and in order, is not in the report.
+    static func isShownMasked(_ subject: String) -> Bool { subject.contains("•") }
 
     /// `Finding.reportOrder` on report entries; times compare as instants, not as text.
     static func reportOrder(_ lhs: JSONReportDocument.FindingEntry, _ rhs: JSONReportDocument.FindingEntry) -> Bool {

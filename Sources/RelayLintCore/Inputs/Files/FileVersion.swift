@@ -4,18 +4,22 @@
     import Darwin
 #endif
 
-/// What tells one version of a regular file from another: device, inode, size and modification
-/// time. A file read in several steps (mapped and touched page by page, or read block by block)
-/// is compared with the version it had when opened once it has been read: a file rewritten, cut
-/// short or grown meanwhile was not the one its hash and its records describe.
+/// What tells one version of a regular file from another: device, inode, size, modification
+/// time and status change time (a rewrite of the same size with its modification time put back,
+/// as `rsync --inplace -t` does, changes only the last). A file read in several steps (mapped and
+/// touched page by page, or read block by block) is compared with the version it had when opened
+/// once it has been read: a file rewritten, cut short or grown meanwhile was not the one its hash
+/// and its records describe.
 struct FileVersion: Equatable {
     let device: UInt64
     let inode: UInt64
     let size: Int
     let modified: timespec
+    let changed: timespec
 
     init(_ status: stat) {
-        (device, inode, size, modified) = (UInt64(status.st_dev), UInt64(status.st_ino), Int(status.st_size), status.st_mtim)
+        (device, inode, size) = (UInt64(status.st_dev), UInt64(status.st_ino), Int(status.st_size))
+        (modified, changed) = (status.st_mtim, status.st_ctim)
     }
 
     /// The version of the file open on `descriptor`; nil unless it is a regular file.
@@ -35,5 +39,6 @@ struct FileVersion: Equatable {
     static func == (lhs: FileVersion, rhs: FileVersion) -> Bool {
         lhs.device == rhs.device && lhs.inode == rhs.inode && lhs.size == rhs.size
             && lhs.modified.tv_sec == rhs.modified.tv_sec && lhs.modified.tv_nsec == rhs.modified.tv_nsec
+            && lhs.changed.tv_sec == rhs.changed.tv_sec && lhs.changed.tv_nsec == rhs.changed.tv_nsec
     }
 }
