@@ -59,7 +59,8 @@ import Testing
         let error = #expect(throws: DiagnosticsError.self) { try Linter.run(request) }
         #expect(
             error?.diagnostics.map(\.description) == [
-                "\(path): error: cannot read file: the file changed while it was read: it was cut short under relaylint"
+                "\(path): error: cannot read file: the file changed while it was read: it was cut short under relaylint "
+                    + "(to check a file still being written, check a copy of it)"
             ])
     }
 

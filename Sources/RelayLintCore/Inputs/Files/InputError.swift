@@ -42,7 +42,10 @@ public enum InputError: Error, Sendable, Equatable, CustomStringConvertible {
         return error.localizedDescription
     }
 
-    private static func changed(_ how: String) -> String { "the file changed while it was read" + (how.isEmpty ? "" : ": \(how)") }
+    private static func changed(_ how: String) -> String {
+        "the file changed while it was read" + (how.isEmpty ? "" : ": \(how)")
+            + " (to check a file still being written, check a copy of it)"
+    }
 
     /// The diagnostics this error stands for.
     public var diagnostics: [Diagnostic] {
