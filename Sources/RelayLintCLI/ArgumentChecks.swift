@@ -32,7 +32,7 @@ extension ArgumentChecks {
         for (option, path) in inputs {
             var info = stat()
             guard stat(path, &info) == 0, [S_IFIFO, S_IFSOCK].contains(info.st_mode & S_IFMT) else { continue }
-            let identity = FileIdentity(device: UInt64(info.st_dev), inode: UInt64(info.st_ino), name: nil)
+            let identity = FileIdentity(info)
             let named = "\(option) '\(StandardError.escaped(path))'"
             if let earlier = seen[identity] {
                 throw ValidationError(

@@ -16,13 +16,16 @@ struct FileIdentity: Hashable {
         var info = stat()
         if stat(path, &info) == 0 {
             guard info.st_mode & S_IFMT == S_IFREG else { return nil }
-            self.init(device: UInt64(info.st_dev), inode: UInt64(info.st_ino), name: nil)
+            self.init(info)
             return
         }
         let url = URL(fileURLWithPath: path)
         guard errno == ENOENT, stat(url.deletingLastPathComponent().path, &info) == 0 else { return nil }
         self.init(device: UInt64(info.st_dev), inode: UInt64(info.st_ino), name: url.lastPathComponent)
     }
+
+    /// The file `info` describes, whatever its kind (a pipe, standard output's file).
+    init(_ info: stat) { self.init(device: UInt64(info.st_dev), inode: UInt64(info.st_ino), name: nil) }
 
     init(device: UInt64, inode: UInt64, name: String?) {
         self.device = device

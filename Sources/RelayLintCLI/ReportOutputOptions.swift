@@ -88,27 +88,21 @@ struct ReportOutputOptions: ParsableArguments {
         }
         // Another spelling of standard output (`/dev/stdout`, `/dev/fd/1`, the file it is
         // redirected to): opened again, it cut the main report's file to the other report, or
-        // followed the main report with a second document in a pipe.
+        // followed the main report with a second document in a pipe. (Without `--output`, every
+        // target is a `--report`'s.)
         if output == nil, let standardOutput = Self.identity(ofStream: STDOUT_FILENO) {
-            for entry in extraReports {
-                let parts = entry.split(separator: "=", maxSplits: 1).map(String.init)
-                guard parts.count == 2, Self.identity(ofPath: parts[1]).map({ $0 == standardOutput }) == true else { continue }
+            for target in reportTargets where Self.identity(ofPath: target.path) == standardOutput {
                 throw ValidationError(
-                    "--report '\(StandardError.escaped(entry))' is standard output, which takes the main report (--format, without --output): write it to a file of its own"
+                    "\(target.text) is standard output, which takes the main report (--format, without --output): write it to a file of its own"
                 )
             }
         }
         // Standard error by another name (`/dev/stderr`, `2> results.sarif`): relaylint's own
         // messages written there through its own offset went over the report's first bytes.
         if let standardError = Self.identity(ofStream: STDERR_FILENO) {
-            var targets = output.map { [("--output '\(StandardError.escaped($0))'", $0)] } ?? []
-            for entry in extraReports {
-                let parts = entry.split(separator: "=", maxSplits: 1).map(String.init)
-                if parts.count == 2 { targets.append(("--report '\(StandardError.escaped(entry))'", parts[1])) }
-            }
-            for (shown, path) in targets where Self.identity(ofPath: path).map({ $0 == standardError }) == true {
+            for target in reportTargets where Self.identity(ofPath: target.path) == standardError {
                 throw ValidationError(
-                    "\(shown) is standard error, where relaylint writes its messages, which would go over the report: write it to a file of its own"
+                    "\(target.text) is standard error, where relaylint writes its messages, which would go over the report: write it to a file of its own"
                 )
             }
         }
@@ -119,14 +113,13 @@ struct ReportOutputOptions: ParsableArguments {
     private static func identity(ofStream descriptor: Int32) -> FileIdentity? {
         var info = stat()
         guard fstat(descriptor, &info) == 0, [S_IFREG, S_IFIFO, S_IFSOCK].contains(info.st_mode & S_IFMT) else { return nil }
-        return FileIdentity(device: UInt64(info.st_dev), inode: UInt64(info.st_ino), name: nil)
+        return FileIdentity(info)
     }
 
     /// What `path` names now, whatever its kind; nil when nothing is there.
     private static func identity(ofPath path: String) -> FileIdentity? {
         var info = stat()
-        guard stat(path, &info) == 0 else { return nil }
-        return FileIdentity(device: UInt64(info.st_dev), inode: UInt64(info.st_ino), name: nil)
+        return stat(path, &info) == 0 ? FileIdentity(info) : nil
     }
 
     /// The path a chain of symbolic links ends at, even where nothing is there yet: a report
@@ -145,15 +138,19 @@ struct ReportOutputOptions: ParsableArguments {
         return current
     }
 
-    /// The files reports are written to: `--output` and each `--report`'s.
-    private var reportPaths: [String] {
-        var paths = output.map { [$0] } ?? []
+    /// The files reports are written to, `--output` and each `--report`'s, each with how a
+    /// message names it (`--output 'r.json'`, `--report 'sarif=r.sarif'`).
+    private var reportTargets: [(text: String, path: String)] {
+        var targets = output.map { [("--output '\(StandardError.escaped($0))'", $0)] } ?? []
         for entry in extraReports {
             let parts = entry.split(separator: "=", maxSplits: 1).map(String.init)
-            if parts.count == 2 { paths.append(parts[1]) }
+            if parts.count == 2 { targets.append(("--report '\(StandardError.escaped(entry))'", parts[1])) }
         }
-        return paths
+        return targets
     }
+
+    /// The files reports are written to.
+    private var reportPaths: [String] { reportTargets.map(\.path) }
 
     /// Whether no report file is one of `paths` or lies in a folder among them: rule and mapping
     /// folders, whose files are known only once they load, which a failed load never tells.
@@ -244,14 +241,10 @@ struct ReportOutputOptions: ParsableArguments {
     ///   message quotes it (`--events`, `partial`).
     func checkOverwritesNothing(inputs: [(option: String, path: String)]) throws {
         // Each file with the option that names it, as the message quotes it.
-        func named(_ option: String, _ path: String, _ shown: String? = nil) -> (path: String, text: String) {
-            (path, "\(option) '\(StandardError.escaped(shown ?? path))'")
+        func named(_ option: String, _ path: String) -> (path: String, text: String) {
+            (path, "\(option) '\(StandardError.escaped(path))'")
         }
-        var outputs = output.map { [named("--output", $0)] } ?? []
-        for entry in extraReports {
-            let parts = entry.split(separator: "=", maxSplits: 1).map(String.init)
-            if parts.count == 2 { outputs.append(named("--report", parts[1], entry)) }
-        }
+        let outputs = reportTargets
         // The main report on standard output redirected to a file (`> logs/report.json`,
         // `>> events.jsonl`) is written there as to `--output`.
         let standardOutput = output == nil ? Self.identity(ofStream: STDOUT_FILENO) : nil
