@@ -152,12 +152,7 @@ final class TimelineSearch {
     /// (+1 or -1), or nil.
     static func nearest(in list: [Int], from cursor: Int, by step: Int) -> Int? {
         // The first element not below the cursor.
-        var low = 0
-        var high = list.count
-        while low < high {
-            let middle = (low + high) / 2
-            if list[middle] < cursor { low = middle + 1 } else { high = middle }
-        }
+        let low = list.partitioningIndex { $0 >= cursor }
         if step > 0 { return low < list.count ? list[low] : nil }
         if low < list.count, list[low] == cursor { return cursor }
         return low > 0 ? list[low - 1] : nil
@@ -168,22 +163,12 @@ final class TimelineSearch {
     func windowEdge(from cursor: Int, by step: Int, origin: Timestamp, window: UInt64) -> Int? {
         func outside(_ index: Int) -> Bool { origin.distance(to: steps[index].event.time) > window }
         if step > 0 {
-            var low = cursor
-            var high = steps.count
-            while low < high {
-                let middle = (low + high) / 2
-                if outside(middle) { high = middle } else { low = middle + 1 }
-            }
-            return low < steps.count ? low : nil
+            let edge = (cursor..<steps.count).partitioningIndex(where: outside)
+            return edge < steps.count ? edge : nil
         }
         // Going back: the largest index at most `cursor` that is outside.
-        var low = 0
-        var high = cursor + 1
-        while low < high {
-            let middle = (low + high) / 2
-            if outside(middle) { low = middle + 1 } else { high = middle }
-        }
-        return low > 0 ? low - 1 : nil
+        let inside = (0..<(cursor + 1)).partitioningIndex { !outside($0) }
+        return inside > 0 ? inside - 1 : nil
     }
 }
 

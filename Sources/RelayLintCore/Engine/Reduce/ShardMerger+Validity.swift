@@ -37,7 +37,7 @@ extension ShardMerger {
         if let foreign = foreignFinding(in: document, shard: shard) { problems.append(foreign) }
         // The order is told by the subjects shown whole: two that mask alike (`j•••@example.com`)
         // were ordered by their whole ids, which the report does not show.
-        let whole = document.findings.filter { document.showsPII == true || !isShownMasked($0.subject) }
+        let whole = document.findings.filter { isShownWhole($0.subject, in: document) }
         if let index = whole.indices.dropFirst().first(where: { reportOrder(whole[$0], whole[$0 - 1]) }) {
             problems.append(
                 "lists the finding with fingerprint \(whole[index].fingerprint) after one it comes before (by subject, time and rule): "
@@ -55,11 +55,17 @@ extension ShardMerger {
                 guard shard.index != 1 else { continue }
                 return "holds a finding of the app rule '\(finding.rule)', which shard 1/\(shard.count) alone reports, not \(shard)"
             }
-            guard document.showsPII == true || !isShownMasked(finding.subject), !shard.contains(subject: finding.subject) else { continue }
+            guard isShownWhole(finding.subject, in: document), !shard.contains(subject: finding.subject) else { continue }
             let owner = Shard.slot(of: finding.subject, among: shard.count) + 1
             return "holds a finding of subject '\(finding.subject)', which belongs to shard \(owner)/\(shard.count), not \(shard): "
                 + "each shard reports its own subjects only, a subject in two shards is counted twice"
         }
         return nil
+    }
+
+    /// Whether the report shows `subject` as its whole id: all of them with `--show-pii`, else
+    /// those not masked.
+    private static func isShownWhole(_ subject: String, in document: JSONReportDocument) -> Bool {
+        document.showsPII == true || !isShownMasked(subject)
     }
 }

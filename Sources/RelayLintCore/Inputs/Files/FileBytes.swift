@@ -54,10 +54,7 @@ struct FileBytes {
         // (`logrotate`'s `copytruncate`) would read as a shorter log, its last line cut, and one
         // rewritten as a mix of two. Its version when opened is compared with its version once read.
         let version = opened == nil && gzip == nil ? FileVersion(descriptor: descriptor) : nil
-        func checkUnchanged() throws(InputError) {
-            guard let version, let now = FileVersion(descriptor: descriptor), now != version else { return }
-            throw .changedWhileRead(path: path, how: now.size < version.size ? "it was cut short under relaylint" : "")
-        }
+        func checkUnchanged() throws(InputError) { try version?.checkUnchanged(descriptor: descriptor, path: path) }
         do {
             try readRuns()
         } catch {
@@ -82,7 +79,7 @@ struct FileBytes {
                 // a block returns with nothing new while it holds whole lines (the first bytes read
                 // to recognise the format), and ending there cut the log short without a word.
                 guard run.count > carried.count || !atEnd else { break }
-                // A gzip file's hash is the compressed file's, worked out at the end.
+                // A gzip file's hash is the compressed file's, which its stream works out as it reads.
                 if gzip == nil { hasher.update(run, carried.count..<run.count) }
                 let end = run.withUnsafeBufferPointer { bytes in
                     recordsEnd.map { $0(bytes) } ?? FileBytes.indexOfLastNewline(in: bytes).map { $0 + 1 }

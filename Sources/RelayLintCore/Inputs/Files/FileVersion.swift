@@ -36,6 +36,13 @@ struct FileVersion: Equatable {
         self.init(status)
     }
 
+    /// Throws the changed-file error when the file open on `descriptor` (at `path`) is no longer
+    /// this version: "cut short" when it is shorter than it was.
+    func checkUnchanged(descriptor: Int32, path: String) throws(InputError) {
+        guard let now = FileVersion(descriptor: descriptor), now != self else { return }
+        throw .changedWhileRead(path: path, how: now.size < size ? "it was cut short under relaylint" : "")
+    }
+
     static func == (lhs: FileVersion, rhs: FileVersion) -> Bool {
         lhs.device == rhs.device && lhs.inode == rhs.inode && lhs.size == rhs.size
             && lhs.modified.tv_sec == rhs.modified.tv_sec && lhs.modified.tv_nsec == rhs.modified.tv_nsec

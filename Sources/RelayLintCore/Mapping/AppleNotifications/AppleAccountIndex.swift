@@ -75,14 +75,7 @@ struct AppleAccountIndex: Sendable {
         }
 
         /// How many accounts had taken the id at or before `time`.
-        func takenCount(by time: Timestamp) -> Int {
-            var (low, high) = (0, times.count)
-            while low < high {
-                let middle = (low + high) / 2
-                if times[middle] <= time { low = middle + 1 } else { high = middle }
-            }
-            return low
-        }
+        func takenCount(by time: Timestamp) -> Int { times.partitioningIndex { $0 > time } }
     }
 
     /// The ids one account holds, nearly all of them; the others in `contested`. Kept apart so
