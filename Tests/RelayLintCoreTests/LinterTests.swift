@@ -617,6 +617,52 @@ import Testing
         #expect(shown[0].evidence[0].type == "mail to jane.doe@example.com")
     }
 
+    /// An event id made of a subject id that is a phone number shows the subject in it masked
+    /// as the subject is: the finding's `event` and its evidence printed the number whole while
+    /// its subject and message hid it (audit 9, F1).
+    @Test func anEventIdHoldingItsSubjectMasksTheSubjectAsTheSubjectIs() throws {
+        let time = try #require(Timestamp(rfc3339: "2026-01-02T00:00:00Z"))
+        let subject = "(0161) 496 0000"
+        var findings = [
+            Finding(
+                rule: "r", severity: .error, subject: subject, app: "app", event: "m-\(subject)", time: time,
+                message: "mail m-\(subject) sent", fingerprint: "f1", location: nil, expected: "x",
+                evidence: [
+                    Evidence(
+                        role: .trigger, event: "m-\(subject)", type: "email.sent", time: time,
+                        location: RelayLintCore.SourceLocation(file: "log.jsonl", line: 1))
+                ])
+        ]
+        var shown = findings
+        Linter.maskPersonalData(in: &findings, masker: PIIMasker())
+        #expect(findings[0].subject == "•••••••••00")
+        #expect(findings[0].message == "mail m-•••••••••00 sent")
+        #expect(findings[0].event == "m-•••••••••00")
+        #expect(findings[0].evidence[0].event == "m-•••••••••00")
+        Linter.maskPersonalData(in: &shown, masker: PIIMasker(isEnabled: false))
+        #expect(shown[0].event == "m-\(subject)" && shown[0].evidence[0].event == "m-\(subject)")
+    }
+
+    /// An app finding cites the first mail of another subject: the subject in that mail's id is
+    /// masked as that subject is, in every format.
+    @Test func anAppFindingMasksTheSubjectInTheEventItCites() throws {
+        let rules = try RuleSet.load(paths: [Fixtures.path("Rules/relay-mail-from-registered-sender.yml")])
+        let manifest = try Fixtures.temporaryFile(named: "apps.yml", contents: "apps: [{bundle_id: app}]")
+        let mail =
+            #"{"id":"m-(0161) 496 0000","time":"2026-01-02T00:00:00Z","subject":"(0161) 496 0000","type":"email.sent","to":"a@privaterelay.appleid.com","from":"x@example.com"}"#
+        let path = try Fixtures.temporaryFile(named: "e.jsonl", contents: mail + "\n")
+        let report = try Linter.run(LintRequest(eventPaths: [path], manifestPath: manifest, rules: rules, parallelism: 1))
+        let finding = try #require(report.findings.first)
+        #expect(finding.evidence.map(\.event) == ["m-•••••••••00"])
+        for reporter in ReporterRegistry.all {
+            let text = reporter.render(report, options: ReportOptions(parallelism: 1))
+            #expect(!text.contains("496 0000"), "\(reporter.identifier) shows the number")
+        }
+        let shown = try Linter.run(LintRequest(eventPaths: [path], manifestPath: manifest, rules: rules, showPII: true, parallelism: 1))
+        #expect(shown.findings.first?.evidence.map(\.event) == ["m-(0161) 496 0000"])
+        #expect(shown.findings.first?.fingerprint == finding.fingerprint)
+    }
+
     @Test func fingerprintsAreStableAndDistinct() throws {
         let first = try lint(events: [Self.appleSignin + "\n" + Self.emailLink])
         let second = try lint(events: ["\n" + Self.emailLink + "\n" + Self.appleSignin])

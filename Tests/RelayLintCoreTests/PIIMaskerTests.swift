@@ -27,7 +27,10 @@ import Testing
         ("tel|0612345678", "tel|••••••••78"), ("users/phone/0612345678", "users/phone/••••••••78"),
         // An international number the id starts with, words after it (hostile 11 F1).
         ("+14155550199 (mobile)", "+1••••••••99 (mobile)"), ("+14155550188.", "+1••••••••88."),
-        ("(415) 555-0177 home", "••••••••77 home"), ("+1 415 555 0166#2", "+1••••••••66#2"), ("+14155550100abc", "+14155550100abc"),
+        ("(415) 555-0177 home", "••••••••77 home"), ("+1 415 555 0166#2", "+1••••••••66#2"),
+        // Letters right after it leave a number written with `+` a number, as free text reads it
+        // (audit 9, F2); one with `00` or an area code, glued to letters, is no number there either.
+        ("+14155550100abc", "+1••••••••00abc"), ("0044 20 7946 0958b", "0044 20 7946 0958b"), ("(0161) 496 0000b", "(0161) 496 0000b"),
         // After spaces of any kind, invisible characters, quotes or brackets (review 66, item 7).
         ("\u{A0}+14155550199 (mobile)", "\u{A0}+1••••••••99 (mobile)"), ("\u{200B}+14155550199 (mobile)", "\u{200B}+1••••••••99 (mobile)"),
         ("\u{FEFF}+14155550199 (mobile)", "\u{FEFF}+1••••••••99 (mobile)"), ("'+14155550199 (mobile)", "'+1••••••••99 (mobile)"),

@@ -78,8 +78,11 @@ public struct PIIMasker: Sendable {
         }
         let kept = masks.filter { mask in
             mask.replacement.contains("@") || (mask.range.lowerBound <= start && mask.range.upperBound >= end)
-                || ((setsApart(mask.range.lowerBound - 1) || Self.phoneLabel(original, numberAt: mask.range.lowerBound) != nil
-                    || startsID(mask.range))
+                // A number the id starts with is one whatever follows it, as free text reads it:
+                // `+14155550199x` was printed whole as a subject, and masked in an event id
+                // made of it (`r-+1••••••••99x`) in the same report (audit 9, F2).
+                || startsID(mask.range)
+                || ((setsApart(mask.range.lowerBound - 1) || Self.phoneLabel(original, numberAt: mask.range.lowerBound) != nil)
                     && endsWord(mask.range.upperBound))
         }
         return kept.isEmpty ? id : Self.text(original, with: kept)

@@ -61,10 +61,11 @@ public enum FindingExplanation {
         finding.subject = masker.maskSubjectID(subject)
         finding.message = masker.maskText(finding.message, keepingSubjectID: subject)
         finding.app = masker.mask(finding.app)
-        finding.event = finding.event.map(masker.mask)
+        // Event ids keep the subject in them masked as the subject is (`maskPersonalData`).
+        finding.event = finding.event.map { masker.maskText($0, keepingSubjectID: subject) }
         finding.expected = masker.mask(finding.expected)
         for index in finding.evidence.indices {
-            finding.evidence[index].event = masker.mask(finding.evidence[index].event)
+            finding.evidence[index].event = masker.maskText(finding.evidence[index].event, keepingSubjectID: subject)
             finding.evidence[index].type = masker.mask(finding.evidence[index].type)
             finding.evidence[index].note = finding.evidence[index].note.map(masker.mask)
         }

@@ -40,7 +40,14 @@ extension Linter {
         var suppressionOutcomes = applySuppressions(request.suppressions, to: &findings, asOf: request.asOfDay)
         let baselined = findings.count
         findings.removeAll { request.baselineFingerprints.contains($0.fingerprint) }
-        maskPersonalData(in: &findings, masker: context.masker)
+        // An app finding cites another subject's event: its id is masked keeping that subject.
+        var subjectsOfAppEvents: [String: String] = [:]
+        for matches in evaluation.appMatches {
+            for match in matches.values where subjectsOfAppEvents[match.evidence.event] == nil {
+                subjectsOfAppEvents[match.evidence.event] = match.subject
+            }
+        }
+        maskPersonalData(in: &findings, masker: context.masker, subjectsOfEvents: subjectsOfAppEvents)
         if context.masker.isEnabled {
             for index in suppressionOutcomes.indices {
                 suppressionOutcomes[index].suppression = masked(suppressionOutcomes[index].suppression, by: context.masker)

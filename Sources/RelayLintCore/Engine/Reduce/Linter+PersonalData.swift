@@ -11,7 +11,10 @@ extension Linter {
     /// subject id (contract §2.4), which masking only hides. Sorted again by the masked ids, two
     /// subjects that mask alike (`jane@` and `john@example.com`) had their findings interleaved
     /// by time, and the order changed with `--show-pii`.
-    static func maskPersonalData(in findings: inout [Finding], masker: PIIMasker) {
+    ///
+    /// - Parameter subjectsOfEvents: the subject of an event a finding cites that is not the
+    ///   finding's own (an app finding's first event), by the event's id as the evidence shows it.
+    static func maskPersonalData(in findings: inout [Finding], masker: PIIMasker, subjectsOfEvents: [String: String] = [:]) {
         guard masker.isEnabled else { return }
         func mask(_ value: inout String) {
             let masked = masker.mask(value)
@@ -28,12 +31,18 @@ extension Linter {
             let message = masker.maskText(findings[index].message, keepingSubjectID: subject)
             if message != findings[index].message { findings[index].message = message }
             mask(&findings[index].expected)
+            // An event id may be made of its subject's id (`mail-(0161) 496 0000`): the subject
+            // in it is masked as the subject is, or the id printed whole what the subject hides.
+            func maskEventID(_ value: inout String) {
+                let masked = masker.maskText(value, keepingSubjectID: subjectsOfEvents[value] ?? subject)
+                if masked != value { value = masked }
+            }
             if var event = findings[index].event {
-                mask(&event)
+                maskEventID(&event)
                 findings[index].event = event
             }
             for item in findings[index].evidence.indices {
-                mask(&findings[index].evidence[item].event)
+                maskEventID(&findings[index].evidence[item].event)
                 // A type is any text a mapping makes of a record (`type: {path: action}`).
                 mask(&findings[index].evidence[item].type)
                 if var note = findings[index].evidence[item].note {
