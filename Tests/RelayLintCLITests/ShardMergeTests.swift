@@ -175,6 +175,32 @@ import Testing
     /// One subject shown masked (a phone number's `••••58`, whose whole id sorts first) at a
     /// shard's start held back every other finding of that shard in the merge: the subjects
     /// shown whole came out unsorted. Its findings travel with their shard's order now.
+    /// A subject rule's finding of a whole app (the `relay_senders` an app that mails relay
+    /// addresses does not declare) is shard 1's wherever the app's name hashes: merge refused it
+    /// as "another shard's subject" (hostile 15, F2).
+    @Test(arguments: [2, 3, 5])
+    func anAppFindingOfASubjectRuleMergesFromShardOne(count: Int) throws {
+        let folder = try Fixtures.temporaryDirectory()
+        let log = folder.appendingPathComponent("events.jsonl").path
+        try """
+        {"id":"e1","time":"2026-01-01T00:00:00Z","subject":"u1","type":"account.created","provider":"apple.com","email":"r1@privaterelay.appleid.com"}
+        {"id":"e2","time":"2026-01-02T00:00:00Z","subject":"u1","type":"email.sent","to":"r1@privaterelay.appleid.com","from":"news@example.com"}
+
+        """.write(toFile: log, atomically: true, encoding: .utf8)
+        let arguments = ["check", "--events", log, "--format", "json", "--fail-on", "never"]
+        let single = try CommandRunner.run(arguments)
+        #expect(single.stdout.contains(#""subject" : "app""#), "\(single.stdout)")
+        let shards = try (1...count).map { index in
+            let path = folder.appendingPathComponent("shard-\(index).json").path
+            let shard = try CommandRunner.run(arguments + ["--shard", "\(index)/\(count)", "--output", path])
+            #expect(shard.status == 0, "\(shard.stderr)")
+            return path
+        }
+        let merged = try CommandRunner.run(["merge", "--fail-on", "never"] + shards)
+        #expect(merged.status == 0, "\(merged.stderr)")
+        #expect(merged.stdout == single.stdout)
+    }
+
     @Test func aMaskedSubjectDoesNotReorderTheOthers() throws {
         let folder = try Fixtures.temporaryDirectory()
         let rules = folder.appendingPathComponent("rules")

@@ -234,6 +234,8 @@ import Testing
         var header = [UInt8](repeating: 0, count: 512)
         header.replaceSubrange(0..<14, with: Array("sink/h00.jsonl".utf8))
         header.replaceSubrange(257..<265, with: Array("ustar\u{0}00".utf8))
+        let sum = header.enumerated().reduce(0) { $0 + ((148..<156).contains($1.offset) ? 0x20 : Int($1.element)) }
+        header.replaceSubrange(148..<156, with: Array(String(format: "%06o\u{0} ", sum).utf8))
         let body = Array(event.utf8) + [UInt8](repeating: 0, count: 512 - event.utf8.count)
         let folder = try Fixtures.temporaryDirectory()
         var path = folder.appendingPathComponent("sink.tar").path
@@ -279,5 +281,26 @@ import Testing
             named: "events.jsonl",
             contents: String(repeating: #"{"id":"e1","time":"2026-01-01T00:00:00Z","subject":"u1","type":"signin"}"# + "\n", count: 8))
         try EventLogFormat.refuseArchive(path: log, opened: nil)
+    }
+
+    /// A log whose first record says "ustar" where a tar header does (an address such as
+    /// `mustard@example.com`), or whose first 512 bytes happen to sum to digits at the
+    /// checksum's place, is a log: JSON text holds no NUL, a tar header many (hostile 15, F1).
+    @Test func aLogThatLooksLikeATarHeaderInPlacesIsReadAsALog() throws {
+        let start = #"{"id":"e1","time":"2026-01-01T00:00:00Z","subject":"u1","type":"signin","email":""#
+        let first = start + String(repeating: "a", count: 256 - start.utf8.count) + #"mustard@example.com"}"#
+        #expect(Array(first.utf8)[257..<262].elementsEqual("ustar".utf8))
+        var bytes = Array((first + "\n" + first.replacingOccurrences(of: "e1", with: "e2") + "\n").utf8)
+        // The checksum field made to hold the sum of the first 512 bytes, as a v7 header's does.
+        bytes.replaceSubrange(148..<156, with: Array("0000000 ".utf8))
+        let sum = bytes[..<512].enumerated().reduce(0) { $0 + ((148..<156).contains($1.offset) ? 0x20 : Int($1.element)) }
+        bytes.replaceSubrange(148..<156, with: Array(String(format: "%07o ", sum).utf8))
+        let path = try Fixtures.temporaryDirectory().appendingPathComponent("events.jsonl").path
+        try Data(bytes).write(to: URL(fileURLWithPath: path))
+        try EventLogFormat.refuseArchive(path: path, opened: nil)
+        guard case .native = try EventLogFormat.recognize(path: path, mappings: []).format else {
+            Issue.record("the log was not read as relaylint events")
+            return
+        }
     }
 }
