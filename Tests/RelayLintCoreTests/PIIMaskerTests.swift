@@ -64,6 +64,23 @@ import Testing
         #expect(PIIMasker().maskText(message, keepingSubjectID: "uid+12345678901") == shown)
     }
 
+    /// The search for a subject id in a text finds what comparing at every place finds, for ids
+    /// that repeat their own start (`abab` after `aba`), where a search must fall back within the id.
+    @Test func theSubjectIdSearchFindsWhatComparingAtEveryPlaceFinds() {
+        var generator = SplitMix64(seed: 7)
+        for _ in 0..<2_000 {
+            let text = (0..<Int.random(in: 0..<30, using: &generator)).map { _ in "ab+".randomElement(using: &generator)! }
+            let id = (0..<Int.random(in: 1..<6, using: &generator)).map { _ in "ab+".randomElement(using: &generator)! }
+            let scalars = text.map { $0.unicodeScalars.first! }
+            let pattern = id.map { $0.unicodeScalars.first! }
+            let start = Int.random(in: 0...scalars.count, using: &generator)
+            let compared = (start..<max(start, scalars.count - pattern.count + 1)).first {
+                scalars[$0..<($0 + pattern.count)].elementsEqual(pattern)
+            }
+            #expect(PIIMasker.ScalarSearch(pattern).firstOccurrence(in: scalars, from: start) == compared, "\(id) in \(text)")
+        }
+    }
+
     /// A subject id that stands inside an address or a number of the message is part of it:
     /// the address or number is masked whole; the id standing alone is kept.
     @Test(arguments: [
