@@ -250,6 +250,22 @@ struct CheckCommand: ParsableCommand {
             // cannot be listed is told when it is read.
             for file in (try? InputFolder.files(at: folder)) ?? [] { inputs.append(("--events", file)) }
         }
+        // Rule and mapping folders read their YAML files: a report there under such a name, or
+        // standard output redirected to one, is read by the next run as a rule or a mapping.
+        for folder in rules.paths {
+            guard let files = RuleSet.files(inFolder: folder) else { continue }
+            try reporting.refuseReportsRead(
+                by: { RuleSet.reads($0, under: folder) }, folder: folder, option: "--rules",
+                as: "every .yml and .yaml file is read as a rule")
+            inputs += files.map { ("--rules", $0) }
+        }
+        for folder in mappingPaths {
+            guard let files = MappingSet.files(inFolder: folder) else { continue }
+            try reporting.refuseReportsRead(
+                by: { MappingSet.reads($0, under: folder) }, folder: folder, option: "--mapping",
+                as: "every .yml and .yaml file is read as a mapping")
+            inputs += files.map { ("--mapping", $0) }
+        }
         for (option, path) in [
             ("--manifest", manifestPath), ("--subject-map", subjectMap), ("--apple-keys", appleKeys), ("--baseline", baseline),
         ] {

@@ -225,10 +225,18 @@ struct ReportOutputOptions: ParsableArguments {
     /// logs/report.json`): even where no report is there yet, the next run would read this one
     /// as a log of the folder. A hidden one (`logs/.report.json`) is never read.
     func refuseReportsInside(folder: String, option: String) throws {
-        for report in reportPaths
-        where InputFolder.reads(report, under: folder) || InputFolder.reads(Self.finalPath(of: report), under: folder) {
+        try refuseReportsRead(
+            by: { InputFolder.reads($0, under: folder) }, folder: folder, option: option, as: "every file is read as a log")
+    }
+
+    /// Refuses a report the next run would read from a folder of rules or mappings, whose every
+    /// `.yml` and `.yaml` file is one: `--rules rules/ --output rules/report.yml` made every
+    /// later run fail on the report.
+    /// - Parameter reads: whether a file written at a path is read from the folder.
+    func refuseReportsRead(by reads: (String) -> Bool, folder: String, option: String, as what: String) throws {
+        for report in reportPaths where reads(report) || reads(Self.finalPath(of: report)) {
             throw ValidationError(
-                "the report '\(StandardError.escaped(report))' lies inside the folder \(option) '\(StandardError.escaped(folder))', whose every file is read as a log: write it to another folder"
+                "the report '\(StandardError.escaped(report))' lies inside the folder \(option) '\(StandardError.escaped(folder))', whose \(what): write it to another folder"
             )
         }
     }

@@ -82,6 +82,31 @@ import Testing
         #expect(try Data(contentsOf: URL(fileURLWithPath: log)) == before)
     }
 
+    /// A folder of rules or mappings reads its every `.yml` and `.yaml` file: a report written
+    /// there under such a name, or standard output redirected to one, is refused, or the next
+    /// run failed on it as a rule or a mapping (hostile 15, F3). Under another name it is no rule.
+    @Test(arguments: [("--rules", "Rules/consent-before-email-link.yml"), ("--mapping", "Examples/real-logs/backend-mapping.yml")])
+    func aReportReadFromARuleOrMappingFolderIsRefused(option: String, file: String) throws {
+        let folder = try Fixtures.temporaryDirectory()
+        try FileManager.default.copyItem(
+            atPath: Fixtures.path(file), toPath: folder.appendingPathComponent((file as NSString).lastPathComponent).path)
+        let report = folder.appendingPathComponent("report.yml").path
+        let written = try CommandRunner.run(["check", option, folder.path, "--format", "json", "--output", report] + Self.examples)
+        #expect(written.status == 2)
+        #expect(written.stderr.contains("lies inside the folder \(option) '\(folder.path)'"), "\(written.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: report))
+        #expect(FileManager.default.createFile(atPath: report, contents: nil))
+        let redirected = try #require(FileHandle(forWritingAtPath: report))
+        let result = try CommandRunner.run(["check", option, folder.path, "--format", "json"] + Self.examples, standardOutput: redirected)
+        try redirected.close()
+        #expect(result.status == 2)
+        #expect(result.stderr.contains("standard output, where the report goes, is the input \(option) '\(report)'"), "\(result.stderr)")
+        try FileManager.default.removeItem(atPath: report)
+        let json = folder.appendingPathComponent("report.json").path
+        let elsewise = try CommandRunner.run(["check", option, folder.path, "--format", "json", "--output", json] + Self.examples)
+        #expect(elsewise.status == 1, "\(elsewise.stderr)")
+    }
+
     /// A report to standard error redirected to a file (`--report sarif=/dev/stderr 2> out.sarif`)
     /// would have relaylint's own messages written over its start: refused.
     @Test func aReportToStandardErrorIsRefused() throws {
@@ -416,12 +441,14 @@ import Testing
         try "mappings: [mappings/backend.yml]\nrule_paths: [rules]\n".write(toFile: config, atomically: false, encoding: .utf8)
         let before = try [rule, mapping].map { try String(contentsOfFile: $0, encoding: .utf8) }
         for (options, target, input) in [
-            (["--rules", rules.path], rule, "the rule file"), (["--mapping", mappings.path], mapping, "the mapping file"),
-            (["--config", config], mapping, "the mapping file"), (["--config", config], rule, "the rule file"),
+            // A folder on the command line refuses any YAML report inside it, before it loads.
+            (["--rules", rules.path], rule, "lies inside the folder --rules"),
+            (["--mapping", mappings.path], mapping, "lies inside the folder --mapping"),
+            (["--config", config], mapping, "is the input the mapping file"), (["--config", config], rule, "is the input the rule file"),
         ] {
             let result = try CommandRunner.run(["check", "--events", log] + options + ["--format", "json", "--output", target])
             #expect(result.status == 2, "\(options) \(target)")
-            #expect(result.stderr.contains("is the input \(input)"), "\(result.stderr)")
+            #expect(result.stderr.contains(input), "\(result.stderr)")
         }
         #expect(try [rule, mapping].map { try String(contentsOfFile: $0, encoding: .utf8) } == before)
     }

@@ -134,6 +134,20 @@ public struct RuleSet: Sendable, Equatable {
         return (texts, problems)
     }
 
+    /// The files a folder of rules is read as (its `.yml` and `.yaml` files at any depth, hidden
+    /// names left out); nil for a path that is no folder or cannot be listed. A report written
+    /// there would be read as a rule by the next run.
+    public static func files(inFolder path: String) -> [String]? {
+        guard let (paths, listed) = try? ruleFiles(at: path), listed else { return nil }
+        return paths
+    }
+
+    /// Whether a file written at `path` would be read as a rule of the folder `folder`.
+    public static func reads(_ path: String, under folder: String) -> Bool {
+        guard path.hasSuffix(".yml") || path.hasSuffix(".yaml") else { return false }
+        return InputFolder.reads(path, under: folder)
+    }
+
     /// The rule files at `path`, and whether they were found by listing a folder.
     private static func ruleFiles(at path: String) throws(InputError) -> (paths: [String], listed: Bool) {
         var isDirectory: ObjCBool = false

@@ -91,6 +91,26 @@ public struct MappingSet: Sendable {
         }
     }
 
+    /// The files a folder of mappings is read as (its own `.yml` and `.yaml` files); nil for a
+    /// path that is no folder. A report written there would be read as a mapping by the next run.
+    public static func files(inFolder path: String) -> [String]? {
+        let found = yamlFiles(at: path)
+        // A path that is no folder is its own only file, not listed.
+        guard found.allSatisfy(\.listed) else { return nil }
+        return found.map(\.path)
+    }
+
+    /// Whether a file written at `path` would be read as a mapping of the folder `folder`: a
+    /// `.yml` or `.yaml` file right in it (compared by device and inode, so a link counts).
+    public static func reads(_ path: String, under folder: String) -> Bool {
+        guard path.hasSuffix(".yml") || path.hasSuffix(".yaml") else { return false }
+        let parent = (path as NSString).deletingLastPathComponent
+        var inFolder = stat()
+        var inParent = stat()
+        guard stat(folder, &inFolder) == 0, stat(parent.isEmpty ? "." : parent, &inParent) == 0 else { return false }
+        return inFolder.st_dev == inParent.st_dev && inFolder.st_ino == inParent.st_ino
+    }
+
     /// The mapping files at `path`, each with whether it was found by listing a folder.
     private static func yamlFiles(at path: String) -> [(path: String, listed: Bool)] {
         var isDirectory: ObjCBool = false
