@@ -663,6 +663,29 @@ import Testing
         #expect(shown.findings.first?.fingerprint == finding.fingerprint)
     }
 
+    /// The subjects app findings cite are kept for those findings only: a subject's own finding
+    /// whose event id is one an app finding cites of another subject keeps its own (hostile 16, F2).
+    @Test func aCitedSubjectIsKeptForTheAppFindingOnly() throws {
+        let time = try #require(Timestamp(rfc3339: "2026-01-02T00:00:00Z"))
+        let subject = "(0161) 496 0000"
+        func finding(of owner: String, fingerprint: String) -> Finding {
+            Finding(
+                rule: "r", severity: .error, subject: owner, app: "app", event: nil, time: time, message: "m",
+                fingerprint: fingerprint, location: nil, expected: "x",
+                evidence: [
+                    Evidence(
+                        role: .trigger, event: "x-\(subject)", type: "t", time: time,
+                        location: RelayLintCore.SourceLocation(file: "log.jsonl", line: 1))
+                ])
+        }
+        var findings = [finding(of: subject, fingerprint: "own"), finding(of: "app", fingerprint: "app-level")]
+        Linter.maskPersonalData(
+            in: &findings, masker: PIIMasker(), citedSubjects: (["x-\(subject)": "someone-else"], ["app-level"]))
+        #expect(findings[0].evidence[0].event == "x-•••••••••00")
+        // The app finding keeps the subject it cites, which is no number: printed as free text.
+        #expect(findings[1].evidence[0].event == PIIMasker().maskText("x-\(subject)", keepingSubjectID: "someone-else"))
+    }
+
     @Test func fingerprintsAreStableAndDistinct() throws {
         let first = try lint(events: [Self.appleSignin + "\n" + Self.emailLink])
         let second = try lint(events: ["\n" + Self.emailLink + "\n" + Self.appleSignin])

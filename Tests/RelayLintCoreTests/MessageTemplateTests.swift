@@ -26,6 +26,17 @@ import Testing
         #expect(message == "[" + String(("j•••@example.com " + String(repeating: "x", count: 300)).prefix(256)) + "…]")
     }
 
+    /// A value made of the subject's id (an event id) shows the subject masked as the subject is,
+    /// before it is cut: cut first, a cut through the number left its first digits, which masking
+    /// no longer saw as a number (hostile 16, F8).
+    @Test func aLongValueHoldingTheSubjectShowsItMaskedBeforeTheCut() throws {
+        let subject = "(0161) 496 0000"
+        let id = String(repeating: "y", count: 243) + "-" + subject
+        let message = try Self.template("{event.id}").render(masker: PIIMasker(), subject: subject) { _ in id }
+        #expect(message == String(repeating: "y", count: 243) + "-•••••••••00")
+        #expect(!message.contains("496"))
+    }
+
     /// A message naming a 50 KB field 2,000 times filled 100 MB for each finding.
     /// Cut by Unicode scalars: a letter with 200,000 combining marks is one character.
     @Test func aValueOfCombiningMarksIsCutToo() throws {

@@ -72,7 +72,10 @@ public struct MessageTemplate: Sendable, Equatable {
     /// Fills the placeholders; `value` answers a placeholder name or nil for "not set". A value
     /// is shown to `longestValue` scalars, and the message to about `longestMessageBytes`
     /// (whole up to there: a value is cut after it is masked, so no address is cut open).
-    func render(masker: PIIMasker, value: (String) -> String?) -> String {
+    /// - Parameter subject: the finding's subject: a value that holds it (an event id made of
+    ///   it) shows it masked as the subject is, before the value is cut, so that no cut leaves
+    ///   part of a number the masking no longer sees whole.
+    func render(masker: PIIMasker, subject: String = "", value: (String) -> String?) -> String {
         var output = ""
         for part in parts {
             guard output.utf8.count <= Self.longestMessageBytes else {
@@ -86,7 +89,7 @@ public struct MessageTemplate: Sendable, Equatable {
                     switch name {
                     case "rule", "expected", "count": output += filled
                     case "subject": output += masker.maskSubjectID(filled).shortened(to: Self.longestValue)
-                    default: output += masker.mask(filled).shortened(to: Self.longestValue)
+                    default: output += masker.maskText(filled, keepingSubjectID: subject).shortened(to: Self.longestValue)
                     }
                 } else {
                     output += "(unset)"

@@ -374,7 +374,7 @@ struct SubjectRuleEvaluator {
         let event = origin.event
         let app = event.map(context.app(of:)) ?? timeline.accountApp ?? context.defaultApp
         let witness = failure.witness.map { steps[$0].event }
-        let message = rule.message.render(masker: context.masker) { name in
+        let message = rule.message.render(masker: context.masker, subject: timeline.subject) { name in
             switch name {
             case "subject": return timeline.subject
             case "app": return context.readableName(ofApp: app)

@@ -40,14 +40,16 @@ extension Linter {
         var suppressionOutcomes = applySuppressions(request.suppressions, to: &findings, asOf: request.asOfDay)
         let baselined = findings.count
         findings.removeAll { request.baselineFingerprints.contains($0.fingerprint) }
-        // An app finding cites another subject's event: its id is masked keeping that subject.
+        // An app finding cites another subject's event: its id is masked keeping that subject;
+        // a subject's finding keeps its own, whatever event ids the app findings cite.
         var subjectsOfAppEvents: [String: String] = [:]
         for matches in evaluation.appMatches {
             for match in matches.values where subjectsOfAppEvents[match.evidence.event] == nil {
                 subjectsOfAppEvents[match.evidence.event] = match.subject
             }
         }
-        maskPersonalData(in: &findings, masker: context.masker, subjectsOfEvents: subjectsOfAppEvents)
+        let appFindings = Set((appResult.findings + needResult.findings).map(\.fingerprint))
+        maskPersonalData(in: &findings, masker: context.masker, citedSubjects: (subjectsOfAppEvents, appFindings))
         if context.masker.isEnabled {
             for index in suppressionOutcomes.indices {
                 suppressionOutcomes[index].suppression = masked(suppressionOutcomes[index].suppression, by: context.masker)

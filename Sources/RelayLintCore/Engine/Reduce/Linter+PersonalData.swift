@@ -12,9 +12,13 @@ extension Linter {
     /// subjects that mask alike (`jane@` and `john@example.com`) had their findings interleaved
     /// by time, and the order changed with `--show-pii`.
     ///
-    /// - Parameter subjectsOfEvents: the subject of an event a finding cites that is not the
-    ///   finding's own (an app finding's first event), by the event's id as the evidence shows it.
-    static func maskPersonalData(in findings: inout [Finding], masker: PIIMasker, subjectsOfEvents: [String: String] = [:]) {
+    /// - Parameter citedSubjects: for the app findings (by fingerprint), which cite an event of
+    ///   another subject (the first one the rule fired on for the app), that subject, by the
+    ///   event's id as the evidence shows it.
+    static func maskPersonalData(
+        in findings: inout [Finding], masker: PIIMasker,
+        citedSubjects: (byEvent: [String: String], appFindings: Set<String>) = ([:], [])
+    ) {
         guard masker.isEnabled else { return }
         func mask(_ value: inout String) {
             let masked = masker.mask(value)
@@ -33,8 +37,10 @@ extension Linter {
             mask(&findings[index].expected)
             // An event id may be made of its subject's id (`mail-(0161) 496 0000`): the subject
             // in it is masked as the subject is, or the id printed whole what the subject hides.
+            let citesOthers = citedSubjects.appFindings.contains(findings[index].fingerprint)
             func maskEventID(_ value: inout String) {
-                let masked = masker.maskText(value, keepingSubjectID: subjectsOfEvents[value] ?? subject)
+                let kept = citesOthers ? citedSubjects.byEvent[value] ?? subject : subject
+                let masked = masker.maskText(value, keepingSubjectID: kept)
                 if masked != value { value = masked }
             }
             if var event = findings[index].event {
