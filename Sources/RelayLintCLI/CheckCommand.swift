@@ -250,22 +250,8 @@ struct CheckCommand: ParsableCommand {
             // cannot be listed is told when it is read.
             for file in (try? InputFolder.files(at: folder)) ?? [] { inputs.append(("--events", file)) }
         }
-        // Rule and mapping folders read their YAML files: a report there under such a name, or
-        // standard output redirected to one, is read by the next run as a rule or a mapping.
-        for folder in rules.paths {
-            guard let files = RuleSet.files(inFolder: folder) else { continue }
-            try reporting.refuseReportsRead(
-                by: { RuleSet.reads($0, under: folder) }, folder: folder, option: "--rules",
-                as: "every .yml and .yaml file is read as a rule")
-            inputs += files.map { ("--rules", $0) }
-        }
-        for folder in mappingPaths {
-            guard let files = MappingSet.files(inFolder: folder) else { continue }
-            try reporting.refuseReportsRead(
-                by: { MappingSet.reads($0, under: folder) }, folder: folder, option: "--mapping",
-                as: "every .yml and .yaml file is read as a mapping")
-            inputs += files.map { ("--mapping", $0) }
-        }
+        inputs += try reporting.filesOfDefinitionFolders(
+            rules: rules.paths.map { ("--rules", $0) }, mappings: mappingPaths.map { ("--mapping", $0) })
         for (option, path) in [
             ("--manifest", manifestPath), ("--subject-map", subjectMap), ("--apple-keys", appleKeys), ("--baseline", baseline),
         ] {
@@ -307,6 +293,13 @@ struct CheckCommand: ParsableCommand {
     /// written (a failure after that leaves this run's reports, which stand for its inputs).
     private func check(failureRemovesEarlierReports: inout Bool) throws {
         let configuration = try rules.configuration()
+        if let configuration {
+            // The configuration's folders, as the command line's are in `validate`.
+            let files = try reporting.filesOfDefinitionFolders(
+                rules: configuration.rulePaths.map { ("rule_paths (configuration)", $0) },
+                mappings: configuration.mappingPaths.map { ("mappings (configuration)", $0) })
+            try reporting.checkOverwritesNothing(inputs: files)
+        }
         // The options' inputs are known not to be reports (`validate`); the rule and mapping
         // files in folders are known once they load, so a report there is left until then.
         failureRemovesEarlierReports = reporting.reportsLieOutside(

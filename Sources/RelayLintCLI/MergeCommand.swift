@@ -87,6 +87,7 @@ struct MergeCommand: ParsableCommand {
             if let path { inputs.append((option, path)) }
         }
         if let config = rules.configurationFile { inputs.append(("--config", config)) }
+        inputs += try reporting.filesOfDefinitionFolders(rules: rules.paths.map { ("--rules", $0) }, mappings: [])
         try reporting.checkOverwritesNothing(inputs: inputs)
     }
 

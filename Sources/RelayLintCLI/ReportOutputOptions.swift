@@ -229,6 +229,31 @@ struct ReportOutputOptions: ParsableArguments {
             by: { InputFolder.reads($0, under: folder) }, folder: folder, option: option, as: "every file is read as a log")
     }
 
+    /// The files of the rule and mapping folders, each with the option that names its folder.
+    /// Those folders read their YAML files: a report there under such a name is refused, as the
+    /// next run would read it as a rule or a mapping (and fail on it); a report over one of the
+    /// files (standard output redirected to it) is refused by the caller, as over any input.
+    func filesOfDefinitionFolders(
+        rules: [(option: String, path: String)], mappings: [(option: String, path: String)]
+    ) throws -> [(option: String, path: String)] {
+        var files: [(option: String, path: String)] = []
+        for (option, folder) in rules {
+            guard let listed = RuleSet.files(inFolder: folder) else { continue }
+            try refuseReportsRead(
+                by: { RuleSet.reads($0, under: folder) }, folder: folder, option: option,
+                as: "every .yml and .yaml file is read as a rule")
+            files += listed.map { (option, $0) }
+        }
+        for (option, folder) in mappings {
+            guard let listed = MappingSet.files(inFolder: folder) else { continue }
+            try refuseReportsRead(
+                by: { MappingSet.reads($0, under: folder) }, folder: folder, option: option,
+                as: "every .yml and .yaml file is read as a mapping")
+            files += listed.map { (option, $0) }
+        }
+        return files
+    }
+
     /// Refuses a report the next run would read from a folder of rules or mappings, whose every
     /// `.yml` and `.yaml` file is one: `--rules rules/ --output rules/report.yml` made every
     /// later run fail on the report.

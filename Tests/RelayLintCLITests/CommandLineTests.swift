@@ -107,6 +107,29 @@ import Testing
         #expect(elsewise.status == 1, "\(elsewise.stderr)")
     }
 
+    /// A rule folder reads the YAML files of its hidden folders too, and a folder the
+    /// configuration names reads as one on the command line does: a report there is refused as
+    /// well, by `check` and by `merge` (hostile 16, F4, F5, F7).
+    @Test func aReportReadFromAHiddenOrConfiguredRuleFolderIsRefused() throws {
+        let folder = try Fixtures.temporaryDirectory()
+        let rules = folder.appendingPathComponent("rules").path
+        try FileManager.default.createDirectory(atPath: rules + "/.cache", withIntermediateDirectories: true)
+        try FileManager.default.copyItem(atPath: Fixtures.path("Rules/consent-before-email-link.yml"), toPath: rules + "/consent.yml")
+        let hidden = try CommandRunner.run(
+            ["check", "--rules", rules, "--format", "json", "--output", rules + "/.cache/report.yml"] + Self.examples)
+        #expect(hidden.status == 2 && hidden.stderr.contains("lies inside the folder --rules"), "\(hidden.stderr)")
+        let config = folder.appendingPathComponent("relaylint.yml").path
+        try "rule_paths: [rules]\n".write(toFile: config, atomically: false, encoding: .utf8)
+        let configured = try CommandRunner.run(
+            ["check", "--config", config, "--format", "json", "--output", rules + "/report.yml"] + Self.examples)
+        #expect(configured.status == 2, "\(configured.stderr)")
+        #expect(configured.stderr.contains("lies inside the folder rule_paths (configuration)"), "\(configured.stderr)")
+        let merged = try CommandRunner.run(["merge", "--rules", rules, "--output", rules + "/merged.yml", config])
+        #expect(merged.status == 2 && merged.stderr.contains("lies inside the folder --rules"), "\(merged.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: rules + "/.cache/report.yml"))
+        for name in ["report.yml", "merged.yml"] { #expect(!FileManager.default.fileExists(atPath: rules + "/" + name)) }
+    }
+
     /// A report to standard error redirected to a file (`--report sarif=/dev/stderr 2> out.sarif`)
     /// would have relaylint's own messages written over its start: refused.
     @Test func aReportToStandardErrorIsRefused() throws {
@@ -444,7 +467,8 @@ import Testing
             // A folder on the command line refuses any YAML report inside it, before it loads.
             (["--rules", rules.path], rule, "lies inside the folder --rules"),
             (["--mapping", mappings.path], mapping, "lies inside the folder --mapping"),
-            (["--config", config], mapping, "is the input the mapping file"), (["--config", config], rule, "is the input the rule file"),
+            (["--config", config], mapping, "is the input the mapping file"),
+            (["--config", config], rule, "lies inside the folder rule_paths (configuration)"),
         ] {
             let result = try CommandRunner.run(["check", "--events", log] + options + ["--format", "json", "--output", target])
             #expect(result.status == 2, "\(options) \(target)")

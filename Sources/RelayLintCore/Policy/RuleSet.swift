@@ -142,10 +142,18 @@ public struct RuleSet: Sendable, Equatable {
         return paths
     }
 
-    /// Whether a file written at `path` would be read as a rule of the folder `folder`.
+    /// Whether a file written at `path` would be read as a rule of the folder `folder`, as
+    /// `ruleFiles` lists it: a YAML name not hidden, at any depth under the folder's real path,
+    /// hidden folders included, links inside it not followed (a link into it from outside is).
     public static func reads(_ path: String, under folder: String) -> Bool {
-        guard path.hasSuffix(".yml") || path.hasSuffix(".yaml") else { return false }
-        return InputFolder.reads(path, under: folder)
+        let name = (path as NSString).lastPathComponent
+        guard !name.hasPrefix("."), name.hasSuffix(".yml") || name.hasSuffix(".yaml") else { return false }
+        // The nearest folder on the way that exists, where the file would be.
+        var existing = URL(fileURLWithPath: path).deletingLastPathComponent()
+        while !FileManager.default.fileExists(atPath: existing.path), existing.path != "/" { existing.deleteLastPathComponent() }
+        let place = existing.resolvingSymlinksInPath().path
+        let root = URL(fileURLWithPath: folder).resolvingSymlinksInPath().path
+        return place == root || place.hasPrefix(root.hasSuffix("/") ? root : root + "/")
     }
 
     /// The rule files at `path`, and whether they were found by listing a folder.
