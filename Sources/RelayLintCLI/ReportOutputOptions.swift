@@ -237,19 +237,19 @@ struct ReportOutputOptions: ParsableArguments {
         rules: [(option: String, path: String)], mappings: [(option: String, path: String)]
     ) throws -> [(option: String, path: String)] {
         var files: [(option: String, path: String)] = []
-        for (option, folder) in rules {
-            guard let listed = RuleSet.files(inFolder: folder) else { continue }
-            try refuseReportsRead(
-                by: { RuleSet.reads($0, under: folder) }, folder: folder, option: option,
-                as: "every .yml and .yaml file is read as a rule")
-            files += listed.map { (option, $0) }
-        }
-        for (option, folder) in mappings {
-            guard let listed = MappingSet.files(inFolder: folder) else { continue }
-            try refuseReportsRead(
-                by: { MappingSet.reads($0, under: folder) }, folder: folder, option: option,
-                as: "every .yml and .yaml file is read as a mapping")
-            files += listed.map { (option, $0) }
+        let kinds:
+            [(folders: [(option: String, path: String)], listing: (String) -> [String]?, reads: (String, String) -> Bool, noun: String)] = [
+                (rules, RuleSet.files(inFolder:), RuleSet.reads(_:under:), "rule"),
+                (mappings, MappingSet.files(inFolder:), MappingSet.reads(_:under:), "mapping"),
+            ]
+        for kind in kinds {
+            for (option, folder) in kind.folders {
+                guard let listed = kind.listing(folder) else { continue }
+                try refuseReportsRead(
+                    by: { kind.reads($0, folder) }, folder: folder, option: option,
+                    as: "every .yml and .yaml file is read as a \(kind.noun)")
+                files += listed.map { (option, $0) }
+            }
         }
         return files
     }

@@ -600,16 +600,7 @@ import Testing
     /// action}`): masked in the evidence as an id is, where JSON and Markdown showed it whole.
     @Test func anEvidenceTypeIsMaskedLikeAnyTextFromTheLog() throws {
         let time = try #require(Timestamp(rfc3339: "2026-01-02T00:00:00Z"))
-        var findings = [
-            Finding(
-                rule: "r", severity: .error, subject: "u1", app: "app", event: "e1", time: time, message: "m", fingerprint: "f1",
-                location: nil, expected: "x",
-                evidence: [
-                    Evidence(
-                        role: .trigger, event: "e1", type: "mail to jane.doe@example.com", time: time,
-                        location: RelayLintCore.SourceLocation(file: "log.jsonl", line: 1))
-                ])
-        ]
+        var findings = [Self.finding(of: "u1", event: "e1", type: "mail to jane.doe@example.com", at: time)]
         var shown = findings
         Linter.maskPersonalData(in: &findings, masker: PIIMasker())
         #expect(findings[0].evidence[0].type == "mail to j•••@example.com")
@@ -623,16 +614,8 @@ import Testing
     @Test func anEventIdHoldingItsSubjectMasksTheSubjectAsTheSubjectIs() throws {
         let time = try #require(Timestamp(rfc3339: "2026-01-02T00:00:00Z"))
         let subject = "(0161) 496 0000"
-        var findings = [
-            Finding(
-                rule: "r", severity: .error, subject: subject, app: "app", event: "m-\(subject)", time: time,
-                message: "mail m-\(subject) sent", fingerprint: "f1", location: nil, expected: "x",
-                evidence: [
-                    Evidence(
-                        role: .trigger, event: "m-\(subject)", type: "email.sent", time: time,
-                        location: RelayLintCore.SourceLocation(file: "log.jsonl", line: 1))
-                ])
-        ]
+        var findings = [Self.finding(of: subject, event: "m-\(subject)", type: "email.sent", at: time)]
+        findings[0].message = "mail m-\(subject) sent"
         var shown = findings
         Linter.maskPersonalData(in: &findings, masker: PIIMasker())
         #expect(findings[0].subject == "•••••••••00")
@@ -668,22 +651,30 @@ import Testing
     @Test func aCitedSubjectIsKeptForTheAppFindingOnly() throws {
         let time = try #require(Timestamp(rfc3339: "2026-01-02T00:00:00Z"))
         let subject = "(0161) 496 0000"
-        func finding(of owner: String, fingerprint: String) -> Finding {
-            Finding(
-                rule: "r", severity: .error, subject: owner, app: "app", event: nil, time: time, message: "m",
-                fingerprint: fingerprint, location: nil, expected: "x",
-                evidence: [
-                    Evidence(
-                        role: .trigger, event: "x-\(subject)", type: "t", time: time,
-                        location: RelayLintCore.SourceLocation(file: "log.jsonl", line: 1))
-                ])
-        }
-        var findings = [finding(of: subject, fingerprint: "own"), finding(of: "app", fingerprint: "app-level")]
+        var findings = [
+            Self.finding(of: subject, event: nil, evidence: "x-\(subject)", at: time, fingerprint: "own"),
+            Self.finding(of: "app", event: nil, evidence: "x-\(subject)", at: time, fingerprint: "app-level"),
+        ]
         Linter.maskPersonalData(
             in: &findings, masker: PIIMasker(), citedSubjects: (["x-\(subject)": "someone-else"], ["app-level"]))
         #expect(findings[0].evidence[0].event == "x-•••••••••00")
         // The app finding keeps the subject it cites, which is no number: printed as free text.
         #expect(findings[1].evidence[0].event == PIIMasker().maskText("x-\(subject)", keepingSubjectID: "someone-else"))
+    }
+
+    /// A finding of rule `r` with one piece of evidence, its trigger (`evidence`, or the finding's
+    /// own event), to test what masking does to its values.
+    static func finding(
+        of subject: String, event: String?, evidence: String? = nil, type: String = "t", at time: Timestamp, fingerprint: String = "f1"
+    ) -> Finding {
+        Finding(
+            rule: "r", severity: .error, subject: subject, app: "app", event: event, time: time, message: "m", fingerprint: fingerprint,
+            location: nil, expected: "x",
+            evidence: [
+                Evidence(
+                    role: .trigger, event: evidence ?? event ?? "", type: type, time: time,
+                    location: RelayLintCore.SourceLocation(file: "log.jsonl", line: 1))
+            ])
     }
 
     @Test func fingerprintsAreStableAndDistinct() throws {
