@@ -86,6 +86,21 @@ import Testing
         #expect(note.location == SourceLocation(file: logs[1].path, line: 2))
     }
 
+    /// The note of an id made of a phone-number subject id shows the subject in it masked as the
+    /// findings show it, spilled or not, and whole with `--show-pii` (hostile 16, F1).
+    @Test(arguments: [false, true])
+    func aReusedIdMadeOfItsSubjectShowsItMaskedInTheNote(spill: Bool) throws {
+        let subject = "(0161) 496 0000"
+        let first = Self.line("l-\(subject)", day: 1, subject: subject, extra: #","provider":"apple.com""#)
+        let reuse = Self.line("l-\(subject)", day: 2, subject: subject, extra: #","provider":"google.com""#)
+        let report = try lint([[first, reuse]], spill: spill)
+        let note = try #require(report.notes.first { $0.message.contains("was already used") })
+        #expect(note.message.hasPrefix("event id 'l-•••••••••00' was already used at "), "\(note.message)")
+        let path = try Fixtures.temporaryFile(named: "reuse.jsonl", contents: first + "\n" + reuse + "\n")
+        let shown = try Linter.run(LintRequest(eventPaths: [path], rules: LinterTests.builtIn, showPII: true))
+        #expect(shown.notes.contains { $0.message.hasPrefix("event id 'l-\(subject)' was already used at ") })
+    }
+
     /// One id given to many contents: each content again is a duplicate, each new one a reuse,
     /// however many came before (they are kept in a set: 800,000 lines of one id took minutes).
     @Test(.timeLimit(.minutes(1)), arguments: [false, true])

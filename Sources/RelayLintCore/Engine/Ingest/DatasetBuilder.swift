@@ -8,6 +8,10 @@ struct DatasetBuilder {
     let skipInvalid: Bool
     /// Threads that parse log lines.
     var parallelism = 1
+    /// Masks the ids the notes name, keeping the subject in an id made of it masked as the
+    /// subject is, as findings show it (the notes are masked as free text at the end, which does
+    /// not read `l-(0161) 496 0000` as a number). Off by default, and with `--show-pii`.
+    var masker = PIIMasker(isEnabled: false)
     /// Told how far reading has come, after each run of lines.
     var progress: (@Sendable (LintProgress) -> Void)?
     /// The size of all logs, for the progress display.
@@ -584,7 +588,8 @@ struct DatasetBuilder {
             noteLinks(before: reuse.suspect.sequence)
             addNote(
                 .warning,
-                "event id '\(reuse.id)' was already used at \(location(of: reuse.firstUse)) with different content; both events are kept",
+                "event id '\(masker.maskText(reuse.id, keepingSubjectID: reuse.subject))' was already used at "
+                    + "\(location(of: reuse.firstUse)) with different content; both events are kept",
                 at: exampleLocations[reuse.suspect.sequence] ?? location(of: reuse.suspect.sequence))
             // Findings on either event must not share a fingerprint: the reused id is told apart
             // by its content, stably across runs.

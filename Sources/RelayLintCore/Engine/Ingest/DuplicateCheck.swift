@@ -28,6 +28,8 @@ struct DuplicateCheck {
     struct Reuse {
         var suspect: Suspect
         var id: String
+        /// The subject of the event that reuses the id (empty when its content names none).
+        var subject: String
         /// The sequence number of the id's first use.
         var firstUse: UInt64
         /// `Fingerprint.contentKey` of the event's content, which tells its findings apart from
@@ -159,9 +161,11 @@ struct DuplicateCheck {
             var reader = lines.reader(at: suspect.line)
             let id = reader.string()
             let content = reader.rawBytes(count: reader.count()).withUnsafeBufferPointer { try? JSONParser.parseDocument($0) }
+            var subject = ""
+            if case .object(let members)? = content, case .string(let text)? = members["subject"] { subject = text }
             outcome.reuses.append(
                 Reuse(
-                    suspect: suspect, id: id, firstUse: firstUse,
+                    suspect: suspect, id: id, subject: subject, firstUse: firstUse,
                     contentKey: Fingerprint.contentKey((content ?? .null).canonicalText)))
         }
         lines = PackedArena()

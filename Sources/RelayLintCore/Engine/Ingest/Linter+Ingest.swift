@@ -10,6 +10,7 @@ extension Linter {
             relayDomains: request.relayDomains, skipInvalid: request.skipInvalid,
             retainedTypes: retainedTypes(of: request.rules.rules))
         builder.parallelism = request.parallelism
+        builder.masker = PIIMasker(isEnabled: !request.showPII)
         builder.shard = request.shard
         builder.progress = request.progress
         if request.progress != nil { builder.totalEventBytes = request.eventPaths.reduce(0) { $0 + (knownSize($1) ?? 0) } }
