@@ -31,6 +31,8 @@ import Testing
         // Letters right after it leave a number written with `+` a number, as free text reads it
         // (audit 9, F2); one with `00` or an area code, glued to letters, is no number there either.
         ("+14155550100abc", "+1••••••••00abc"), ("0044 20 7946 0958b", "0044 20 7946 0958b"), ("(0161) 496 0000b", "(0161) 496 0000b"),
+        // In groups too (hostile 16, F3).
+        ("+44 20 7946 0958x", "+4•••••••••58x"), ("+1 415 555 0199x", "+1••••••••99x"),
         // After spaces of any kind, invisible characters, quotes or brackets (review 66, item 7).
         ("\u{A0}+14155550199 (mobile)", "\u{A0}+1••••••••99 (mobile)"), ("\u{200B}+14155550199 (mobile)", "\u{200B}+1••••••••99 (mobile)"),
         ("\u{FEFF}+14155550199 (mobile)", "\u{FEFF}+1••••••••99 (mobile)"), ("'+14155550199 (mobile)", "'+1••••••••99 (mobile)"),
@@ -217,6 +219,8 @@ import Testing
         ("0044 20 7946 0958 0044 20 7946 0959", "••••••••••••58 ••••••••••••59"),
         ("020 7946 0958 020 7946 0959", "•••••••••58 •••••••••59"),
         ("call +14155550123now", "call +1••••••••23now"),
+        // In groups, as in one run (hostile 16, F3).
+        ("call +1 415 555 0123now", "call +1••••••••23now"),
     ])
     func masksAddressesAndNumbersWhereverTheyStand(value: String, masked: String) {
         #expect(PIIMasker().mask(value) == masked)

@@ -621,12 +621,16 @@ public struct PIIMasker: Sendable {
         }
         if end < scalars.count, extensionEnd == nil, compactInternationalNumberEnd(in: scalars, plusAt: start) == nil {
             let after = scalars[end]
-            // An international number may be followed by anything but a letter, a digit or an
-            // `@` (`+44 20 7946 0958: delivered`, `…0958_work`); a national one not by `_` or `/`
-            // or `:` either, which an id, a path or a time joins to it (`Jan 15 2026 10:30`; a
-            // national number in one run before `:` is read whole above).
+            // An international number may be followed by anything but a digit or an `@`
+            // (`+44 20 7946 0958: delivered`, `…0958_work`), a letter too, as one in one run may
+            // (`+44 20 7946 0958x` was shown whole where `+442079460958x` was masked: hostile
+            // 16, F3); a national one not by a letter, nor by `_` or `/` or `:`, which an id, a
+            // path or a time joins to it (`Jan 15 2026 10:30`; a national number in one run
+            // before `:` is read whole above).
             let joins = first == "+" ? false : after == "_" || after == "/" || after == ":"
-            if isASCIIAlphanumeric(after) || after.properties.isAlphabetic || after == "@" || joins { return nil }
+            let digit = ("0"..."9").contains(after)
+            let letter = !digit && (isASCIIAlphanumeric(after) || after.properties.isAlphabetic)
+            if digit || (letter && first != "+") || after == "@" || joins { return nil }
         }
         let digits = groups.reduce(0, +)
         guard (7...15).contains(digits), !groups.isEmpty else { return nil }
