@@ -653,13 +653,15 @@ import Testing
         let subject = "(0161) 496 0000"
         var findings = [
             Self.finding(of: subject, event: nil, evidence: "x-\(subject)", at: time, fingerprint: "own"),
-            Self.finding(of: "app", event: nil, evidence: "x-\(subject)", at: time, fingerprint: "app-level"),
+            Self.finding(of: "app", event: nil, evidence: "y-\(subject)", at: time, fingerprint: "app-level"),
         ]
-        Linter.maskPersonalData(
-            in: &findings, masker: PIIMasker(), citedSubjects: (["x-\(subject)": "someone-else"], ["app-level"]))
+        let cited = ["x-\(subject)": "someone-else", "y-\(subject)": subject]
+        Linter.maskPersonalData(in: &findings, masker: PIIMasker(), citedSubjects: (cited, ["app-level"]))
+        // The subject's own finding keeps its own subject, not the one an app finding cites.
         #expect(findings[0].evidence[0].event == "x-•••••••••00")
-        // The app finding keeps the subject it cites, which is no number: printed as free text.
-        #expect(findings[1].evidence[0].event == PIIMasker().maskText("x-\(subject)", keepingSubjectID: "someone-else"))
+        // The app finding keeps the subject it cites, whose number free text would show whole.
+        #expect(PIIMasker().mask("y-\(subject)") == "y-\(subject)")
+        #expect(findings[1].evidence[0].event == "y-•••••••••00")
     }
 
     /// A finding of rule `r` with one piece of evidence, its trigger (`evidence`, or the finding's

@@ -60,7 +60,7 @@ enum ArchiveFormat {
             total + ((148..<156).contains(entry.offset) ? 0x20 : Int(entry.element))
         }
         // A header of nothing (the archive's end) sums to 256: no member.
-        return sum == stored && sum != 256 && bytes[0] != 0
+        return sum == stored && sum != 256
     }
 
     private static func starts<Bytes: Collection<UInt8>>(_ bytes: Bytes, with prefix: [UInt8]) -> Bool {

@@ -5,8 +5,9 @@
 /// A run starts where the one before ended: at the stream's start (whitespace, a byte order mark,
 /// the `[`), or past a `,` between two elements and the blank space after it; a run may be blank
 /// space alone. The scan follows strings and nesting only; the elements are parsed strictly
-/// afterwards (`MappedLogReader.RecordCursor`), which reports anything the structure hides. Once the array's `]` is seen, the rest of the stream is text
-/// after the array, handed over as it comes.
+/// afterwards (`MappedLogReader.RecordCursor`), which reports anything the structure hides.
+/// Once the array's `]` is seen, the rest of the stream is text after the array, handed over as
+/// it comes.
 struct ArrayRunScan {
     /// Whether a run handed over held the array's `[`.
     private(set) var opened = false
